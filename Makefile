@@ -1,0 +1,58 @@
+# optcast - build, test, demo, benchmarks.
+#   make          library and command (build/)
+#   make demo     plan and verify Karp et al.'s Fig. 1 broadcast, print the tree
+#   make check    every test, optimised and under ASan+UBSan
+#   make bench    benchmark programs (figures in docs/BENCHMARKS.md)
+#   make sweep    the long property sweep (not part of check)
+CC      ?= cc
+CSTD     = -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS  ?= -O2 -g
+SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+LIB_SRC = src/oc_num.c src/oc_reach.c src/oc_bcast.c src/oc_sched.c src/oc_verify.c
+CLI_SRC = src/cli.c src/cli_render.c
+TEST_SRC = tests/test_main.c tests/test_reach.c tests/test_bcast.c \
+           tests/test_verify.c tests/test_cli.c tests/brute.c
+HDRS = include/optcast.h src/oc_internal.h src/cli.h tests/test.h
+
+all: build/optcast build/liboptcast.a
+
+define variant
+# $(1) = build dir, $(2) = extra flags
+$(1)/obj/%.o: %.c $(HDRS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CSTD) $$(WARN) $(2) -Iinclude -Isrc -c $$< -o $$@
+$(1)/liboptcast.a: $(LIB_SRC:%.c=$(1)/obj/%.o)
+	ar rcs $$@ $$^
+$(1)/optcast: $(CLI_SRC:%.c=$(1)/obj/%.o) $(1)/liboptcast.a
+	$$(CC) $(2) -o $$@ $$^ -lm
+$(1)/test_optcast: $(TEST_SRC:%.c=$(1)/obj/%.o) $(1)/liboptcast.a
+	$$(CC) $(2) -o $$@ $$^ -lm
+endef
+$(eval $(call variant,build,$(CFLAGS)))
+$(eval $(call variant,build-san,$(SANFLAGS)))
+
+demo: build/optcast
+	./build/optcast plan bcast --procs 8 --latency 6 --overhead 2 --gap 4
+	./build/optcast plan bcast --procs 8 --latency 6 --overhead 2 --gap 4 --csv \
+	  | ./build/optcast verify bcast --procs 8 --latency 6 --overhead 2 --gap 4
+	./build/optcast plan bcast --model postal --lambda 5/2 --procs 14 --algorithm bar-noy-kipnis --json
+
+check: build/test_optcast build/optcast build-san/test_optcast build-san/optcast
+	@sh tests/run.sh
+
+sweep: build/test_optcast build/optcast
+	OPTCAST_SWEEP=1 ./build/test_optcast
+
+bench: build/bench_rank build/bench_plan
+	./build/bench_rank
+	./build/bench_plan
+
+build/bench_%: bench/bench_%.c build/liboptcast.a $(HDRS)
+	$(CC) $(CSTD) $(WARN) -O2 -g -Iinclude -Isrc -o $@ $< build/liboptcast.a -lm
+
+clean:
+	rm -rf build build-san
+
+.PHONY: all demo check sweep bench clean

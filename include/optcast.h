@@ -1,0 +1,218 @@
+/*
+ * optcast.h - optimal collective communication schedules: public C API.
+ *
+ * Data flow: parameters (oc_params) -> reach function (oc_reach: P(t), B(P))
+ * -> algorithm (oc_bcast_*: a rank's own plan, or the global schedule)
+ * -> {verifier (oc_verify), renderers (command line)}.
+ *
+ * Conventions
+ *  - Every function that can fail returns an oc_err (0 = OC_OK, negative =
+ *    error); results come back through out-parameters.  oc_err_name() and
+ *    oc_strerror() describe a code.  Nothing is "fixed up" silently: a bad
+ *    argument is an error.
+ *  - All times are int64_t in *model units*: for LogP the parameters' own
+ *    unit; for the postal model with latency lambda = p/q, units of 1/q
+ *    (so L = p, o = 0, g = q).  oc_params.unit says how many units make one
+ *    time unit of the user's scale; printing divides by it exactly.
+ *  - No global state.  Objects are owned by the caller and freed with the
+ *    matching *_free / *_destroy function; all functions are reentrant and a
+ *    const object may be shared between threads.
+ *  - Arithmetic never wraps: counts saturate at OC_SAT and parameters are
+ *    range-checked (OC_PARAM_MAX, OC_PROCS_MAX).
+ */
+#ifndef OPTCAST_H
+#define OPTCAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors (one table generates the enum, the names and the messages) -- */
+#define OC_ERRNO_MAP(XX)                                                       \
+  XX(EINVAL, -1, "invalid argument")                                          \
+  XX(ERANGE, -2, "value out of range")                                        \
+  XX(ENOMEM, -3, "out of memory")                                             \
+  XX(EPARSE, -4, "malformed input")                                           \
+  XX(EUNSUP, -5, "not supported")                                             \
+  XX(EINVALID, -6, "schedule violates the model")                             \
+  XX(EIO, -7, "input/output error")
+
+typedef enum oc_err {
+  OC_OK = 0,
+#define OC_XX_(name, val, msg) OC_##name = (val),
+  OC_ERRNO_MAP(OC_XX_)
+#undef OC_XX_
+} oc_err;
+
+const char *oc_err_name(int err);  /* "OC_EINVAL", ... "OC_OK"; "OC_E?" */
+const char *oc_strerror(int err);  /* "invalid argument", ...            */
+
+/* ---- limits ------------------------------------------------------------- */
+#define OC_SAT INT64_MAX                    /* saturated count              */
+#define OC_PROCS_MAX ((int64_t)1 << 62)     /* largest P                    */
+#define OC_PARAM_MAX ((int64_t)1 << 40)     /* largest L, o, g, lambda p, q */
+#define OC_GLOBAL_PROCS_MAX ((int64_t)1 << 30) /* largest P for a global schedule */
+
+/* ---- models ------------------------------------------------------------- */
+typedef enum oc_model { OC_MODEL_LOGP = 0, OC_MODEL_POSTAL = 1 } oc_model;
+
+typedef struct oc_params {
+  oc_model model;
+  int64_t P;          /* processors, 1..OC_PROCS_MAX                        */
+  int64_t L, o, g;    /* in model units (postal: L = p, o = 0, g = q)       */
+  int64_t unit;       /* model units per user time unit (postal: q; LogP: 1) */
+  int64_t lam_num, lam_den; /* postal: lambda = lam_num / lam_den, reduced  */
+} oc_params;
+
+/* Fill a LogP parameter set and check it.  Errors name nothing; the
+ * command line does that.  Valid: L >= 0, o >= 0, g >= 1, L + 2o >= 1,
+ * 1 <= P <= OC_PROCS_MAX, L, o, g <= OC_PARAM_MAX. */
+int oc_params_logp(oc_params *p, int64_t P, int64_t L, int64_t o, int64_t g);
+/* Postal model with lambda = num/den (reduced here); lambda >= 1. */
+int oc_params_postal(oc_params *p, int64_t P, int64_t num, int64_t den);
+/* Check an already filled oc_params. */
+int oc_params_check(const oc_params *p);
+
+/* ---- reach function P(t) and its inverse B(P) ----------------------------
+ * f(t) = P(t; L, o, g): the most processors a single-item broadcast can
+ * inform by time t (Karp et al. Def. 2.2 / Thm 2.2; Shou & Chen Thm 2;
+ * Bar-Noy & Kipnis F_lambda).  With h = L + 2o and G = max(g, o):
+ *   f(t) = 0 (t < 0);  f(t) = 1 + sum_{k >= 0, t-h-kG >= 0} f(t - h - kG).
+ * B(P) = min { t : f(t) >= P } is the optimal broadcast time.
+ * An oc_reach holds what evaluating f for one instance needs: for moderate
+ * B(P) a table of f (at most OC_REACH_TABLE_MAX entries), otherwise nothing
+ * (f is then evaluated in closed form). */
+#define OC_REACH_TABLE_MAX ((int64_t)1 << 16)
+typedef struct oc_reach oc_reach;
+
+int oc_reach_new(oc_reach **out, const oc_params *p);
+void oc_reach_free(oc_reach *r);
+int64_t oc_reach_time(const oc_reach *r);          /* B(P), model units   */
+int64_t oc_reach_f(const oc_reach *r, int64_t t);  /* f(t), saturating    */
+/* Stateless helpers (closed form; O(log^2 P) per call). */
+int64_t oc_reach_count(const oc_params *p, int64_t t);      /* f(t)        */
+int oc_bcast_time(const oc_params *p, int64_t *out_time);   /* B(P)        */
+
+/* ---- schedules -------------------------------------------------------------
+ * One representation for every problem: messages (send start, source,
+ * destination, item).  Times are model units. */
+typedef struct oc_msg {
+  int64_t t;     /* send start                                            */
+  int64_t src;
+  int64_t dst;
+  int64_t item;
+} oc_msg;
+
+typedef struct oc_sched {
+  oc_msg *msg;
+  size_t n, cap;
+} oc_sched;
+
+void oc_sched_init(oc_sched *s);
+void oc_sched_free(oc_sched *s);
+int oc_sched_push(oc_sched *s, int64_t t, int64_t src, int64_t dst, int64_t item);
+void oc_sched_sort(oc_sched *s);  /* by time, then src, then dst, then item */
+
+/* ---- single-item broadcast ------------------------------------------------
+ * Algorithms (see docs/ALGORITHMS.md):
+ *  OC_BCAST_KARP      the tree of the P smallest labels of Karp et al.'s
+ *                     universal tree (Defs. 2.3/2.4, Thm 2.1), processors
+ *                     numbered in preorder from the root (Shou & Chen Def. 3);
+ *                     among nodes whose label equals B(P), the first ones in
+ *                     preorder are kept.  Optimal.  Per-rank view available.
+ *  OC_BCAST_SHOUCHEN  Shou & Chen's T*(P): the first P nodes in preorder of
+ *                     OBT(f(B(P))) (Def. 4).  Optimal.  Per-rank view.
+ *  OC_BCAST_BARNOY    Bar-Noy & Kipnis Algorithm BCAST (range splitting with
+ *                     j = F(f(n) - 1)), extended to LogP.  Optimal. */
+typedef enum oc_bcast_alg {
+  OC_BCAST_KARP = 0,
+  OC_BCAST_SHOUCHEN = 1,
+  OC_BCAST_BARNOY = 2
+} oc_bcast_alg;
+
+const char *oc_bcast_alg_name(oc_bcast_alg a);
+int oc_bcast_alg_parse(const char *name, oc_bcast_alg *out);
+
+/* A broadcast tree context: parameters, root, algorithm and a reach
+ * function.  Built once (O(B(P)) time when tabulated, else O(log^3 P)),
+ * then shared read-only by any number of per-rank queries. */
+typedef struct oc_bcast oc_bcast;
+
+int oc_bcast_new(oc_bcast **out, const oc_params *p, int64_t root,
+                 oc_bcast_alg alg);
+void oc_bcast_free(oc_bcast *b);
+int64_t oc_bcast_completion(const oc_bcast *b); /* = B(P) for all three */
+
+/* A rank's own plan: its parent, when the datum becomes usable, and its
+ * children (random access with oc_bcast_child).  O(1) memory. */
+typedef struct oc_bcast_view {
+  int64_t rank;       /* physical rank                                    */
+  int64_t parent;     /* physical rank of the parent, -1 for the root      */
+  int64_t recv_send;  /* parent's send start, -1 for the root              */
+  int64_t ready;      /* time the datum is usable here (0 at the root)     */
+  int64_t nchildren;  /* children, in send order                           */
+  /* private: position in the tree */
+  int64_t pos_, t_, rem_;
+} oc_bcast_view;
+
+/* Karp and Shou & Chen only (OC_EUNSUP for Bar-Noy & Kipnis). */
+int oc_bcast_rank(const oc_bcast *b, int64_t rank, oc_bcast_view *out);
+/* k-th child (0 <= k < nchildren): its physical rank and our send start. */
+int oc_bcast_child(const oc_bcast *b, const oc_bcast_view *v, int64_t k,
+                   int64_t *child_rank, int64_t *send_time);
+
+/* The global schedule: P - 1 messages, the union of the per-rank views.
+ * P <= OC_GLOBAL_PROCS_MAX.  Messages come in no particular order. */
+int oc_bcast_schedule(const oc_bcast *b, oc_sched *out);
+
+/* ---- verifier --------------------------------------------------------------
+ * Checks a schedule against every LogP rule of the contract (postal is LogP
+ * with o = 0) for the broadcast of `items` items from `root` (all items held
+ * by the root at time 0; every processor must get every item). */
+typedef enum oc_rule {
+  OC_RULE_NONE = 0,
+  OC_RULE_RANGE,      /* processor, item or time out of range; src == dst   */
+  OC_RULE_HELD,       /* item sent before it is usable at the sender       */
+  OC_RULE_SEND_GAP,   /* two send starts less than g apart                 */
+  OC_RULE_RECV_GAP,   /* two receive starts less than g apart              */
+  OC_RULE_OVERLAP,    /* two busy intervals of one processor overlap       */
+  OC_RULE_CAP_OUT,    /* more than max(1, ceil(L/g)) in transit from one   */
+  OC_RULE_CAP_IN,     /* ... or to one processor                           */
+  OC_RULE_MISSING     /* a processor never gets an item                    */
+} oc_rule;
+
+const char *oc_rule_name(oc_rule r);
+
+typedef struct oc_verdict {
+  int ok;             /* 1 when the schedule is valid                      */
+  int64_t time;       /* completion time (valid schedules)                 */
+  oc_rule rule;       /* first violation (smallest time, then processor)   */
+  int64_t proc;       /* processor of the first violation                  */
+  int64_t at;         /* its time (model units)                            */
+  int64_t item;       /* item concerned, -1 if none                        */
+  size_t msg;         /* index of a message involved, (size_t)-1 if none   */
+  char detail[256];   /* one line, human-readable                          */
+} oc_verdict;
+
+/* Returns OC_OK with v->ok = 0/1, or an error (OC_ENOMEM, OC_EINVAL). */
+int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
+                    const oc_sched *s, oc_verdict *v);
+
+/* ---- exact number parsing (used by the command line, exposed for tests) - */
+/* Decimal integer in [lo, hi]; OC_EPARSE if not an integer, OC_ERANGE if
+ * out of range. */
+int oc_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out);
+/* Rational "a", "a.b" or "a/b" >= 0, reduced; numerator and denominator
+ * at most `max`. */
+int oc_parse_rational(const char *s, int64_t max, int64_t *num, int64_t *den);
+/* Print v/unit exactly: an integer, a terminating decimal, or else the
+ * shortest decimal that reads back as the same double. */
+void oc_format_time(char *buf, size_t n, int64_t v, int64_t unit);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OPTCAST_H */

@@ -1,0 +1,606 @@
+/* cli.c - the optcast command (shared/spec/CONTRACT.md section 2).
+ *
+ *   optcast plan PROBLEM [params]     build, verify and print a schedule
+ *   optcast bound PROBLEM [params]    the lower bound alone
+ *   optcast verify [PROBLEM] [params] check a --csv schedule from stdin
+ *   optcast rank [PROBLEM] --rank R [params]   one rank's own plan
+ *
+ * Exit codes: 0 success, 1 a check failed, 2 bad input.  Bad input gets one
+ * line on stderr naming the parameter and value, and nothing on stdout.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "oc_internal.h"
+
+#define EXIT_CHECK 1
+#define EXIT_INPUT 2
+#define OC_CSV_TIME_MAX ((int64_t)1 << 60)
+
+/* ---- options as data ------------------------------------------------------ */
+enum {
+  O_MODEL, O_PROCS, O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_LINES,
+  O_ITEMS, O_OPERANDS, O_ROOT, O_ALGORITHM, O_RANK, O_JSON, O_CSV, O_QUIET,
+  O_HELP, O_COUNT
+};
+static const struct {
+  const char *name;
+  int arg;
+} OPTS[O_COUNT] = {
+    {"model", 1},    {"procs", 1},    {"latency", 1}, {"overhead", 1},
+    {"gap", 1},      {"lambda", 1},   {"ports", 1},   {"lines", 1},
+    {"items", 1},    {"operands", 1}, {"root", 1},    {"algorithm", 1},
+    {"rank", 1},     {"json", 0},     {"csv", 0},     {"quiet", 0},
+    {"help", 0},
+};
+
+static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
+                                 "allreduce", "reduce", "sum",    "scan"};
+
+typedef struct cli {
+  const char *cmd;
+  const char *problem;
+  const char *val[O_COUNT];
+  int set[O_COUNT];
+  oc_params p;
+  int64_t root, items, rank;
+  oc_bcast_alg alg;
+} cli;
+
+static void die(const char *fmt, ...) {
+  va_list ap;
+  fputs("optcast: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  exit(EXIT_INPUT);
+}
+
+static void usage(FILE *f) {
+  fputs(
+      "usage: optcast plan PROBLEM [params] [--json | --csv]\n"
+      "       optcast bound PROBLEM [params] [--json]\n"
+      "       optcast verify [PROBLEM] [params] [--json] < schedule.csv\n"
+      "       optcast rank [PROBLEM] --rank R [params] [--json]\n"
+      "PROBLEM: bcast (kbcast cbcast alltoall allreduce reduce sum scan: "
+      "planned)\n"
+      "params:  --model logp|postal  --procs P  --root r  --algorithm NAME\n"
+      "         logp:   --latency L --overhead o --gap g   (integers)\n"
+      "         postal: --lambda X (or --latency X), X >= 1: 2.5 or 5/2\n"
+      "algorithms for bcast: karp (default, = optimal), shou-chen, "
+      "bar-noy-kipnis\n"
+      "example: optcast plan bcast --procs 8 --latency 6 --overhead 2 --gap 4\n",
+      f);
+}
+
+/* ---- parsing ---------------------------------------------------------------- */
+static int64_t need_int(const cli *c, int o, int64_t lo, int64_t hi) {
+  int64_t v;
+  int e = oc_parse_int(c->val[o], lo, hi, &v);
+  if (e == OC_EPARSE)
+    die("--%s: '%s' is not an integer", OPTS[o].name, c->val[o]);
+  if (e != OC_OK)
+    die("--%s: must be an integer from %lld to %lld, got '%s'", OPTS[o].name,
+        (long long)lo, (long long)hi, c->val[o]);
+  return v;
+}
+
+static void parse_args(cli *c, int argc, char **argv, int first) {
+  for (int i = first; i < argc; i++) {
+    const char *a = argv[i], *eq;
+    size_t n;
+    int o;
+    if (strncmp(a, "--", 2) != 0) {
+      if (c->problem == NULL && a[0] != '-') {
+        c->problem = a;
+        continue;
+      }
+      die("unexpected argument '%s'", a);
+    }
+    a += 2;
+    eq = strchr(a, '=');
+    n = eq ? (size_t)(eq - a) : strlen(a);
+    for (o = 0; o < O_COUNT; o++)
+      if (strlen(OPTS[o].name) == n && strncmp(OPTS[o].name, a, n) == 0) break;
+    if (o == O_COUNT) die("unknown option '%s'", argv[i]);
+    if (c->set[o]) die("--%s given twice", OPTS[o].name);
+    c->set[o] = 1;
+    if (!OPTS[o].arg) {
+      if (eq) die("--%s takes no value", OPTS[o].name);
+      continue;
+    }
+    if (eq)
+      c->val[o] = eq + 1;
+    else if (i + 1 < argc)
+      c->val[o] = argv[++i];
+    else
+      die("--%s needs a value", OPTS[o].name);
+    if (c->val[o][0] == '\0') die("--%s: empty value", OPTS[o].name);
+  }
+}
+
+static void parse_lambda(const cli *c, int o, int64_t *num, int64_t *den) {
+  int e = oc_parse_rational(c->val[o], OC_PARAM_MAX, num, den);
+  if (e == OC_EPARSE)
+    die("--%s: '%s' is not a number (write e.g. 2.5 or 5/2)", OPTS[o].name,
+        c->val[o]);
+  if (e != OC_OK)
+    die("--%s: '%s' is too large (numerator and denominator at most %lld)",
+        OPTS[o].name, c->val[o], (long long)OC_PARAM_MAX);
+  if (*num < *den)
+    die("--%s: must be at least 1, got '%s'", OPTS[o].name, c->val[o]);
+}
+
+static void build_params(cli *c) {
+  const char *model = c->val[O_MODEL];
+  int64_t P;
+  if (model == NULL) model = c->set[O_LAMBDA] ? "postal" : "logp";
+  if (strcmp(model, "kport") == 0 || strcmp(model, "rrp") == 0)
+    die("--model: '%s' is not implemented yet (available: logp, postal)", model);
+  if (strcmp(model, "logp") != 0 && strcmp(model, "postal") != 0)
+    die("--model: unknown model '%s' (expected logp, postal, kport or rrp)",
+        model);
+  if (c->set[O_PORTS]) die("--ports: only meaningful with --model kport");
+  if (c->set[O_LINES]) die("--lines: only meaningful with --model rrp");
+  if (!c->set[O_PROCS]) die("missing --procs (number of processors)");
+  P = need_int(c, O_PROCS, 1, OC_PROCS_MAX);
+  if (strcmp(model, "logp") == 0) {
+    int64_t L, o, g;
+    if (c->set[O_LAMBDA]) die("--lambda: only meaningful with --model postal");
+    if (!c->set[O_LATENCY]) die("missing --latency (required for --model logp)");
+    if (!c->set[O_OVERHEAD]) die("missing --overhead (required for --model logp)");
+    if (!c->set[O_GAP]) die("missing --gap (required for --model logp)");
+    L = need_int(c, O_LATENCY, 0, OC_PARAM_MAX);
+    o = need_int(c, O_OVERHEAD, 0, OC_PARAM_MAX);
+    g = need_int(c, O_GAP, 1, OC_PARAM_MAX);
+    if (L + 2 * o < 1)
+      die("--latency, --overhead: L + 2o must be at least 1, got L=%lld o=%lld",
+          (long long)L, (long long)o);
+    if (oc_params_logp(&c->p, P, L, o, g) != OC_OK)
+      die("--procs: invalid parameter set");
+  } else {
+    int64_t num, den;
+    int which;
+    if (c->set[O_OVERHEAD]) die("--overhead: not a parameter of --model postal (o = 0)");
+    if (c->set[O_GAP]) die("--gap: not a parameter of --model postal (g = 1)");
+    if (!c->set[O_LAMBDA] && !c->set[O_LATENCY])
+      die("missing --lambda (required for --model postal)");
+    which = c->set[O_LAMBDA] ? O_LAMBDA : O_LATENCY;
+    parse_lambda(c, which, &num, &den);
+    if (c->set[O_LAMBDA] && c->set[O_LATENCY]) {
+      int64_t n2, d2;
+      parse_lambda(c, O_LATENCY, &n2, &d2);
+      if (n2 != num || d2 != den)
+        die("--latency: '%s' differs from --lambda '%s' (they mean the same)",
+            c->val[O_LATENCY], c->val[O_LAMBDA]);
+    }
+    if (oc_params_postal(&c->p, P, num, den) != OC_OK)
+      die("--lambda: invalid value '%s'", c->val[which]);
+  }
+  c->root = c->set[O_ROOT] ? need_int(c, O_ROOT, 0, P - 1) : 0;
+  c->items = c->set[O_ITEMS] ? need_int(c, O_ITEMS, 1, INT32_MAX) : 1;
+  c->alg = OC_BCAST_KARP;
+  if (c->set[O_ALGORITHM] &&
+      oc_bcast_alg_parse(c->val[O_ALGORITHM], &c->alg) != OC_OK)
+    die("--algorithm: unknown algorithm '%s' for bcast (expected karp, "
+        "shou-chen, bar-noy-kipnis or optimal)",
+        c->val[O_ALGORITHM]);
+}
+
+static void check_problem(cli *c, int required) {
+  size_t i;
+  if (c->problem == NULL) {
+    if (required) die("missing PROBLEM (e.g. 'optcast %s bcast ...')", c->cmd);
+    c->problem = "bcast";
+  }
+  for (i = 0; i < sizeof PROBLEMS / sizeof PROBLEMS[0]; i++)
+    if (strcmp(c->problem, PROBLEMS[i]) == 0) break;
+  if (i == sizeof PROBLEMS / sizeof PROBLEMS[0])
+    die("unknown problem '%s' (expected bcast, kbcast, cbcast, alltoall, "
+        "allreduce, reduce, sum or scan)",
+        c->problem);
+  if (strcmp(c->problem, "bcast") != 0)
+    die("problem '%s' is not implemented yet (available: bcast)", c->problem);
+  if (c->set[O_OPERANDS]) die("--operands: only meaningful for 'sum'");
+}
+
+/* ---- output helpers --------------------------------------------------------- */
+static const char *tfmt(char *b, size_t n, const cli *c, int64_t x) {
+  oc_format_time(b, n, x, c->p.unit);
+  return b;
+}
+
+static void print_params_text(FILE *f, const cli *c) {
+  if (c->p.model == OC_MODEL_LOGP)
+    fprintf(f, "LogP L=%lld o=%lld g=%lld", (long long)c->p.L,
+            (long long)c->p.o, (long long)c->p.g);
+  else if (c->p.lam_den == 1)
+    fprintf(f, "postal lambda=%lld", (long long)c->p.lam_num);
+  else {
+    char b[64];
+    fprintf(f, "postal lambda=%s (=%lld/%lld)",
+            tfmt(b, sizeof b, c, c->p.lam_num), (long long)c->p.lam_num,
+            (long long)c->p.lam_den);
+  }
+  fprintf(f, ", P=%lld, root %lld", (long long)c->p.P, (long long)c->root);
+}
+
+static void json_time(FILE *f, const char *key, const cli *c, int64_t x) {
+  char b[64];
+  fprintf(f, "\"%s\":%s", key, tfmt(b, sizeof b, c, x));
+}
+
+static void json_head(FILE *f, const cli *c, const char *alg, int64_t time,
+                      int64_t lb) {
+  fprintf(f, "{\"problem\":\"%s\",\"model\":\"%s\",\"algorithm\":\"%s\","
+             "\"P\":%lld,\"procs\":%lld,",
+          c->problem, c->p.model == OC_MODEL_LOGP ? "logp" : "postal", alg,
+          (long long)c->p.P, (long long)c->p.P);
+  json_time(f, "time", c, time);
+  fputc(',', f);
+  json_time(f, "lower_bound", c, lb);
+  fprintf(f, ",\"optimal\":%s", time == lb ? "true" : "false");
+  if (c->p.model == OC_MODEL_LOGP) {
+    fprintf(f, ",\"L\":%lld,\"o\":%lld,\"g\":%lld", (long long)c->p.L,
+            (long long)c->p.o, (long long)c->p.g);
+  } else {
+    char b[64];
+    fprintf(f, ",\"lambda\":%s,\"lambda_exact\":\"%lld/%lld\"",
+            tfmt(b, sizeof b, c, c->p.lam_num), (long long)c->p.lam_num,
+            (long long)c->p.lam_den);
+    {
+      int64_t gg = oc_gcd(time, c->p.unit);
+      if (c->p.unit / gg == 1)
+        fprintf(f, ",\"time_exact\":\"%lld\"", (long long)(time / gg));
+      else
+        fprintf(f, ",\"time_exact\":\"%lld/%lld\"", (long long)(time / gg),
+                (long long)(c->p.unit / gg));
+    }
+  }
+  fprintf(f, ",\"root\":%lld,\"items\":%lld", (long long)c->root,
+          (long long)c->items);
+}
+
+static void print_csv(FILE *f, const cli *c, oc_sched *s) {
+  char b[64];
+  oc_sched_sort(s);
+  fputs("time,src,dst,item\n", f);
+  for (size_t i = 0; i < s->n; i++)
+    fprintf(f, "%s,%lld,%lld,%lld\n", tfmt(b, sizeof b, c, s->msg[i].t),
+            (long long)s->msg[i].src, (long long)s->msg[i].dst,
+            (long long)s->msg[i].item);
+}
+
+static void progress(const cli *c, const char *what) {
+  if (c->p.P >= 1000000 && !c->set[O_QUIET] && isatty(2))
+    fprintf(stderr, "optcast: %s (P=%lld)...\n", what, (long long)c->p.P);
+}
+
+/* ---- subcommands ------------------------------------------------------------ */
+static int cmd_bound(cli *c) {
+  int64_t lb;
+  char b[64];
+  if (oc_bcast_time(&c->p, &lb) != OC_OK) die("--procs: invalid parameters");
+  if (c->set[O_JSON]) {
+    json_head(stdout, c, "karp", lb, lb);
+    fputs(",\"bound\":\"Karp et al. Thm 2.1: B(P) = min{t : P(t) >= P}\"}\n",
+          stdout);
+  } else {
+    fputs("optcast bound bcast: ", stdout);
+    print_params_text(stdout, c);
+    printf("\nlower bound B(P) = %s (Karp et al. Thm 2.1; attained by "
+           "'optcast plan bcast')\n",
+           tfmt(b, sizeof b, c, lb));
+  }
+  return 0;
+}
+
+static int cmd_plan(cli *c) {
+  oc_bcast *bc = NULL;
+  oc_sched s;
+  oc_verdict v;
+  int64_t lb;
+  int e;
+  char b1[64], b2[64];
+  if (c->items != 1)
+    die("--items: bcast carries one item; k items is 'kbcast' (not "
+        "implemented yet)");
+  if (c->p.P > OC_GLOBAL_PROCS_MAX)
+    die("--procs: %lld is too large for a global schedule (at most %lld); "
+        "'optcast bound' and 'optcast rank' take up to 2^62",
+        (long long)c->p.P, (long long)OC_GLOBAL_PROCS_MAX);
+  if (c->set[O_JSON] && c->set[O_CSV]) die("--json and --csv: choose one");
+  e = oc_bcast_new(&bc, &c->p, c->root, c->alg);
+  if (e) die("--procs: cannot set up the broadcast: %s", oc_strerror(e));
+  lb = oc_bcast_completion(bc); /* = B(P), proven optimal */
+  oc_sched_init(&s);
+  progress(c, "building the schedule");
+  e = oc_bcast_schedule(bc, &s);
+  if (e) die("--procs: cannot build the schedule for P=%lld: %s",
+             (long long)c->p.P, oc_strerror(e));
+  progress(c, "verifying");
+  e = oc_verify_bcast(&c->p, c->root, 1, &s, &v);
+  if (e) die("--procs: cannot verify the schedule: %s", oc_strerror(e));
+  if (!v.ok) {
+    fprintf(stderr,
+            "optcast: internal error: the %s schedule fails verification: "
+            "processor %lld, time %s, rule %s: %s\n",
+            oc_bcast_alg_name(c->alg), (long long)v.proc,
+            tfmt(b1, sizeof b1, c, v.at), oc_rule_name(v.rule), v.detail);
+    return EXIT_CHECK;
+  }
+  if (c->set[O_CSV]) {
+    print_csv(stdout, c, &s);
+  } else if (c->set[O_JSON]) {
+    json_head(stdout, c, oc_bcast_alg_name(c->alg), v.time, lb);
+    printf(",\"messages\":%zu,\"verified\":true}\n", s.n);
+  } else {
+    printf("optcast plan bcast: ");
+    print_params_text(stdout, c);
+    printf(", algorithm %s\n", oc_bcast_alg_name(c->alg));
+    printf("time %s, lower bound %s (%s); %zu messages; checked by the "
+           "verifier: valid\n\n",
+           tfmt(b1, sizeof b1, c, v.time), tfmt(b2, sizeof b2, c, lb),
+           v.time == lb ? "optimal" : "not optimal", s.n);
+    if (c->p.P <= 4096) {
+      cli_render_tree(stdout, &c->p, c->root, &s);
+      cli_render_activity(stdout, &c->p, c->root, &s, v.time);
+    } else {
+      printf("(tree and activity chart drawn for P <= 4096; use --csv for "
+             "the schedule)\n");
+    }
+  }
+  oc_sched_free(&s);
+  oc_bcast_free(bc);
+  return 0;
+}
+
+static int cmd_rank(cli *c) {
+  oc_bcast *bc = NULL;
+  oc_bcast_view v;
+  int e;
+  char b1[64], b2[64];
+  if (!c->set[O_RANK]) die("missing --rank (which processor's plan)");
+  c->rank = need_int(c, O_RANK, 0, c->p.P - 1);
+  if (c->alg == OC_BCAST_BARNOY)
+    die("--algorithm: bar-noy-kipnis has no per-rank view (use karp or "
+        "shou-chen)");
+  e = oc_bcast_new(&bc, &c->p, c->root, c->alg);
+  if (e) die("--procs: cannot set up the broadcast: %s", oc_strerror(e));
+  e = oc_bcast_rank(bc, c->rank, &v);
+  if (e) die("--rank: cannot compute the plan: %s", oc_strerror(e));
+  if (c->set[O_JSON]) {
+    int64_t lb = oc_bcast_completion(bc);
+    json_head(stdout, c, oc_bcast_alg_name(c->alg), lb, lb);
+    printf(",\"rank\":%lld,\"parent\":%lld,", (long long)v.rank,
+           (long long)v.parent);
+    json_time(stdout, "ready", c, v.ready);
+    printf(",\"children\":[");
+    for (int64_t k = 0; k < v.nchildren; k++) {
+      int64_t r, t;
+      oc_bcast_child(bc, &v, k, &r, &t);
+      printf("%s{\"rank\":%lld,", k ? "," : "", (long long)r);
+      json_time(stdout, "send", c, t);
+      putchar('}');
+    }
+    printf("]}\n");
+  } else {
+    printf("optcast rank: ");
+    print_params_text(stdout, c);
+    printf(", algorithm %s\nrank %lld: ", oc_bcast_alg_name(c->alg),
+           (long long)v.rank);
+    if (v.parent < 0)
+      printf("root, holds the datum at %s\n", tfmt(b1, sizeof b1, c, 0));
+    else
+      printf("receives from %lld (sent at %s), datum usable at %s\n",
+             (long long)v.parent, tfmt(b1, sizeof b1, c, v.recv_send),
+             tfmt(b2, sizeof b2, c, v.ready));
+    printf("%lld children:\n", (long long)v.nchildren);
+    for (int64_t k = 0; k < v.nchildren; k++) {
+      int64_t r, t;
+      if (k == 64) {
+        printf("  ... %lld more\n", (long long)(v.nchildren - 64));
+        break;
+      }
+      oc_bcast_child(bc, &v, k, &r, &t);
+      printf("  send at %s to %lld\n", tfmt(b1, sizeof b1, c, t), (long long)r);
+    }
+  }
+  oc_bcast_free(bc);
+  return 0;
+}
+
+/* Reads all of stdin. */
+static char *read_all(FILE *f, size_t *len) {
+  size_t cap = 1 << 16, n = 0;
+  char *buf = (char *)malloc(cap);
+  if (buf == NULL) die("out of memory reading the schedule");
+  for (;;) {
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (n + 1 < cap) {
+      if (feof(f) || ferror(f)) break;
+      continue;
+    }
+    cap *= 2;
+    {
+      char *nb = (char *)realloc(buf, cap);
+      if (nb == NULL) die("out of memory reading the schedule");
+      buf = nb;
+    }
+  }
+  if (ferror(f)) die("cannot read the schedule from standard input");
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+static char *trim(char *s) {
+  char *e;
+  while (*s == ' ' || *s == '\t') s++;
+  e = s + strlen(s);
+  while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) *--e = '\0';
+  return s;
+}
+
+static int64_t csv_time(const cli *c, const char *s, size_t row) {
+  int64_t num, den, q;
+  int neg = (*s == '-');
+  int e = oc_parse_rational(neg ? s + 1 : s, OC_CSV_TIME_MAX, &num, &den);
+  if (e == OC_EPARSE) die("row %zu: time '%s' is not a number", row, s);
+  if (e != OC_OK) die("row %zu: time '%s' is out of range", row, s);
+  if (c->p.unit % den != 0) {
+    if (c->p.unit == 1)
+      die("row %zu: time '%s' is not an integer (LogP times are integers)",
+          row, s);
+    die("row %zu: time '%s' is not a multiple of 1/%lld (postal lambda=%lld/%lld)",
+        row, s, (long long)c->p.unit, (long long)c->p.lam_num,
+        (long long)c->p.lam_den);
+  }
+  q = c->p.unit / den;
+  if (num > OC_CSV_TIME_MAX / q) die("row %zu: time '%s' is out of range", row, s);
+  return neg ? -(num * q) : num * q;
+}
+
+static int cmd_verify(cli *c) {
+  size_t len, row = 0;
+  char *buf = read_all(stdin, &len), *p = buf, *line;
+  oc_sched s;
+  oc_verdict v;
+  int64_t lb;
+  int header = 0, e;
+  char b1[64], b2[64];
+  if (c->items != 1)
+    die("--items: bcast carries one item; k items is 'kbcast' (not "
+        "implemented yet)");
+  if (c->p.P > OC_GLOBAL_PROCS_MAX)
+    die("--procs: %lld is too large to verify (at most %lld)",
+        (long long)c->p.P, (long long)OC_GLOBAL_PROCS_MAX);
+  if (c->set[O_CSV]) die("--csv: verify reads CSV; it prints text or --json");
+  if (strlen(buf) != len) die("stdin: the schedule contains a NUL byte");
+  oc_sched_init(&s);
+  while (p != NULL && *p != '\0') {
+    char *nl = strchr(p, '\n'), *f[5];
+    int nf = 0;
+    if (nl) *nl = '\0';
+    line = trim(p);
+    p = nl ? nl + 1 : NULL;
+    row++;
+    if (*line == '\0') continue;
+    if (!header) {
+      char *q = line;
+      int ok = 1;
+      const char *want[4] = {"time", "src", "dst", "item"};
+      for (int i = 0; i < 4 && ok; i++) {
+        char *comma = strchr(q, ',');
+        if (comma) *comma = '\0';
+        ok = strcmp(trim(q), want[i]) == 0 && (comma != NULL) == (i < 3);
+        q = comma ? comma + 1 : q;
+      }
+      if (!ok)
+        die("row %zu: expected the header 'time,src,dst,item'", row);
+      header = 1;
+      continue;
+    }
+    f[0] = line;
+    nf = 1;
+    for (char *q = line; *q; q++)
+      if (*q == ',') {
+        *q = '\0';
+        if (nf == 5) break;
+        f[nf++] = q + 1;
+      }
+    if (nf != 4) die("row %zu: expected 4 fields (time,src,dst,item), got %d", row, nf);
+    {
+      int64_t t = csv_time(c, trim(f[0]), row), src, dst, item;
+      const char *names[3] = {"src", "dst", "item"};
+      int64_t *outs[3] = {&src, &dst, &item};
+      for (int i = 0; i < 3; i++) {
+        char *x = trim(f[i + 1]);
+        e = oc_parse_int(x, INT64_MIN + 1, INT64_MAX, outs[i]);
+        if (e == OC_EPARSE) die("row %zu: %s '%s' is not an integer", row, names[i], x);
+        if (e != OC_OK) die("row %zu: %s '%s' is out of range", row, names[i], x);
+      }
+      if (s.n + 1 >= UINT32_MAX) die("stdin: too many rows");
+      if (oc_sched_push(&s, t, src, dst, item) != OC_OK)
+        die("out of memory reading the schedule");
+    }
+  }
+  free(buf);
+  if (!header) die("stdin: empty input (expected the header 'time,src,dst,item')");
+  e = oc_verify_bcast(&c->p, c->root, 1, &s, &v);
+  if (e) die("--procs: cannot verify: %s", oc_strerror(e));
+  if (oc_bcast_time(&c->p, &lb) != OC_OK) die("--procs: invalid parameters");
+  if (c->set[O_JSON]) {
+    json_head(stdout, c, "input", v.time, lb);
+    printf(",\"messages\":%zu,\"valid\":%s", s.n, v.ok ? "true" : "false");
+    if (!v.ok) {
+      printf(",\"violation\":{\"processor\":%lld,", (long long)v.proc);
+      if (v.rule == OC_RULE_MISSING)
+        printf("\"at\":null");
+      else
+        json_time(stdout, "at", c, v.at);
+      printf(",\"rule\":\"%s\",\"detail\":\"", oc_rule_name(v.rule));
+      for (const char *q = v.detail; *q; q++)
+        if (*q == '"' || *q == '\\') printf("\\%c", *q); else putchar(*q);
+      printf("\"}");
+    }
+    printf("}\n");
+  } else if (v.ok) {
+    printf("valid: %zu messages, completion time %s, lower bound %s (%s)\n",
+           s.n, tfmt(b1, sizeof b1, c, v.time), tfmt(b2, sizeof b2, c, lb),
+           v.time == lb ? "optimal" : "not optimal");
+  }
+  if (!v.ok) {
+    char at[64];
+    if (v.rule == OC_RULE_MISSING)
+      snprintf(at, sizeof at, "the end");
+    else
+      tfmt(at, sizeof at, c, v.at);
+    fprintf(stderr, "optcast: invalid schedule: processor %lld, time %s, rule %s: %s\n",
+            (long long)v.proc, at, oc_rule_name(v.rule), v.detail);
+    if (!c->set[O_JSON])
+      printf("invalid: processor %lld, time %s, rule %s: %s\n",
+             (long long)v.proc, at, oc_rule_name(v.rule), v.detail);
+  }
+  oc_sched_free(&s);
+  return v.ok ? 0 : EXIT_CHECK;
+}
+
+int main(int argc, char **argv) {
+  cli c;
+  memset(&c, 0, sizeof c);
+  if (argc < 2) {
+    usage(stderr);
+    return EXIT_INPUT;
+  }
+  c.cmd = argv[1];
+  if (strcmp(c.cmd, "help") == 0 || strcmp(c.cmd, "--help") == 0 ||
+      strcmp(c.cmd, "-h") == 0) {
+    usage(stdout);
+    return 0;
+  }
+  if (strcmp(c.cmd, "plan") != 0 && strcmp(c.cmd, "bound") != 0 &&
+      strcmp(c.cmd, "verify") != 0 && strcmp(c.cmd, "rank") != 0)
+    die("unknown command '%s' (expected plan, bound, verify or rank)", c.cmd);
+  parse_args(&c, argc, argv, 2);
+  if (c.set[O_HELP]) {
+    usage(stdout);
+    return 0;
+  }
+  check_problem(&c, strcmp(c.cmd, "plan") == 0 || strcmp(c.cmd, "bound") == 0);
+  build_params(&c);
+  if (c.set[O_RANK] && strcmp(c.cmd, "rank") != 0)
+    die("--rank: only meaningful with 'optcast rank'");
+  if (c.set[O_CSV] && strcmp(c.cmd, "plan") != 0)
+    die("--csv: only 'optcast plan' prints a schedule");
+  if (strcmp(c.cmd, "plan") == 0) return cmd_plan(&c);
+  if (strcmp(c.cmd, "bound") == 0) return cmd_bound(&c);
+  if (strcmp(c.cmd, "rank") == 0) return cmd_rank(&c);
+  return cmd_verify(&c);
+}

@@ -1,0 +1,45 @@
+/* oc_internal.h - helpers shared by the library's modules (not installed). */
+#ifndef OC_INTERNAL_H
+#define OC_INTERNAL_H
+
+#include "optcast.h"
+
+/* Saturating arithmetic on non-negative int64 counts: results cap at OC_SAT. */
+static inline int64_t oc_add_sat(int64_t a, int64_t b) {
+  return (a > OC_SAT - b) ? OC_SAT : a + b;
+}
+static inline int64_t oc_mul_sat(int64_t a, int64_t b) {
+  if (a == 0 || b == 0) return 0;
+  return (a > OC_SAT / b) ? OC_SAT : a * b;
+}
+static inline int64_t oc_min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t oc_max64(int64_t a, int64_t b) { return a > b ? a : b; }
+/* floor(a / b) for b > 0 and any a. */
+static inline int64_t oc_floordiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+int64_t oc_gcd(int64_t a, int64_t b);
+
+/* The reach function's normalised view: labels are multiples of d, so
+ * everything runs in units of d with h = (L+2o)/d and G = max(g,o)/d. */
+struct oc_reach {
+  int64_t h, G, d;  /* normalised step lengths and the scale            */
+  int64_t P;        /* processors                                       */
+  int64_t T;        /* B(P) / d                                         */
+  int64_t *tab;     /* f(0..T), or NULL: closed form                    */
+};
+
+/* f in normalised units (t may be negative: 0). */
+int64_t oc_reach_fn(const oc_reach *r, int64_t t);
+/* min { t : f(t) >= n } in normalised units, for 1 <= n <= P. */
+int64_t oc_reach_inv(const oc_reach *r, int64_t n);
+/* Closed form of f in normalised units (exposed for the tests). */
+int64_t oc_reach_closed(int64_t h, int64_t G, int64_t t);
+
+
+
+/* Tests only: drop the table so that every value of f comes from the
+ * closed form. */
+void oc_bcast_test_closed_form(oc_bcast *b);
+#endif

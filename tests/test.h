@@ -1,0 +1,82 @@
+/* test.h - a small test registry: every test is a function run in its own
+ * process under a time limit (tests/test_main.c). */
+#ifndef OC_TEST_H
+#define OC_TEST_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "optcast.h"
+
+/* X-macro list of every test: X(name) defines void test_name(void). */
+#define TEST_LIST(X)                                                           \
+  X(num_parse_int)                                                             \
+  X(num_parse_rational)                                                        \
+  X(num_format_time)                                                           \
+  X(params_reject)                                                             \
+  X(reach_karp_thm22)                                                          \
+  X(reach_closed_matches_recurrence)                                           \
+  X(reach_matches_enumeration)                                                 \
+  X(reach_thm4_property)                                                       \
+  X(reach_edges_no_overflow)                                                   \
+  X(reach_barnoy_fig1_time)                                                    \
+  X(bcast_karp_fig1)                                                           \
+  X(bcast_shouchen_fig1)                                                       \
+  X(bcast_karp_p7_smallest_labels)                                             \
+  X(bcast_barnoy_fig1)                                                         \
+  X(bcast_random_property)                                                     \
+  X(bcast_views_agree_random)                                                  \
+  X(bcast_closed_form_views_agree)                                             \
+  X(bcast_rank_huge)                                                           \
+  X(bcast_rank_chain)                                                          \
+  X(verify_rules_handmade)                                                     \
+  X(verify_mutants_rejected)                                                   \
+  X(verify_exhaustive_small)                                                   \
+  X(cli_plan_json_fig1)                                                        \
+  X(cli_postal_rational)                                                       \
+  X(cli_csv_roundtrip)                                                         \
+  X(cli_verify_exit_codes)                                                     \
+  X(cli_bad_input)                                                             \
+  X(cli_bound_edges)                                                           \
+  X(cli_text_output)
+
+#define TEST_DECL_(name) void test_##name(void);
+TEST_LIST(TEST_DECL_)
+#undef TEST_DECL_
+
+void test_fail(const char *file, int line, const char *what);
+void test_failf(const char *file, int line, const char *fmt, ...);
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) test_fail(__FILE__, __LINE__, #cond);                         \
+  } while (0)
+#define CHECK_EQ(a, b)                                                         \
+  do {                                                                         \
+    long long a_ = (long long)(a), b_ = (long long)(b);                        \
+    if (a_ != b_)                                                              \
+      test_failf(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, a_, b_); \
+  } while (0)
+#define CHECK_OK(e) CHECK_EQ((e), OC_OK)
+
+/* deterministic pseudo-random numbers (xorshift64*) */
+uint64_t test_rand(void);
+int64_t test_range(int64_t lo, int64_t hi); /* inclusive */
+int test_sweep(void); /* 1 when OPTCAST_SWEEP is set: long runs */
+
+/* brute.c: independent reference implementations (no library code) */
+/* labels of the P smallest nodes of the universal tree (h, G), sorted */
+int64_t *brute_smallest_labels(int64_t P, int64_t h, int64_t G);
+/* number of universal-tree nodes with label <= t (explicit enumeration) */
+int64_t brute_count(int64_t h, int64_t G, int64_t t, int64_t cap);
+
+/* running the command */
+typedef struct run_result {
+  int code;     /* exit code, or 128+signal */
+  char out[1 << 16];
+  char err[4096];
+} run_result;
+/* Runs the optcast binary with argv (NULL-terminated), feeding `in`. */
+void run_optcast(run_result *r, const char *in, const char *const *argv);
+
+#endif

@@ -1,0 +1,292 @@
+/* test_cli.c - the command line against the contract: JSON keys, CSV,
+ * exit codes, one-line errors naming the parameter. */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+
+static void slurp(int fd, char *buf, size_t cap) {
+  size_t n = 0;
+  char tmp[4096];
+  for (;;) {
+    ssize_t k = read(fd, tmp, sizeof tmp);
+    if (k <= 0) break;
+    for (ssize_t i = 0; i < k; i++)
+      if (n + 1 < cap) buf[n++] = tmp[i];
+  }
+  buf[n] = '\0';
+}
+
+void run_optcast(run_result *r, const char *in, const char *const *argv) {
+  int pin[2], pout[2], perr[2], st = 0;
+  pid_t pid;
+  const char *bin = getenv("OPTCAST_BIN");
+  const char *args[64];
+  size_t n = 0;
+  CHECK(bin != NULL);
+  args[n++] = bin;
+  while (argv[n - 1] != NULL && n < 63) { args[n] = argv[n - 1]; n++; }
+  args[n] = NULL;
+  CHECK(pipe(pin) == 0 && pipe(pout) == 0 && pipe(perr) == 0);
+  pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    dup2(pin[0], 0);
+    dup2(pout[1], 1);
+    dup2(perr[1], 2);
+    close(pin[1]); close(pout[0]); close(perr[0]);
+    execv(bin, (char *const *)args);
+    _exit(127);
+  }
+  close(pin[0]); close(pout[1]); close(perr[1]);
+  signal(SIGPIPE, SIG_IGN);
+  if (in) {
+    size_t len = strlen(in), off = 0;
+    while (off < len) {
+      ssize_t k = write(pin[1], in + off, len - off);
+      if (k <= 0) break;
+      off += (size_t)k;
+    }
+  }
+  close(pin[1]);
+  slurp(pout[0], r->out, sizeof r->out);
+  slurp(perr[0], r->err, sizeof r->err);
+  close(pout[0]); close(perr[0]);
+  waitpid(pid, &st, 0);
+  r->code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static run_result R;
+#define RUN(in, ...)                                                           \
+  do {                                                                         \
+    const char *a_[] = {__VA_ARGS__, NULL};                                    \
+    run_optcast(&R, (in), a_);                                                 \
+  } while (0)
+#define HAS(s, sub) (strstr((s), (sub)) != NULL)
+
+static int lines(const char *s) {
+  int n = 0;
+  for (; *s; s++) n += *s == '\n';
+  return n;
+}
+
+void test_cli_plan_json_fig1(void) {
+  RUN(NULL, "plan", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2",
+      "--gap", "4", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"problem\":\"bcast\""));
+  CHECK(HAS(R.out, "\"model\":\"logp\""));
+  CHECK(HAS(R.out, "\"algorithm\":\"karp\""));
+  CHECK(HAS(R.out, "\"P\":8"));
+  CHECK(HAS(R.out, "\"time\":24,"));
+  CHECK(HAS(R.out, "\"lower_bound\":24,"));
+  CHECK(HAS(R.out, "\"optimal\":true"));
+  CHECK_EQ(lines(R.out), 1);
+  CHECK(R.out[0] == '{');
+  RUN(NULL, "bound", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2",
+      "--gap", "4", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"lower_bound\":24,"));
+  CHECK(HAS(R.out, "\"time\":24,"));
+}
+
+void test_cli_postal_rational(void) {
+  static char first[1 << 16];
+  RUN(NULL, "plan", "bcast", "--model", "postal", "--lambda", "2.5", "--procs",
+      "14", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"time\":7.5,"));
+  CHECK(HAS(R.out, "\"lower_bound\":7.5,"));
+  CHECK(HAS(R.out, "\"model\":\"postal\""));
+  snprintf(first, sizeof first, "%s", R.out);
+  RUN(NULL, "plan", "bcast", "--model", "postal", "--lambda", "5/2", "--procs",
+      "14", "--json");
+  CHECK(strcmp(first, R.out) == 0);
+  RUN(NULL, "plan", "bcast", "--model", "postal", "--latency", "10/4", "--procs",
+      "14", "--json");
+  CHECK(strcmp(first, R.out) == 0);
+  RUN(NULL, "plan", "bcast", "--lambda", "2.5", "--procs", "14",
+      "--algorithm", "bar-noy-kipnis", "--csv");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "time,src,dst,item\n0,0,9,0\n"));
+  CHECK(HAS(R.out, "\n0.5,") == 0); /* times are multiples of 1 here */
+  /* 7/3: times in thirds print as the nearest double, exact form beside */
+  RUN(NULL, "bound", "bcast", "--lambda", "7/3", "--procs", "5", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"time_exact\":\"14/3\"")); /* sends at 0, 1, 2; 7/3 + 7/3 */
+  CHECK(HAS(R.out, "\"time\":4.666666666666667,"));
+  RUN(NULL, "bound", "bcast", "--lambda", "3/2", "--procs", "2", "--json");
+  CHECK(HAS(R.out, "\"time_exact\":\"3/2\""));
+  RUN(NULL, "bound", "bcast", "--lambda", "3/2", "--procs", "4", "--json");
+  CHECK(HAS(R.out, "\"time\":3,")); /* 0, 1.5, 2.5, 1.5+1.5: 6/2, printed reduced */
+  CHECK(HAS(R.out, "\"time_exact\":\"3\""));
+}
+
+void test_cli_csv_roundtrip(void) {
+  static char csv[1 << 16];
+  const char *common[] = {"--procs", "40", "--latency", "3", "--overhead", "1",
+                          "--gap", "2", "--root", "5"};
+  RUN(NULL, "plan", "bcast", common[0], common[1], common[2], common[3],
+      common[4], common[5], common[6], common[7], common[8], common[9], "--csv");
+  CHECK_EQ(R.code, 0);
+  CHECK(strncmp(R.out, "time,src,dst,item\n", 18) == 0);
+  CHECK_EQ(lines(R.out), 40);
+  { /* sorted by time, then src, then dst */
+    long pt = -1, ps = -1, pd = -1, t, s, d, it;
+    const char *q = strchr(R.out, '\n') + 1;
+    while (*q) {
+      CHECK(sscanf(q, "%ld,%ld,%ld,%ld", &t, &s, &d, &it) == 4);
+      CHECK(t > pt || (t == pt && (s > ps || (s == ps && d > pd))));
+      pt = t; ps = s; pd = d;
+      q = strchr(q, '\n') + 1;
+    }
+  }
+  snprintf(csv, sizeof csv, "%s", R.out);
+  RUN(csv, "verify", "bcast", common[0], common[1], common[2], common[3],
+      common[4], common[5], common[6], common[7], common[8], common[9]);
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "valid"));
+  RUN(csv, "verify", common[0], common[1], common[2], common[3], common[4],
+      common[5], common[6], common[7], common[8], common[9], "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"valid\":true"));
+  CHECK(HAS(R.out, "\"optimal\":true"));
+  /* wrong root: 5 is not the source any more */
+  RUN(csv, "verify", common[0], common[1], common[2], common[3], common[4],
+      common[5], common[6], common[7], "--root", "0");
+  CHECK_EQ(R.code, 1);
+}
+
+void test_cli_verify_exit_codes(void) {
+  const char *ok = "time,src,dst,item\n0,0,1,0\n4,0,2,0\n";
+  const char *gap = "time,src,dst,item\n0,0,1,0\n3,0,2,0\n";
+  RUN(ok, "verify", "--procs", "3", "--latency", "6", "--overhead", "2", "--gap", "4");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "completion time 14"));
+  RUN(gap, "verify", "--procs", "3", "--latency", "6", "--overhead", "2", "--gap", "4");
+  CHECK_EQ(R.code, 1);
+  CHECK(HAS(R.err, "processor 0"));
+  CHECK(HAS(R.err, "time 3"));
+  CHECK(HAS(R.err, "send-gap"));
+  CHECK_EQ(lines(R.err), 1);
+  RUN(gap, "verify", "--procs", "3", "--latency", "6", "--overhead", "2", "--gap",
+      "4", "--json");
+  CHECK_EQ(R.code, 1);
+  CHECK(HAS(R.out, "\"valid\":false"));
+  CHECK(HAS(R.out, "\"rule\":\"send-gap\""));
+  /* malformed */
+  RUN("time,src,dst\n0,0,1\n", "verify", "--procs", "3", "--latency", "6",
+      "--overhead", "2", "--gap", "4");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "header"));
+  RUN("time,src,dst,item\n0,0,x,0\n", "verify", "--procs", "3", "--latency", "6",
+      "--overhead", "2", "--gap", "4");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "row 2"));
+  CHECK(HAS(R.err, "dst"));
+  RUN("time,src,dst,item\n0.5,0,1,0\n", "verify", "--procs", "3", "--latency", "6",
+      "--overhead", "2", "--gap", "4");
+  CHECK_EQ(R.code, 2);
+  RUN("", "verify", "--procs", "3", "--latency", "6", "--overhead", "2", "--gap", "4");
+  CHECK_EQ(R.code, 2);
+  /* postal: 7.5 and 15/2 are the same time; 0.25 is off the 1/2 grid */
+  RUN("time,src,dst,item\n0,0,1,0\n", "verify", "--procs", "2", "--lambda", "2.5");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "completion time 2.5"));
+  RUN("time,src,dst,item\n1/2,0,1,0\n", "verify", "--procs", "2", "--lambda", "2.5",
+      "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"time\":3,"));
+  RUN("time,src,dst,item\n0.25,0,1,0\n", "verify", "--procs", "2", "--lambda", "2.5");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "1/2"));
+  /* range violations are check failures, not input errors */
+  RUN("time,src,dst,item\n0,0,7,0\n", "verify", "--procs", "2", "--lambda", "2");
+  CHECK_EQ(R.code, 1);
+  RUN("time,src,dst,item\n-1,0,1,0\n", "verify", "--procs", "2", "--lambda", "2");
+  CHECK_EQ(R.code, 1);
+}
+
+/* Each bad input: exit 2, one line on stderr naming the parameter, nothing
+ * on stdout. */
+void test_cli_bad_input(void) {
+  static const struct {
+    const char *args[16];
+    const char *names;
+  } cases[] = {
+      {{"plan", "bcast", "--procs", "-1", "--latency", "1", "--overhead", "0", "--gap", "1"}, "--procs"},
+      {{"plan", "bcast", "--procs", "0", "--latency", "1", "--overhead", "0", "--gap", "1"}, "--procs"},
+      {{"plan", "bcast", "--procs", "4611686018427387905", "--latency", "1", "--overhead", "0", "--gap", "1"}, "--procs"},
+      {{"bound", "bcast", "--procs", "99999999999999999999999", "--latency", "1", "--overhead", "0", "--gap", "1"}, "--procs"},
+      {{"plan", "bcast", "--latency", "1", "--overhead", "0", "--gap", "1"}, "--procs"},
+      {{"plan", "bcast", "--procs", "8", "--overhead", "0", "--gap", "1"}, "--latency"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "1", "--gap", "1"}, "--overhead"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "1", "--overhead", "0"}, "--gap"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "-3", "--overhead", "0", "--gap", "1"}, "--latency"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "1", "--overhead", "-1", "--gap", "1"}, "--overhead"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "0"}, "--gap"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "0", "--overhead", "0", "--gap", "1"}, "--latency"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "2.5", "--overhead", "0", "--gap", "1"}, "--latency"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "1099511627777", "--overhead", "0", "--gap", "1"}, "--latency"},
+      {{"plan", "bcast", "--model", "postal", "--procs", "8", "--lambda", "0.5"}, "--lambda"},
+      {{"plan", "bcast", "--model", "postal", "--procs", "8", "--lambda", "abc"}, "--lambda"},
+      {{"plan", "bcast", "--model", "postal", "--procs", "8", "--lambda", "1/0"}, "--lambda"},
+      {{"plan", "bcast", "--model", "postal", "--procs", "8"}, "--lambda"},
+      {{"plan", "bcast", "--model", "postal", "--procs", "8", "--lambda", "2", "--gap", "1"}, "--gap"},
+      {{"plan", "bcast", "--model", "postal", "--procs", "8", "--lambda", "2", "--latency", "3"}, "--latency"},
+      {{"plan", "bcast", "--model", "ring", "--procs", "8"}, "--model"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1", "--frobnicate"}, "--frobnicate"},
+      {{"plan", "bcast", "--procs", "8", "--procs", "9", "--latency", "1", "--overhead", "0", "--gap", "1"}, "--procs"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1", "--root", "8"}, "--root"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1", "--algorithm", "magic"}, "--algorithm"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1", "--items", "3"}, "--items"},
+      {{"plan", "bcast", "--procs", "2000000000", "--latency", "1", "--overhead", "0", "--gap", "1"}, "--procs"},
+      {{"plan", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1"}, "PROBLEM"},
+      {{"plan", "frob", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1"}, "frob"},
+      {{"plan", "bcast", "--procs"}, "--procs"},
+      {{"launch", "bcast"}, "launch"},
+      {{"rank", "bcast", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1", "--rank", "8"}, "--rank"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    run_optcast(&R, NULL, cases[i].args);
+    if (R.code != 2 || R.out[0] != '\0' || lines(R.err) != 1 ||
+        !HAS(R.err, cases[i].names))
+      test_failf(__FILE__, __LINE__, "case %zu (%s): exit %d, stderr '%s', stdout '%.40s'",
+                 i, cases[i].names, R.code, R.err, R.out);
+  }
+}
+
+void test_cli_bound_edges(void) {
+  RUN(NULL, "bound", "bcast", "--procs", "4611686018427387904", "--latency",
+      "1099511627776", "--overhead", "1099511627776", "--gap", "1099511627776",
+      "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"lower_bound\":"));
+  RUN(NULL, "rank", "--procs", "1000000000", "--latency", "6", "--overhead", "2",
+      "--gap", "4", "--rank", "123456789", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"rank\":123456789"));
+  CHECK(HAS(R.out, "\"children\":["));
+}
+
+void test_cli_text_output(void) {
+  RUN(NULL, "plan", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2",
+      "--gap", "4");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "time 24, lower bound 24 (optimal)"));
+  CHECK(HAS(R.out, "p0 @ 0"));
+  CHECK(HAS(R.out, "p7 @ 22  (sent at 12)"));
+  CHECK(HAS(R.out, "Activity"));
+  CHECK(HAS(R.out, "p0     |SS==SS==SS==SS"));
+  RUN(NULL, "plan", "bcast", "--procs", "5000", "--latency", "6", "--overhead", "2",
+      "--gap", "4");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "--csv"));
+  RUN(NULL, "help");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "usage"));
+}
