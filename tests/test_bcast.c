@@ -300,8 +300,11 @@ static void rank_consistent(oc_bcast *b, const oc_params *p, int64_t r) {
 }
 
 void test_bcast_rank_huge(void) {
+  /* the last three evaluate f in closed form (B(P) too large to tabulate) */
   static const int64_t ps[][3] = {{6, 2, 4}, {1, 0, 1}, {100, 100, 100},
-                                  {0, 100, 1}, {3, 0, 7}, {1, 0, 100}};
+                                  {0, 100, 1}, {3, 0, 7}, {1, 0, 100},
+                                  {1000000, 0, 1}, {1, 0, 1000000},
+                                  {(int64_t)1 << 30, (int64_t)1 << 29, (int64_t)1 << 30}};
   const int64_t Ps[] = {1000000000, OC_PROCS_MAX, 999999937};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
     for (size_t j = 0; j < 3; j++) {
