@@ -517,7 +517,7 @@ static int cmd_verify(cli *c) {
       }
     if (nf != 4) die("row %zu: expected 4 fields (time,src,dst,item), got %d", row, nf);
     {
-      int64_t t = csv_time(c, trim(f[0]), row), src, dst, item;
+      int64_t t = csv_time(c, trim(f[0]), row), src = 0, dst = 0, item = 0;
       const char *names[3] = {"src", "dst", "item"};
       int64_t *outs[3] = {&src, &dst, &item};
       for (int i = 0; i < 3; i++) {

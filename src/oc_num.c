@@ -150,10 +150,12 @@ void oc_format_time(char *buf, size_t n, int64_t v, int64_t unit) {
   k = (size_t)snprintf(buf, n, "%s%lld.", neg ? "-" : "", (long long)ip);
   /* den = 2^d2 5^d5 divides 10^max(d2,d5): at most 41 digits for den <= 2^40.
    * rem < den <= 2^40, so rem * 10 never overflows. */
-  while (rem != 0 && k + 1 < n) {
+  while (rem > 0 && k + 1 < n) { /* den >= 2 here */
+    int64_t digit;
     rem *= 10;
-    buf[k++] = (char)('0' + rem / den);
-    rem %= den;
+    digit = rem / den;
+    rem -= digit * den;
+    buf[k++] = (char)('0' + digit);
   }
   buf[k < n ? k : n - 1] = '\0';
 }

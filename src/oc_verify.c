@@ -74,7 +74,7 @@ static void violate(vctx *c, oc_rule rule, int64_t proc, int64_t at,
 /* A time in the user's units, for messages. */
 typedef struct tbuf { char s[48]; } tbuf;
 static tbuf ts(const vctx *c, int64_t x) {
-  tbuf b;
+  tbuf b = {{0}};
   oc_format_time(b.s, sizeof b.s, x, c->p->unit);
   return b;
 }
