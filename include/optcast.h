@@ -98,23 +98,61 @@ int oc_bcast_time(const oc_params *p, int64_t *out_time);   /* B(P)        */
 
 /* ---- schedules -------------------------------------------------------------
  * One representation for every problem: messages (send start, source,
- * destination, item).  Times are model units. */
+ * destination, item) and, for the combining problems, computation events
+ * and the operands each processor starts with.  Times are model units.
+ *
+ * Combining problems work on operands numbered 0..n-1 and an associative
+ * operator that need not commute: a value is an interval [lo, hi) of operand
+ * indices, x_lo + ... + x_{hi-1} in that order.  A processor holds one
+ * accumulator; every addition extends it by an adjacent interval (its own
+ * next operands, or a received value on either side), so the root's final
+ * [0, n) is the serial left-to-right fold. */
 typedef struct oc_msg {
   int64_t t;     /* send start                                            */
   int64_t src;
   int64_t dst;
-  int64_t item;
+  int64_t item;  /* broadcast: the item; combining problems: 0 (the
+                    sender's accumulator)                                 */
 } oc_msg;
+
+typedef enum oc_op_kind {
+  OC_OP_LOCAL = 0,   /* acc [lo,mid) += own operands [mid,hi), one unit per
+                        addition; with an empty acc, lo == mid and the first
+                        operand costs nothing                             */
+  OC_OP_APPEND = 1,  /* acc [lo,mid) + received [mid,hi): one unit        */
+  OC_OP_PREPEND = 2  /* received [lo,mid) + acc [mid,hi): one unit        */
+} oc_op_kind;
+
+typedef struct oc_op {
+  int64_t t, proc;   /* start time, processor                             */
+  int64_t lo, mid, hi;
+  int kind;          /* oc_op_kind                                        */
+} oc_op;
+
+typedef struct oc_seg { /* operands [lo, hi) start at proc                */
+  int64_t proc, lo, hi;
+} oc_seg;
 
 typedef struct oc_sched {
   oc_msg *msg;
   size_t n, cap;
+  oc_op *op;
+  size_t nop, opcap;
+  oc_seg *seg;
+  size_t nseg, segcap;
 } oc_sched;
 
 void oc_sched_init(oc_sched *s);
 void oc_sched_free(oc_sched *s);
 int oc_sched_push(oc_sched *s, int64_t t, int64_t src, int64_t dst, int64_t item);
+int oc_sched_push_op(oc_sched *s, int64_t t, int64_t proc, oc_op_kind kind,
+                     int64_t lo, int64_t mid, int64_t hi);
+int oc_sched_push_seg(oc_sched *s, int64_t proc, int64_t lo, int64_t hi);
 void oc_sched_sort(oc_sched *s);  /* by time, then src, then dst, then item */
+/* Additions an operation makes (1 for a fold; a LOCAL run adds hi - mid
+ * operands, one fewer when it starts the accumulator); each addition is
+ * one time unit, i.e. oc_params.unit model units. */
+int64_t oc_op_cost(const oc_op *op);
 
 /* ---- single-item broadcast ------------------------------------------------
  * Algorithms (see docs/ALGORITHMS.md):
@@ -168,6 +206,45 @@ int oc_bcast_child(const oc_bcast *b, const oc_bcast_view *v, int64_t k,
  * P <= OC_GLOBAL_PROCS_MAX.  Messages come in no particular order. */
 int oc_bcast_schedule(const oc_bcast *b, oc_sched *out);
 
+/* ---- summation and reduction -----------------------------------------------
+ * SUM: n operands, their placement chosen by the algorithm, summed in
+ * minimum time at `root` (Karp et al. section 5; Shou & Chen section 3).
+ * REDUCE: one operand per processor, operand i at rank i (MPI_Reduce's
+ * shape), any root, folded in rank order.
+ * Both run the time-reversed optimal broadcast tree of the model with
+ * L' = L + a and g' = max(g, o + a), where a is one addition (1 time unit):
+ * a processor that receives k values spends k(o + a) on them, and receptions
+ * that each end in their addition are max(g, o + a) apart.  See
+ * docs/ALGORITHMS.md for the derivation and the exhaustive check. */
+typedef struct oc_reduce oc_reduce;
+
+int oc_sum_new(oc_reduce **out, const oc_params *p, int64_t root, int64_t n);
+/* ordered != 0: operand i at rank i and the result is the rank-order fold
+ * (MPI_Reduce with a non-commutative operator).  The root's children then
+ * split into blocks left and right of it; for a few (P, root) the optimal
+ * tree cannot be split so, and the plan takes longer (see the lower bound).
+ * ordered = 0: the fold runs cyclically from rank root + 1 to the root,
+ * always in B(P); for commutative operators. */
+int oc_reduce_new(oc_reduce **out, const oc_params *p, int64_t root,
+                  int ordered);
+void oc_reduce_free(oc_reduce *r);
+int64_t oc_reduce_completion(const oc_reduce *r); /* the plan's time       */
+int64_t oc_reduce_lower_bound(const oc_reduce *r); /* optimum (reduce: B) */
+int64_t oc_reduce_operands(const oc_reduce *r);   /* n                     */
+int64_t oc_reduce_used(const oc_reduce *r);       /* processors used       */
+/* operands per processor (by rank), P entries summing to n */
+int oc_reduce_counts(const oc_reduce *r, int64_t *counts);
+/* messages, additions and operand segments; checked by oc_verify_reduce */
+int oc_reduce_schedule(const oc_reduce *r, oc_sched *out);
+
+/* The most operands P processors can sum in time t (Karp's inverse
+ * problem), and the least time for n operands.  OC_EUNSUP when the
+ * instance's reach function is too long to tabulate (docs/MODEL.md). */
+int oc_sum_capacity(const oc_params *p, int64_t t, int64_t *n_out);
+int oc_sum_time(const oc_params *p, int64_t n, int64_t *t_out);
+/* Time of the optimal reduction: B(P) for L + a, max(g, o + a). */
+int oc_reduce_time(const oc_params *p, int64_t *t_out);
+
 /* ---- verifier --------------------------------------------------------------
  * Checks a schedule against every LogP rule of the contract (postal is LogP
  * with o = 0) for the broadcast of `items` items from `root` (all items held
@@ -181,7 +258,13 @@ typedef enum oc_rule {
   OC_RULE_OVERLAP,    /* two busy intervals of one processor overlap       */
   OC_RULE_CAP_OUT,    /* more than max(1, ceil(L/g)) in transit from one   */
   OC_RULE_CAP_IN,     /* ... or to one processor                           */
-  OC_RULE_MISSING     /* a processor never gets an item                    */
+  OC_RULE_MISSING,    /* a processor never gets an item                    */
+  OC_RULE_OPERAND,    /* operands not a partition of [0,n), not owned, used
+                         twice or out of order, or never used              */
+  OC_RULE_ARRIVAL,    /* an addition uses a value that has not arrived     */
+  OC_RULE_FOLD,       /* an addition whose intervals are not adjacent      */
+  OC_RULE_RESULT      /* the root does not end with [0,n), a value is left
+                         over, or a processor sends nothing / twice        */
 } oc_rule;
 
 const char *oc_rule_name(oc_rule r);
@@ -200,6 +283,15 @@ typedef struct oc_verdict {
 /* Returns OC_OK with v->ok = 0/1, or an error (OC_ENOMEM, OC_EINVAL). */
 int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
                     const oc_sched *s, oc_verdict *v);
+
+/* Checks a combining schedule (sum of n operands, reduce: n = P) with root
+ * `root`: the message rules above, plus additions as busy time, every
+ * operand used exactly once and in order, values added only after they
+ * arrived, each processor sending its whole accumulator at most once, and
+ * the root ending with [0, n).  v->time = when the root's result is
+ * complete. */
+int oc_verify_reduce(const oc_params *p, int64_t root, int64_t n,
+                     const oc_sched *s, oc_verdict *v);
 
 /* ---- exact number parsing (used by the command line, exposed for tests) - */
 /* Decimal integer in [lo, hi]; OC_EPARSE if not an integer, OC_ERANGE if

@@ -164,7 +164,9 @@ int oc_params_check(const oc_params *p) {
   if (p == NULL) return OC_EINVAL;
   if (p->P < 1 || p->P > OC_PROCS_MAX) return OC_ERANGE;
   if (p->L < 0 || p->o < 0 || p->g < 1) return OC_ERANGE;
-  if (p->L > OC_PARAM_MAX || p->o > OC_PARAM_MAX || p->g > OC_PARAM_MAX)
+  /* the library itself derives models with L + 1 and o + 1 (reductions):
+   * allow that headroom here; the constructors hold users to OC_PARAM_MAX */
+  if (p->L > 2 * OC_PARAM_MAX || p->o > 2 * OC_PARAM_MAX || p->g > 2 * OC_PARAM_MAX)
     return OC_ERANGE;
   if (p->L + 2 * p->o < 1) return OC_ERANGE;
   if (p->unit < 1) return OC_ERANGE;
@@ -180,6 +182,7 @@ int oc_params_check(const oc_params *p) {
 
 int oc_params_logp(oc_params *p, int64_t P, int64_t L, int64_t o, int64_t g) {
   oc_params q;
+  if (L > OC_PARAM_MAX || o > OC_PARAM_MAX || g > OC_PARAM_MAX) return OC_ERANGE;
   memset(&q, 0, sizeof q);
   q.model = OC_MODEL_LOGP;
   q.P = P;
@@ -201,6 +204,7 @@ int oc_params_postal(oc_params *p, int64_t P, int64_t num, int64_t den) {
   oc_params q;
   int64_t gg;
   if (den < 1 || num < 1) return OC_ERANGE;
+  if (num > OC_PARAM_MAX || den > OC_PARAM_MAX) return OC_ERANGE;
   gg = oc_gcd(num, den);
   num /= gg;
   den /= gg;

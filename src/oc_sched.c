@@ -1,36 +1,79 @@
-/* oc_sched.c - the schedule: a growable array of messages. */
+/* oc_sched.c - the schedule: growable arrays of messages, computation
+ * events and operand segments. */
 #include <stdlib.h>
 
 #include "oc_internal.h"
 
 void oc_sched_init(oc_sched *s) {
   s->msg = NULL;
-  s->n = 0;
-  s->cap = 0;
+  s->n = s->cap = 0;
+  s->op = NULL;
+  s->nop = s->opcap = 0;
+  s->seg = NULL;
+  s->nseg = s->segcap = 0;
 }
 
 void oc_sched_free(oc_sched *s) {
   free(s->msg);
+  free(s->op);
+  free(s->seg);
   oc_sched_init(s);
+}
+
+/* Makes room for one more element of size `sz` in *arr (count n, capacity
+ * *cap), growing by half. */
+static int grow(void **arr, size_t n, size_t *cap, size_t sz) {
+  size_t nc;
+  void *m;
+  if (n < *cap) return OC_OK;
+  nc = *cap ? *cap + *cap / 2 : 64;
+  if (nc > SIZE_MAX / sz) return OC_ENOMEM;
+  m = realloc(*arr, nc * sz);
+  if (m == NULL) return OC_ENOMEM;
+  *arr = m;
+  *cap = nc;
+  return OC_OK;
 }
 
 int oc_sched_push(oc_sched *s, int64_t t, int64_t src, int64_t dst,
                   int64_t item) {
-  if (s->n == s->cap) {
-    size_t nc = s->cap ? s->cap + s->cap / 2 : 64;
-    oc_msg *m;
-    if (nc > SIZE_MAX / sizeof *m) return OC_ENOMEM;
-    m = (oc_msg *)realloc(s->msg, nc * sizeof *m);
-    if (m == NULL) return OC_ENOMEM;
-    s->msg = m;
-    s->cap = nc;
-  }
-  s->msg[s->n].t = t;
-  s->msg[s->n].src = src;
-  s->msg[s->n].dst = dst;
-  s->msg[s->n].item = item;
-  s->n++;
+  oc_msg *m;
+  if (grow((void **)&s->msg, s->n, &s->cap, sizeof *s->msg)) return OC_ENOMEM;
+  m = &s->msg[s->n++];
+  m->t = t;
+  m->src = src;
+  m->dst = dst;
+  m->item = item;
   return OC_OK;
+}
+
+int oc_sched_push_op(oc_sched *s, int64_t t, int64_t proc, oc_op_kind kind,
+                     int64_t lo, int64_t mid, int64_t hi) {
+  oc_op *o;
+  if (grow((void **)&s->op, s->nop, &s->opcap, sizeof *s->op)) return OC_ENOMEM;
+  o = &s->op[s->nop++];
+  o->t = t;
+  o->proc = proc;
+  o->lo = lo;
+  o->mid = mid;
+  o->hi = hi;
+  o->kind = (int)kind;
+  return OC_OK;
+}
+
+int oc_sched_push_seg(oc_sched *s, int64_t proc, int64_t lo, int64_t hi) {
+  oc_seg *g;
+  if (grow((void **)&s->seg, s->nseg, &s->segcap, sizeof *s->seg)) return OC_ENOMEM;
+  g = &s->seg[s->nseg++];
+  g->proc = proc;
+  g->lo = lo;
+  g->hi = hi;
+  return OC_OK;
+}
+
+int64_t oc_op_cost(const oc_op *op) {
+  if (op->kind == OC_OP_LOCAL) return (op->hi - op->mid) - (op->lo == op->mid ? 1 : 0);
+  return 1;
 }
 
 static int cmp3(int64_t a, int64_t b) { return (a > b) - (a < b); }

@@ -21,6 +21,13 @@
  * (With the receive time fixed at s+o+L, the gap rules already imply the
  * capacity rules; they are checked anyway, as stated.)
  *
+ * Combining problems (oc_verify_reduce) add: additions are busy time
+ * [t, t + cost); OPERAND - the segments partition [0, n) and each processor
+ * adds its own operands once, in order; ARRIVAL - a received value is added
+ * only after it is usable; FOLD - every addition joins adjacent intervals
+ * in order (so non-commutative operators get the serial fold); RESULT - a
+ * processor sends its accumulator at most once and only when its additions
+ * are done, every received value is added, and the root ends with [0, n).
  * The first violation reported is the one with the smallest time, then
  * the smallest processor, then the rule in the order above.
  * Cost: O(M + P*items) memory, O(M log(M/P) + P*items) time.
@@ -44,6 +51,10 @@ const char *oc_rule_name(oc_rule r) {
   case OC_RULE_CAP_OUT: return "capacity-out";
   case OC_RULE_CAP_IN: return "capacity-in";
   case OC_RULE_MISSING: return "missing";
+  case OC_RULE_OPERAND: return "operand";
+  case OC_RULE_ARRIVAL: return "not-arrived";
+  case OC_RULE_FOLD: return "fold-order";
+  case OC_RULE_RESULT: return "result";
   }
   return "?";
 }
@@ -168,14 +179,27 @@ static void check_starts(vctx *c, int64_t proc, const int64_t *a, size_t n,
   }
 }
 
-/* Busy intervals [x, x+o) of sends (a) and receives (b), both sorted. */
+/* Busy intervals of one processor: sends [a_i, a_i+o), receives
+ * [b_i, b_i+o) (both sorted) and additions [c_i.s, c_i.e) (sorted). */
+typedef struct span { int64_t s, e; } span;
+
 static void check_overlap(vctx *c, int64_t proc, const int64_t *a, size_t na,
-                          const int64_t *b, size_t nb) {
+                          const int64_t *b, size_t nb, const span *cs,
+                          size_t nc) {
   const int64_t o = c->p->o;
-  size_t i = 0, j = 0;
+  size_t i = 0, j = 0, k = 0;
   int64_t end = INT64_MIN, prev = 0;
-  while (i < na || j < nb) {
-    int64_t x = (j >= nb || (i < na && a[i] <= b[j])) ? a[i++] : b[j++];
+  while (i < na || j < nb || k < nc) {
+    int64_t x, xe;
+    int which = -1;
+    if (i < na && o > 0) which = 0;
+    if (j < nb && o > 0 && (which < 0 || b[j] < a[i])) which = 1;
+    if (k < nc && (which < 0 || cs[k].s < (which == 0 ? a[i] : b[j]))) which = 2;
+    if (which < 0) break;
+    if (which == 0) { x = a[i++]; xe = x + o; }
+    else if (which == 1) { x = b[j++]; xe = x + o; }
+    else { x = cs[k].s; xe = cs[k].e; k++; }
+    if (xe == x) continue; /* empty interval */
     if (x < end) {
       char d[240];
       snprintf(d, sizeof d,
@@ -184,39 +208,20 @@ static void check_overlap(vctx *c, int64_t proc, const int64_t *a, size_t na,
       violate(c, OC_RULE_OVERLAP, proc, x, -1, (size_t)-1, d);
       return;
     }
-    end = x + o;
+    end = xe;
     prev = x;
   }
 }
 
-int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
-                    const oc_sched *s, oc_verdict *v) {
-  vctx c;
-  int64_t P, h, *avail = NULL, *sendt = NULL, *recvt = NULL;
+/* The rules on messages alone (range, gaps, capacity, overlap with the
+ * given additions): marks out-of-range messages in bad[]. */
+static int check_messages(vctx *c, const oc_sched *s, int64_t items,
+                          unsigned char *bad, const uint32_t *coff,
+                          const span *cspan) {
+  const oc_params *p = c->p;
+  int64_t P = p->P, *sendt = NULL, *recvt = NULL;
   uint32_t *soff = NULL, *roff = NULL;
-  unsigned char *bad = NULL;
   int e;
-  if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
-  if ((e = oc_params_check(p)) != OC_OK) return e;
-  P = p->P;
-  if (P > OC_GLOBAL_PROCS_MAX || root < 0 || root >= P || items < 1 ||
-      items > OC_GLOBAL_PROCS_MAX / P || s->n >= UINT32_MAX)
-    return OC_ERANGE;
-  memset(v, 0, sizeof *v);
-  v->ok = 1;
-  v->item = -1;
-  v->msg = (size_t)-1;
-  c.p = p;
-  c.v = v;
-  h = p->L + 2 * p->o;
-
-  bad = (unsigned char *)calloc(s->n ? s->n : 1, 1);
-  avail = (int64_t *)malloc((size_t)(P * items) * sizeof *avail);
-  if (bad == NULL || avail == NULL) { e = OC_ENOMEM; goto done; }
-  for (int64_t i = 0; i < P * items; i++) avail[i] = INT64_MAX;
-  for (int64_t i = 0; i < items; i++) avail[root * items + i] = 0;
-
-  /* RANGE, then availability */
   for (size_t i = 0; i < s->n; i++) {
     const oc_msg *m = &s->msg[i];
     int sok = m->src >= 0 && m->src < P, dok = m->dst >= 0 && m->dst < P;
@@ -226,14 +231,64 @@ int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
       bad[i] = 1;
       snprintf(d, sizeof d,
                "message %zu (time %s, %lld -> %lld, item %lld) is out of range",
-               i, ts(&c, m->t).s, (long long)m->src, (long long)m->dst,
+               i, ts(c, m->t).s, (long long)m->src, (long long)m->dst,
                (long long)m->item);
-      violate(&c, OC_RULE_RANGE, sok ? m->src : (dok ? m->dst : 0),
+      violate(c, OC_RULE_RANGE, sok ? m->src : (dok ? m->dst : 0),
               m->t < 0 ? 0 : (m->t > OC_TIME_MAX ? OC_TIME_MAX : m->t),
               m->item, i, d);
-      continue;
     }
-    {
+  }
+  if ((e = bucket(s, bad, P, 0, 0, &soff, &sendt)) != OC_OK) goto done;
+  if ((e = bucket(s, bad, P, 1, p->o + p->L, &roff, &recvt)) != OC_OK) goto done;
+  for (int64_t q = 0; q < P; q++) {
+    check_starts(c, q, sendt + soff[q], soff[q + 1] - soff[q], 0);
+    check_starts(c, q, recvt + roff[q], roff[q + 1] - roff[q], 1);
+    check_overlap(c, q, sendt + soff[q], soff[q + 1] - soff[q], recvt + roff[q],
+                  roff[q + 1] - roff[q], coff ? cspan + coff[q] : NULL,
+                  coff ? coff[q + 1] - coff[q] : 0);
+  }
+  e = OC_OK;
+done:
+  free(soff);
+  free(sendt);
+  free(roff);
+  free(recvt);
+  return e;
+}
+
+static void verdict_init(oc_verdict *v) {
+  memset(v, 0, sizeof *v);
+  v->ok = 1;
+  v->item = -1;
+  v->msg = (size_t)-1;
+}
+
+int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
+                    const oc_sched *s, oc_verdict *v) {
+  vctx c;
+  int64_t P, h, *avail = NULL;
+  unsigned char *bad = NULL;
+  int e;
+  if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  P = p->P;
+  if (P > OC_GLOBAL_PROCS_MAX || root < 0 || root >= P || items < 1 ||
+      items > OC_GLOBAL_PROCS_MAX / P || s->n >= UINT32_MAX)
+    return OC_ERANGE;
+  verdict_init(v);
+  c.p = p;
+  c.v = v;
+  h = p->L + 2 * p->o;
+
+  bad = (unsigned char *)calloc(s->n ? s->n : 1, 1);
+  avail = (int64_t *)malloc((size_t)(P * items) * sizeof *avail);
+  if (bad == NULL || avail == NULL) { e = OC_ENOMEM; goto done; }
+  if ((e = check_messages(&c, s, items, bad, NULL, NULL)) != OC_OK) goto done;
+  for (int64_t i = 0; i < P * items; i++) avail[i] = INT64_MAX;
+  for (int64_t i = 0; i < items; i++) avail[root * items + i] = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    const oc_msg *m = &s->msg[i];
+    if (!bad[i]) {
       int64_t *a = &avail[m->dst * items + m->item];
       if (m->t + h < *a) *a = m->t + h;
     }
@@ -255,20 +310,7 @@ int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
       violate(&c, OC_RULE_HELD, m->src, m->t, m->item, i, d);
     }
   }
-
-  /* per-processor send and receive starts */
-  if ((e = bucket(s, bad, P, 0, 0, &soff, &sendt)) != OC_OK) goto done;
-  if ((e = bucket(s, bad, P, 1, p->o + p->L, &roff, &recvt)) != OC_OK) goto done;
-  for (int64_t q = 0; q < P; q++) {
-    check_starts(&c, q, sendt + soff[q], soff[q + 1] - soff[q], 0);
-    check_starts(&c, q, recvt + roff[q], roff[q + 1] - roff[q], 1);
-    if (p->o > 0)
-      check_overlap(&c, q, sendt + soff[q], soff[q + 1] - soff[q],
-                    recvt + roff[q], roff[q + 1] - roff[q]);
-  }
-
-  /* coverage and completion */
-  {
+  { /* coverage and completion */
     int64_t done_at = 0;
     for (int64_t q = 0; q < P; q++) {
       for (int64_t i = 0; i < items; i++) {
@@ -288,9 +330,350 @@ int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
 done:
   free(bad);
   free(avail);
-  free(soff);
-  free(sendt);
-  free(roff);
-  free(recvt);
+  return e;
+}
+
+/* ---- combining problems ----------------------------------------------------- */
+
+typedef struct rstate {
+  int64_t lo, hi;  /* accumulator [lo, hi); lo < 0: empty */
+  int64_t ready;   /* end of its last addition */
+  int sent;
+  size_t seg;      /* next own segment (index into the sorted segment list) */
+  int64_t cursor;  /* next own operand in that segment */
+} rstate;
+
+typedef struct ev { int64_t t, proc; size_t idx; int kind; } ev; /* kind 0 send, +-1 op */
+
+static int ev_cmp(const void *x, const void *y) {
+  const ev *a = (const ev *)x, *b = (const ev *)y;
+  if (a->t != b->t) return a->t < b->t ? -1 : 1;
+  if (a->kind != b->kind) return a->kind - b->kind;
+  if (a->proc != b->proc) return a->proc < b->proc ? -1 : 1;
+  return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+typedef struct skey { int64_t a, b; size_t idx; } skey; /* sort key */
+
+static int skey_cmp(const void *x, const void *y) {
+  const skey *p = (const skey *)x, *q = (const skey *)y;
+  if (p->a != q->a) return p->a < q->a ? -1 : 1;
+  return (p->b > q->b) - (p->b < q->b);
+}
+
+/* Segment indices sorted by (lo) when by_proc = 0, by (proc, lo) else. */
+static int seg_order(const oc_sched *s, int by_proc, size_t *out) {
+  skey *k = (skey *)malloc((s->nseg + 1) * sizeof *k);
+  if (k == NULL) return OC_ENOMEM;
+  for (size_t i = 0; i < s->nseg; i++) {
+    k[i].a = by_proc ? s->seg[i].proc : s->seg[i].lo;
+    k[i].b = by_proc ? s->seg[i].lo : 0;
+    k[i].idx = i;
+  }
+  qsort(k, s->nseg, sizeof *k, skey_cmp);
+  for (size_t i = 0; i < s->nseg; i++) out[i] = k[i].idx;
+  free(k);
+  return OC_OK;
+}
+
+static void ivl(char *b, size_t n, int64_t lo, int64_t hi) {
+  snprintf(b, n, "[%lld,%lld)", (long long)lo, (long long)hi);
+}
+
+int oc_verify_reduce(const oc_params *p, int64_t root, int64_t n,
+                     const oc_sched *s, oc_verdict *v) {
+  vctx c;
+  int64_t P, h;
+  unsigned char *bad = NULL, *used = NULL;
+  uint32_t *coff = NULL, *inoff = NULL;
+  span *cspan = NULL;
+  size_t *inidx = NULL, *sorder = NULL, *porder = NULL, *pfirst = NULL;
+  int64_t *vlo = NULL, *vhi = NULL;
+  rstate *st = NULL;
+  ev *evs = NULL;
+  size_t nev = 0;
+  int e;
+  char d[240], b1[64], b2[64];
+  if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  P = p->P;
+  if (P > OC_GLOBAL_PROCS_MAX || root < 0 || root >= P || n < 1 ||
+      s->n >= UINT32_MAX || s->nop >= UINT32_MAX)
+    return OC_ERANGE;
+  verdict_init(v);
+  c.p = p;
+  c.v = v;
+  h = p->L + 2 * p->o;
+
+  bad = (unsigned char *)calloc(s->n + 1, 1);
+  used = (unsigned char *)calloc(s->n + 1, 1);
+  coff = (uint32_t *)calloc((size_t)P + 1, sizeof *coff);
+  cspan = (span *)malloc((s->nop + 1) * sizeof *cspan);
+  st = (rstate *)malloc((size_t)P * sizeof *st);
+  vlo = (int64_t *)malloc((s->n + 1) * sizeof *vlo);
+  vhi = (int64_t *)malloc((s->n + 1) * sizeof *vhi);
+  evs = (ev *)malloc((s->n + s->nop + 1) * sizeof *evs);
+  sorder = (size_t *)malloc((s->nseg + 1) * sizeof *sorder);
+  porder = (size_t *)malloc((s->nseg + 1) * sizeof *porder);
+  pfirst = (size_t *)malloc(((size_t)P + 1) * sizeof *pfirst);
+  inoff = (uint32_t *)calloc((size_t)P + 1, sizeof *inoff);
+  inidx = (size_t *)malloc((s->n + 1) * sizeof *inidx);
+  if (!bad || !used || !coff || !cspan || !st || !vlo || !vhi || !evs ||
+      !sorder || !porder || !pfirst || !inoff || !inidx) {
+    e = OC_ENOMEM;
+    goto done;
+  }
+
+  /* additions: range, then per-processor busy spans for the overlap rule */
+  for (size_t i = 0; i < s->nop; i++) {
+    const oc_op *o = &s->op[i];
+    if (o->proc < 0 || o->proc >= P || o->t < 0 || o->t > OC_TIME_MAX ||
+        o->kind < OC_OP_LOCAL || o->kind > OC_OP_PREPEND || o->lo < 0 ||
+        o->lo > o->mid || o->mid >= o->hi || o->hi > n) {
+      snprintf(d, sizeof d, "addition %zu (time %s, kind %d, [%lld,%lld,%lld)) is out of range",
+               i, ts(&c, o->t).s, o->kind, (long long)o->lo, (long long)o->mid,
+               (long long)o->hi);
+      violate(&c, OC_RULE_RANGE, (o->proc >= 0 && o->proc < P) ? o->proc : 0,
+              o->t < 0 ? 0 : (o->t > OC_TIME_MAX ? OC_TIME_MAX : o->t), -1,
+              (size_t)-1, d);
+      continue;
+    }
+    coff[o->proc + 1]++;
+  }
+  for (int64_t q = 0; q < P; q++) coff[q + 1] += coff[q];
+  {
+    uint32_t *fill = (uint32_t *)malloc(((size_t)P + 1) * sizeof *fill);
+    if (fill == NULL) { e = OC_ENOMEM; goto done; }
+    memcpy(fill, coff, ((size_t)P + 1) * sizeof *fill);
+    for (size_t i = 0; i < s->nop; i++) {
+      const oc_op *o = &s->op[i];
+      if (o->proc < 0 || o->proc >= P || o->t < 0 || o->t > OC_TIME_MAX ||
+          o->kind < OC_OP_LOCAL || o->kind > OC_OP_PREPEND || o->lo < 0 ||
+          o->lo > o->mid || o->mid >= o->hi || o->hi > n)
+        continue;
+      cspan[fill[o->proc]].s = o->t;
+      cspan[fill[o->proc]++].e = o->t + oc_op_cost(o) * p->unit;
+      evs[nev].t = o->t;
+      evs[nev].proc = o->proc;
+      evs[nev].idx = i;
+      /* an addition that costs nothing (starting the accumulator) comes
+       * before a send at the same time; others after it */
+      evs[nev++].kind = oc_op_cost(o) == 0 ? -1 : 1;
+    }
+    free(fill);
+  }
+  for (int64_t q = 0; q < P; q++) { /* sort each processor's spans by start */
+    span *a = cspan + coff[q];
+    size_t m = coff[q + 1] - coff[q];
+    for (size_t i = 1; i < m; i++) {
+      span x = a[i];
+      size_t j = i;
+      while (j > 0 && a[j - 1].s > x.s) { a[j] = a[j - 1]; j--; }
+      a[j] = x;
+    }
+  }
+  if ((e = check_messages(&c, s, 1, bad, coff, cspan)) != OC_OK) goto done;
+
+  /* operands: the segments must partition [0, n) */
+  if ((e = seg_order(s, 0, sorder)) != OC_OK || (e = seg_order(s, 1, porder)) != OC_OK)
+    goto done;
+  {
+    int64_t at = 0;
+    for (size_t i = 0; i < s->nseg; i++) {
+      const oc_seg *g = &s->seg[sorder[i]];
+      if (g->proc < 0 || g->proc >= P || g->lo != at || g->hi <= g->lo) {
+        snprintf(d, sizeof d, "operand segments do not partition [0,%lld): "
+                 "segment [%lld,%lld) at processor %lld where %lld was expected next",
+                 (long long)n, (long long)g->lo, (long long)g->hi,
+                 (long long)g->proc, (long long)at);
+        violate(&c, OC_RULE_OPERAND, (g->proc >= 0 && g->proc < P) ? g->proc : 0, 0,
+                -1, (size_t)-1, d);
+        goto finish;
+      }
+      at = g->hi;
+    }
+    if (at != n) {
+      snprintf(d, sizeof d, "operand segments cover [0,%lld), not [0,%lld)",
+               (long long)at, (long long)n);
+      violate(&c, OC_RULE_OPERAND, root, 0, -1, (size_t)-1, d);
+      goto finish;
+    }
+  }
+  for (int64_t q = 0; q <= P; q++) pfirst[q] = s->nseg;
+  for (size_t i = s->nseg; i-- > 0;) pfirst[s->seg[porder[i]].proc] = i;
+  for (int64_t q = 0; q < P; q++) {
+    st[q].lo = st[q].hi = -1;
+    st[q].ready = 0;
+    st[q].sent = 0;
+    st[q].seg = pfirst[q];
+    st[q].cursor = pfirst[q] < s->nseg ? s->seg[porder[pfirst[q]]].lo : 0;
+  }
+
+  /* incoming messages by destination */
+  for (size_t i = 0; i < s->n; i++) {
+    vlo[i] = vhi[i] = -1;
+    if (!bad[i]) {
+      inoff[s->msg[i].dst + 1]++;
+      evs[nev].t = s->msg[i].t;
+      evs[nev].proc = s->msg[i].src;
+      evs[nev].idx = i;
+      evs[nev++].kind = 0;
+    }
+  }
+  for (int64_t q = 0; q < P; q++) inoff[q + 1] += inoff[q];
+  {
+    uint32_t *fill = (uint32_t *)malloc(((size_t)P + 1) * sizeof *fill);
+    if (fill == NULL) { e = OC_ENOMEM; goto done; }
+    memcpy(fill, inoff, ((size_t)P + 1) * sizeof *fill);
+    for (size_t i = 0; i < s->n; i++)
+      if (!bad[i]) inidx[fill[s->msg[i].dst]++] = i;
+    free(fill);
+  }
+
+  /* simulate in time order: sends before additions at the same time */
+  qsort(evs, nev, sizeof *evs, ev_cmp);
+  for (size_t k = 0; k < nev; k++) {
+    const ev *x = &evs[k];
+    rstate *r = &st[x->proc];
+    if (x->kind == 0) {
+      size_t i = x->idx;
+      if (r->sent) {
+        snprintf(d, sizeof d, "sends at %s but already sent its value", ts(&c, x->t).s);
+        violate(&c, OC_RULE_RESULT, x->proc, x->t, -1, i, d);
+        continue;
+      }
+      if (r->lo < 0) {
+        snprintf(d, sizeof d, "sends at %s but holds no value", ts(&c, x->t).s);
+        violate(&c, OC_RULE_HELD, x->proc, x->t, -1, i, d);
+        continue;
+      }
+      if (r->ready > x->t) {
+        snprintf(d, sizeof d, "sends at %s before its last addition ends at %s",
+                 ts(&c, x->t).s, ts(&c, r->ready).s);
+        violate(&c, OC_RULE_HELD, x->proc, x->t, -1, i, d);
+        continue;
+      }
+      vlo[i] = r->lo;
+      vhi[i] = r->hi;
+      r->lo = r->hi = -1;
+      r->sent = 1;
+    } else {
+      const oc_op *o = &s->op[x->idx];
+      if (r->sent) {
+        snprintf(d, sizeof d, "adds at %s after it sent its value", ts(&c, o->t).s);
+        violate(&c, OC_RULE_RESULT, o->proc, o->t, -1, (size_t)-1, d);
+        continue;
+      }
+      if (o->kind == OC_OP_LOCAL) {
+        const oc_seg *g = r->seg < s->nseg ? &s->seg[porder[r->seg]] : NULL;
+        if (g == NULL || g->proc != o->proc || o->mid != r->cursor || o->hi > g->hi) {
+          ivl(b1, sizeof b1, o->mid, o->hi);
+          if (g != NULL && g->proc == o->proc)
+            snprintf(d, sizeof d, "adds own operands %s at %s but its next unused operand is %lld",
+                     b1, ts(&c, o->t).s, (long long)r->cursor);
+          else
+            snprintf(d, sizeof d, "adds operands %s at %s that it does not hold (or already used)",
+                     b1, ts(&c, o->t).s);
+          violate(&c, OC_RULE_OPERAND, o->proc, o->t, -1, (size_t)-1, d);
+          continue;
+        }
+        if ((r->lo < 0 && o->lo != o->mid) || (r->lo >= 0 && (r->lo != o->lo || r->hi != o->mid))) {
+          ivl(b1, sizeof b1, o->lo, o->mid);
+          ivl(b2, sizeof b2, r->lo, r->hi);
+          snprintf(d, sizeof d, "adds to %s at %s but its accumulator is %s",
+                   b1, ts(&c, o->t).s, r->lo < 0 ? "empty" : b2);
+          violate(&c, OC_RULE_FOLD, o->proc, o->t, -1, (size_t)-1, d);
+          continue;
+        }
+        if (r->lo < 0) r->lo = o->mid;
+        r->hi = o->hi;
+        r->cursor = o->hi;
+        if (r->cursor == g->hi) {
+          r->seg++;
+          if (r->seg < s->nseg && s->seg[porder[r->seg]].proc == o->proc)
+            r->cursor = s->seg[porder[r->seg]].lo;
+        }
+      } else {
+        int app = o->kind == OC_OP_APPEND;
+        int64_t blo = app ? o->mid : o->lo, bhi = app ? o->hi : o->mid;
+        int64_t alo = app ? o->lo : o->mid, ahi = app ? o->mid : o->hi;
+        size_t found = (size_t)-1, late = (size_t)-1;
+        for (uint32_t j = inoff[o->proc]; j < inoff[o->proc + 1]; j++) {
+          size_t mi = inidx[j];
+          if (used[mi] || vlo[mi] != blo || vhi[mi] != bhi) continue;
+          if (s->msg[mi].t + h <= o->t) { found = mi; break; }
+          late = mi;
+        }
+        if (found == (size_t)-1) {
+          ivl(b1, sizeof b1, blo, bhi);
+          if (late != (size_t)-1)
+            snprintf(d, sizeof d, "adds the value %s at %s but it is usable only from %s",
+                     b1, ts(&c, o->t).s, ts(&c, s->msg[late].t + h).s);
+          else
+            snprintf(d, sizeof d, "adds the value %s at %s but has not received it",
+                     b1, ts(&c, o->t).s);
+          violate(&c, OC_RULE_ARRIVAL, o->proc, o->t, -1, (size_t)-1, d);
+          continue;
+        }
+        if (r->lo != alo || r->hi != ahi) {
+          ivl(b1, sizeof b1, alo, ahi);
+          ivl(b2, sizeof b2, r->lo, r->hi);
+          snprintf(d, sizeof d, "%s a value next to %s at %s but its accumulator is %s",
+                   app ? "appends" : "prepends", b1, ts(&c, o->t).s,
+                   r->lo < 0 ? "empty" : b2);
+          violate(&c, OC_RULE_FOLD, o->proc, o->t, -1, (size_t)-1, d);
+          continue;
+        }
+        used[found] = 1;
+        r->lo = o->lo;
+        r->hi = o->hi;
+      }
+      r->ready = o->t + oc_op_cost(o) * p->unit;
+    }
+  }
+
+  /* the end */
+  for (int64_t q = 0; q < P; q++) {
+    const rstate *r = &st[q];
+    if (r->seg < s->nseg && s->seg[porder[r->seg]].proc == q) {
+      snprintf(d, sizeof d, "never adds its operands from %lld on", (long long)r->cursor);
+      violate(&c, OC_RULE_OPERAND, q, OC_TIME_MAX + 1, -1, (size_t)-1, d);
+    }
+    if (q != root && r->lo >= 0) {
+      ivl(b1, sizeof b1, r->lo, r->hi);
+      snprintf(d, sizeof d, "holds %s at the end but never sends it", b1);
+      violate(&c, OC_RULE_RESULT, q, OC_TIME_MAX + 1, -1, (size_t)-1, d);
+    }
+  }
+  for (size_t i = 0; i < s->n; i++) {
+    if (!bad[i] && !used[i]) {
+      snprintf(d, sizeof d, "the value sent to it by %lld at %s is never added",
+               (long long)s->msg[i].src, ts(&c, s->msg[i].t).s);
+      violate(&c, OC_RULE_RESULT, s->msg[i].dst, OC_TIME_MAX + 1, -1, i, d);
+    }
+  }
+  if (st[root].lo != 0 || st[root].hi != n) {
+    ivl(b1, sizeof b1, st[root].lo, st[root].hi);
+    snprintf(d, sizeof d, "the root ends with %s, not [0,%lld)",
+             st[root].lo < 0 ? "nothing" : b1, (long long)n);
+    violate(&c, OC_RULE_RESULT, root, OC_TIME_MAX + 1, -1, (size_t)-1, d);
+  }
+  v->time = st[root].ready;
+finish:
+  e = OC_OK;
+done:
+  free(bad);
+  free(used);
+  free(coff);
+  free(cspan);
+  free(st);
+  free(vlo);
+  free(vhi);
+  free(evs);
+  free(sorder);
+  free(porder);
+  free(pfirst);
+  free(inoff);
+  free(inidx);
   return e;
 }

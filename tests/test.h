@@ -32,6 +32,12 @@
   X(verify_rules_handmade)                                                     \
   X(verify_mutants_rejected)                                                   \
   X(verify_exhaustive_small)                                                   \
+  X(reduce_shouchen_fig2)                                                      \
+  X(reduce_karp_fig6)                                                          \
+  X(reduce_exhaustive_small)                                                   \
+  X(reduce_sum_random)                                                         \
+  X(reduce_all_roots)                                                          \
+  X(reduce_mutants_rejected)                                                   \
   X(cli_plan_json_fig1)                                                        \
   X(cli_postal_rational)                                                       \
   X(cli_csv_roundtrip)                                                         \

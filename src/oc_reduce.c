@@ -1,0 +1,546 @@
+/* oc_reduce.c - optimal summation of n operands and reduction (one operand
+ * per processor) in the LogP and postal models.
+ *
+ * Source: Karp, Sahay, Santos, Schauser (SPAA'93) section 5 (summation as
+ * the time reversal of broadcast, Lemma 5.1); Shou & Chen section 3
+ * (Lemma 1, Thms 5-6, Algorithm 2).
+ *
+ * Model facts used (a = one addition, 1 time unit = `unit` model units):
+ *  - a processor that receives k partial results spends k(o + a) on them
+ *    (receive overhead, then the addition), and its local operands fill
+ *    the rest of its time before it sends at S: N = floor(S/a) - k(o+a)/a + 1
+ *    operands (o + a is a multiple of a: o = 0 in the postal model, a = 1
+ *    in LogP);
+ *  - in a lazy schedule (Karp) the child that arrives m-th from last sends
+ *    at S - (L + 2o + a) - m G' with G' = max(g, o + a): receptions that
+ *    each end in their addition are max(g, o + a) apart.  Karp et al. and
+ *    Shou & Chen take g >= o + 1 and write g; with g < o + 1 the spacing is
+ *    o + 1 (checked by exhaustive search, tests/test_reduce.c);
+ *  - so the labels d = t - S form Karp's universal broadcast tree with
+ *    L' = L + a and g' = G' (o unchanged), and a child with label d adds
+ *    floor((t - d)/a) - o/a operands net: it is worth using iff
+ *    d <= t - o - a ("a processor whose available time does not exceed o
+ *    only slows its parent").
+ *  Capacity (Karp's inverse problem): with D the P-1 smallest non-root
+ *  labels <= t - o - a,
+ *      N(t) = floor(t/a) + 1 + sum_{d in D} (floor((t - d)/a) - o/a),
+ *  and the optimal time for n operands is min{t : N(t) >= n}.  Worked
+ *  example (Karp Fig. 6: t = 28, P = 8, L = 5, o = 2, g = 4): labels
+ *  0,10,14,18,20,22,24,24 (the Fig. 1 tree, L' = 6), N = 29 + 16+12+8+6+4+2+2
+ *  = 79 operands.
+ *
+ * Reduction: every processor holds one operand; time = B(P) of the L'
+ * model (Karp section 4.2: reduction is broadcast reversed).
+ *
+ * Order: operands are numbered so that every addition joins adjacent
+ * intervals (oc_sched's rule): a processor's block is its children's
+ * blocks in broadcast send order, then its own operands; values arrive
+ * last-child-first and are prepended, own operands are appended.  For a
+ * reduction the root may sit anywhere in [0, P): its children are split
+ * into a left part (prepended) and a right part (appended) whose sizes add
+ * up to the root's rank; the split is found greedily and exists whenever
+ * every child's subtree is at most one more than the subtrees after it
+ * (true for L + 2o + a >= G'; the tests check every root for P <= 300).
+ *
+ * Limits: the planner needs the reach function tabulated (B(P) below
+ * OC_REACH_TABLE_MAX in normalised units: always for L, o, g <= 100);
+ * otherwise OC_EUNSUP.  Global schedules: P <= OC_GLOBAL_PROCS_MAX.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "oc_internal.h"
+
+struct oc_reduce {
+  oc_params p;     /* the user's model                                  */
+  oc_params pp;    /* the summation tree's broadcast model (L+a, G')    */
+  int64_t root, n, t, used, a;
+  int reduce;
+  int ordered;     /* reduce: operand i at rank i, folded in rank order */
+  int64_t lb;      /* lower bound: B(P) of the tree model (reduce)      */
+};
+
+/* The summation tree's model. */
+static oc_params tree_params(const oc_params *p, int64_t P) {
+  oc_params q = *p;
+  int64_t a = p->unit;
+  q.model = OC_MODEL_LOGP;
+  q.P = P;
+  q.L = p->L + a;
+  q.g = oc_max64(p->g, p->o + a);
+  q.lam_num = 0;
+  q.lam_den = 1;
+  return q;
+}
+
+/* N(t) with the tree's reach function r (P processors at most). */
+static int64_t capacity(const oc_reach *r, const oc_params *p, int64_t t) {
+  int64_t a = p->unit, ooa = p->o / a, budget = p->P - 1;
+  int64_t lim = t - p->o - a; /* largest useful label, model units */
+  int64_t n = oc_add_sat(t / a, 1);
+  for (int64_t x = 1; budget > 0 && x * r->d <= lim; x++) {
+    int64_t e = oc_reach_fn(r, x) - oc_reach_fn(r, x - 1), take, per;
+    if (e <= 0) continue;
+    take = oc_min64(e, budget);
+    per = (t - x * r->d) / a - ooa; /* >= 1 here */
+    n = oc_add_sat(n, oc_mul_sat(take, per));
+    budget -= take;
+  }
+  return n;
+}
+
+static int tree_reach(const oc_params *p, oc_reach **out) {
+  oc_params q = tree_params(p, p->P);
+  int e = oc_reach_new(out, &q);
+  if (e) return e;
+  if ((*out)->tab == NULL) {
+    oc_reach_free(*out);
+    *out = NULL;
+    return OC_EUNSUP;
+  }
+  return OC_OK;
+}
+
+int oc_sum_capacity(const oc_params *p, int64_t t, int64_t *n_out) {
+  oc_reach *r;
+  int e = oc_params_check(p);
+  if (e) return e;
+  if (t < 0) return OC_ERANGE;
+  if ((e = tree_reach(p, &r)) != OC_OK) return e;
+  *n_out = capacity(r, p, t);
+  oc_reach_free(r);
+  return OC_OK;
+}
+
+static int64_t sum_time(const oc_reach *r, const oc_params *p, int64_t n) {
+  int64_t lo = 0, hi = p->unit * (n - 1); /* the root alone */
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (capacity(r, p, mid) >= n) hi = mid; else lo = mid + 1;
+  }
+  return lo;
+}
+
+int oc_sum_time(const oc_params *p, int64_t n, int64_t *t_out) {
+  oc_reach *r;
+  int e = oc_params_check(p);
+  if (e) return e;
+  if (n < 1 || n - 1 > OC_PROCS_MAX / p->unit) return OC_ERANGE;
+  if ((e = tree_reach(p, &r)) != OC_OK) return e;
+  *t_out = sum_time(r, p, n);
+  oc_reach_free(r);
+  return OC_OK;
+}
+
+int oc_reduce_time(const oc_params *p, int64_t *t_out) {
+  oc_params q;
+  int e = oc_params_check(p);
+  if (e) return e;
+  q = tree_params(p, p->P);
+  return oc_bcast_time(&q, t_out);
+}
+
+typedef struct slots {
+  int64_t K, h, G;
+  int64_t *F;
+  unsigned char *side;
+} slots;
+
+/* Chooses the sides for completion time t; OC_EUNSUP when impossible. */
+static int slots_plan(const oc_reduce *x, int64_t t, slots *sl) {
+  oc_reach *r = NULL;
+  const oc_params *q = &x->pp;
+  oc_params qq = *q;
+  int64_t need[2], room[2] = {0, 0};
+  int small, e;
+  qq.P = x->p.P;
+  if ((e = oc_reach_new(&r, &qq)) != OC_OK) return e;
+  sl->h = q->L + 2 * q->o;
+  sl->G = q->g;
+  sl->K = (t - sl->h) / sl->G; /* slots 0..K; t >= h since P >= 2 */
+  sl->F = (int64_t *)malloc((size_t)(sl->K + 1) * sizeof *sl->F);
+  sl->side = (unsigned char *)malloc((size_t)(sl->K + 1));
+  if (sl->F == NULL || sl->side == NULL) { e = OC_ENOMEM; goto out; }
+  need[0] = x->root;
+  need[1] = x->p.P - 1 - x->root;
+  small = need[0] <= need[1] ? 0 : 1;
+  {
+    int64_t rem = need[small], cover = -1;
+    for (int64_t j = 0; j <= sl->K; j++) { /* F_j falls with j */
+      sl->F[j] = oc_reach_f(r, t - sl->h - j * sl->G);
+      sl->side[j] = (unsigned char)(1 - small);
+      if (sl->F[j] <= rem && rem > 0) {
+        sl->side[j] = (unsigned char)small;
+        rem -= sl->F[j];
+      }
+    }
+    for (int64_t j = sl->K; j >= 0 && rem > 0 && cover < 0; j--)
+      if (sl->side[j] != small && sl->F[j] >= rem) cover = j;
+    if (rem > 0 && cover < 0) { e = OC_EUNSUP; goto out; }
+    if (cover >= 0) sl->side[cover] = (unsigned char)small;
+    for (int64_t j = 0; j <= sl->K; j++)
+      room[sl->side[j]] = oc_add_sat(room[sl->side[j]], sl->F[j]);
+  }
+  if (room[0] < need[0] || room[1] < need[1]) e = OC_EUNSUP;
+out:
+  oc_reach_free(r);
+  return e;
+}
+
+static void slots_free(slots *sl) {
+  free(sl->F);
+  free(sl->side);
+  sl->F = NULL;
+  sl->side = NULL;
+}
+
+static int make(oc_reduce **out, const oc_params *p, int64_t root, int64_t n,
+                int reduce, int ordered) {
+  oc_reduce *x;
+  oc_reach *r = NULL;
+  int e = oc_params_check(p);
+  if (e) return e;
+  if (root < 0 || root >= p->P) return OC_ERANGE;
+  if (p->P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
+  x = (oc_reduce *)calloc(1, sizeof *x);
+  if (x == NULL) return OC_ENOMEM;
+  x->p = *p;
+  x->root = root;
+  x->a = p->unit;
+  x->reduce = reduce;
+  x->ordered = ordered;
+  x->pp = tree_params(p, p->P);
+  if (reduce) {
+    x->n = p->P;
+    x->used = p->P;
+    e = oc_bcast_time(&x->pp, &x->t);
+    x->lb = x->t;
+    /* rank order with the root inside [0, P): the root's children split
+     * into a left and a right part; where the slots at B(P) cannot hold
+     * both, wait one model unit more (reported as not optimal) */
+    while (e == OC_OK && ordered && p->P > 1) {
+      slots sl = {0, 0, 0, NULL, NULL};
+      e = slots_plan(x, x->t, &sl);
+      slots_free(&sl);
+      if (e != OC_EUNSUP) break;
+      e = OC_OK;
+      x->t++;
+    }
+  } else {
+    if (n < 1 || n - 1 > OC_PROCS_MAX / p->unit) { free(x); return OC_ERANGE; }
+    x->n = n;
+    if ((e = tree_reach(p, &r)) == OC_OK) {
+      int64_t lim, full, excess, ones = 0;
+      x->t = sum_time(r, p, n);
+      x->lb = x->t;
+      /* processors worth using: labels <= t - o - a, at most P */
+      lim = x->t - p->o - x->a;
+      full = lim < 0 ? 1 : oc_min64(p->P, oc_reach_fn(r, oc_floordiv(lim, r->d)));
+      /* drop leaves that add exactly one operand net while there is excess */
+      excess = capacity(r, p, x->t) - n;
+      for (int64_t xl = oc_floordiv(lim, r->d); xl >= 1 && excess > ones; xl--) {
+        int64_t per = (x->t - xl * r->d) / x->a - p->o / x->a;
+        int64_t cnt = oc_reach_fn(r, xl) - oc_reach_fn(r, xl - 1);
+        if (per != 1) break;
+        /* only the labels that are in the tree count */
+        cnt = oc_min64(cnt, full - oc_reach_fn(r, xl - 1));
+        if (cnt > 0) ones += cnt;
+      }
+      x->used = full - oc_min64(excess, ones);
+    }
+  }
+  oc_reach_free(r);
+  if (e) {
+    free(x);
+    return e;
+  }
+  x->pp.P = x->used;
+  *out = x;
+  return OC_OK;
+}
+
+int oc_sum_new(oc_reduce **out, const oc_params *p, int64_t root, int64_t n) {
+  return make(out, p, root, n, 0, 1);
+}
+
+int oc_reduce_new(oc_reduce **out, const oc_params *p, int64_t root,
+                  int ordered) {
+  return make(out, p, root, 0, 1, ordered != 0);
+}
+
+int64_t oc_reduce_lower_bound(const oc_reduce *r) { return r->lb; }
+
+void oc_reduce_free(oc_reduce *r) { free(r); }
+int64_t oc_reduce_completion(const oc_reduce *r) { return r->t; }
+int64_t oc_reduce_operands(const oc_reduce *r) { return r->n; }
+int64_t oc_reduce_used(const oc_reduce *r) { return r->used; }
+
+/* ---- the global plan -------------------------------------------------------- */
+
+typedef struct plan {
+  int64_t U;             /* nodes (positions 0..U-1, preorder, root 0) */
+  int64_t *par, *d, *N;  /* parent, label, own operands */
+  int64_t *koff;         /* children CSR (by send order) */
+  int64_t *kid;
+  int64_t *size;         /* operands in the subtree */
+  int64_t *base;         /* first operand of the subtree's block */
+  unsigned char *right;  /* reduce root split: child goes right */
+  int64_t *rank;         /* physical rank of each position */
+} plan;
+
+static void plan_free(plan *pl) {
+  free(pl->par);
+  free(pl->d);
+  free(pl->N);
+  free(pl->koff);
+  free(pl->kid);
+  free(pl->size);
+  free(pl->base);
+  free(pl->right);
+  free(pl->rank);
+}
+
+static int kid_cmp_d(const void *x, const void *y, const int64_t *d) {
+  int64_t a = d[*(const int64_t *)x], b = d[*(const int64_t *)y];
+  return (a > b) - (a < b);
+}
+
+/* insertion sort of children by label (send order); lists are short */
+static void sort_kids(int64_t *k, int64_t n, const int64_t *d) {
+  for (int64_t i = 1; i < n; i++) {
+    int64_t v = k[i], j = i;
+    while (j > 0 && kid_cmp_d(&k[j - 1], &v, d) > 0) { k[j] = k[j - 1]; j--; }
+    k[j] = v;
+  }
+}
+
+static int plan_alloc(plan *pl, int64_t U) {
+  memset(pl, 0, sizeof *pl);
+  pl->U = U;
+  pl->par = (int64_t *)malloc((size_t)U * sizeof(int64_t));
+  pl->d = (int64_t *)malloc((size_t)U * sizeof(int64_t));
+  pl->N = (int64_t *)malloc((size_t)U * sizeof(int64_t));
+  pl->koff = (int64_t *)calloc((size_t)U + 1, sizeof(int64_t));
+  pl->kid = (int64_t *)malloc((size_t)U * sizeof(int64_t));
+  pl->size = (int64_t *)malloc((size_t)U * sizeof(int64_t));
+  pl->base = (int64_t *)malloc((size_t)U * sizeof(int64_t));
+  pl->right = (unsigned char *)calloc((size_t)U, 1);
+  pl->rank = (int64_t *)malloc((size_t)U * sizeof(int64_t));
+  if (!pl->par || !pl->d || !pl->N || !pl->koff || !pl->kid || !pl->size ||
+      !pl->base || !pl->right || !pl->rank)
+    return OC_ENOMEM;
+  pl->par[0] = -1;
+  pl->d[0] = 0;
+  return OC_OK;
+}
+
+/* Adds the karp tree of `n` nodes of model q, its root at position `at`
+ * with label `d0`, hung below position `parent`. */
+static int plan_add_tree(plan *pl, const oc_params *q, int64_t n, int64_t at,
+                         int64_t d0, int64_t parent) {
+  oc_params qq = *q;
+  oc_bcast *b = NULL;
+  oc_sched s;
+  int64_t h = q->L + 2 * q->o;
+  int e;
+  qq.P = n;
+  oc_sched_init(&s);
+  if ((e = oc_bcast_new(&b, &qq, 0, OC_BCAST_KARP)) == OC_OK &&
+      (e = oc_bcast_schedule(b, &s)) == OC_OK) {
+    pl->par[at] = parent;
+    pl->d[at] = d0;
+    for (size_t i = 0; i < s.n; i++) {
+      pl->par[at + s.msg[i].dst] = at + s.msg[i].src;
+      pl->d[at + s.msg[i].dst] = d0 + s.msg[i].t + h;
+    }
+  }
+  oc_sched_free(&s);
+  oc_bcast_free(b);
+  return e;
+}
+
+/* The reduce root's children: slot j (label h + jG) can hold any subtree
+ * of at most F_j = f(t - h - jG) nodes (all its labels stay <= t).  The
+ * root's rank r needs r operands on its left and P - 1 - r on its right.
+ * The side that needs fewer takes whole slots, largest first, while they
+ * fit, then the smallest slot that covers the rest; the other side takes
+ * every other slot, and each slot is filled up to its room.  The room adds
+ * up to f(t) - 1 >= P - 1; this fails only if the other side is left with
+ * too little (OC_EUNSUP; not seen for any root of the tested instances). */
+static int reduce_slots(const oc_reduce *x, plan *pl) {
+  slots sl = {0, 0, 0, NULL, NULL};
+  int64_t need[2], at = 1;
+  int e = slots_plan(x, x->t, &sl);
+  need[0] = x->root;
+  need[1] = x->p.P - 1 - x->root;
+  for (int64_t j = 0; e == OC_OK && j <= sl.K; j++) {
+    int64_t sz = oc_min64(sl.F[j], need[sl.side[j]]);
+    if (sz == 0) continue;
+    e = plan_add_tree(pl, &x->pp, sz, at, sl.h + j * sl.G, 0);
+    pl->right[at] = sl.side[j];
+    need[sl.side[j]] -= sz;
+    at += sz;
+  }
+  slots_free(&sl);
+  return e;
+}
+
+static int plan_build(const oc_reduce *x, plan *pl) {
+  int64_t U = x->used;
+  int e = plan_alloc(pl, U);
+  if (e) return e;
+  if (x->reduce && x->ordered && U > 1)
+    e = reduce_slots(x, pl);
+  else
+    e = plan_add_tree(pl, &x->pp, U, 0, 0, -1);
+  if (e) return e;
+  for (int64_t i = 1; i < U; i++) pl->koff[pl->par[i] + 1]++;
+  for (int64_t i = 0; i < U; i++) pl->koff[i + 1] += pl->koff[i];
+  {
+    int64_t *fill = (int64_t *)malloc(((size_t)U + 1) * sizeof(int64_t));
+    if (fill == NULL) return OC_ENOMEM;
+    memcpy(fill, pl->koff, ((size_t)U + 1) * sizeof(int64_t));
+    for (int64_t i = 1; i < U; i++) pl->kid[fill[pl->par[i]]++] = i;
+    free(fill);
+  }
+  for (int64_t i = 0; i < U; i++)
+    sort_kids(pl->kid + pl->koff[i], pl->koff[i + 1] - pl->koff[i], pl->d);
+  return OC_OK;
+}
+
+/* Own operands before the excess is removed: floor(S/a) - k(o+a)/a + 1. */
+static int64_t own_capacity(const oc_reduce *x, const plan *pl, int64_t i) {
+  int64_t S = x->t - pl->d[i], k = pl->koff[i + 1] - pl->koff[i];
+  return S / x->a - k * ((x->p.o + x->a) / x->a) + 1;
+}
+
+static int plan_operands(const oc_reduce *x, plan *pl) {
+  int64_t U = pl->U, total = 0, excess;
+  if (x->reduce) {
+    for (int64_t i = 0; i < U; i++) pl->N[i] = 1;
+    return OC_OK;
+  }
+  for (int64_t i = 0; i < U; i++) {
+    pl->N[i] = own_capacity(x, pl, i);
+    if (pl->N[i] < 1) return OC_EINVAL; /* cannot happen: labels <= t-o-a */
+    total = oc_add_sat(total, pl->N[i]);
+  }
+  excess = total - x->n;
+  for (int64_t i = 0; i < U && excess > 0; i++) { /* root first */
+    int64_t cut = oc_min64(excess, pl->N[i] - 1);
+    pl->N[i] -= cut;
+    excess -= cut;
+  }
+  return excess == 0 ? OC_OK : OC_EINVAL;
+}
+
+/* Sizes bottom-up; blocks top-down (children in send order, own last;
+ * the reduce root: left children, own, right children). */
+static int plan_blocks(plan *pl) {
+  int64_t U = pl->U;
+  for (int64_t i = U; i-- > 0;) { /* preorder: children come after parents */
+    pl->size[i] = pl->N[i];
+    for (int64_t j = pl->koff[i]; j < pl->koff[i + 1]; j++)
+      pl->size[i] += pl->size[pl->kid[j]];
+  }
+  pl->base[0] = 0;
+  for (int64_t i = 0; i < U; i++) {
+    int64_t at = pl->base[i];
+    for (int64_t j = pl->koff[i]; j < pl->koff[i + 1]; j++) {
+      int64_t c = pl->kid[j];
+      if (!pl->right[c]) { pl->base[c] = at; at += pl->size[c]; }
+    }
+    at += pl->N[i]; /* own operands */
+    for (int64_t j = pl->koff[i + 1]; j-- > pl->koff[i];) {
+      int64_t c = pl->kid[j];
+      if (pl->right[c]) { pl->base[c] = at; at += pl->size[c]; }
+    }
+  }
+  return OC_OK;
+}
+
+/* first own operand of node i */
+static int64_t own_lo(const plan *pl, int64_t i) {
+  int64_t at = pl->base[i];
+  for (int64_t j = pl->koff[i]; j < pl->koff[i + 1]; j++)
+    if (!pl->right[pl->kid[j]]) at += pl->size[pl->kid[j]];
+  return at;
+}
+
+static int emit(const oc_reduce *x, const plan *pl, oc_sched *out) {
+  const int64_t a = x->a, o = x->p.o, L = x->p.L;
+  const int64_t G = x->pp.g; /* = max(g, o + a) */
+  int e = OC_OK;
+  for (int64_t i = 0; i < pl->U && e == OC_OK; i++) {
+    int64_t k = pl->koff[i + 1] - pl->koff[i];
+    int64_t S = x->t - pl->d[i], olo = own_lo(pl, i), c = olo; /* next own operand */
+    int64_t left = pl->N[i] - 1, alo = olo, ahi = olo + 1, now = 0;
+    e = oc_sched_push_seg(out, pl->rank[i], olo, olo + pl->N[i]);
+    /* the accumulator starts with the first own operand; then windows of
+     * local additions between the folds, folds last-child-first */
+    for (int64_t m = k; m >= 0 && e == OC_OK; m--) {
+      int64_t wend = (m > 0) ? S - a - (m - 1) * G - o : S; /* next receive */
+      int64_t fit = (wend - now) / a, run = oc_min64(fit, left);
+      if (m == k) { /* the first op starts the accumulator */
+        e = oc_sched_push_op(out, 0, pl->rank[i], OC_OP_LOCAL, olo, olo, olo + 1 + run);
+        c = olo + 1 + run;
+        ahi = c;
+      } else if (run > 0) {
+        e = oc_sched_push_op(out, now, pl->rank[i], OC_OP_LOCAL, alo, c, c + run);
+        c += run;
+        ahi = c;
+      }
+      left -= run;
+      if (m == 0 || e != OC_OK) break;
+      {
+        int64_t ch = pl->kid[pl->koff[i] + m - 1];
+        int64_t F = S - a - (m - 1) * G; /* fold start; receive at F - o */
+        int64_t blo = pl->base[ch], bhi = blo + pl->size[ch];
+        if (pl->right[ch]) {
+          e = oc_sched_push_op(out, F, pl->rank[i], OC_OP_APPEND, alo, ahi, bhi);
+          ahi = bhi;
+        } else {
+          e = oc_sched_push_op(out, F, pl->rank[i], OC_OP_PREPEND, blo, alo, ahi);
+          alo = blo;
+        }
+        if (e == OC_OK)
+          e = oc_sched_push(out, F - o - o - L, pl->rank[ch], pl->rank[i], 0);
+        now = F + a;
+      }
+    }
+    if (e == OC_OK && left != 0) e = OC_EINVAL; /* the windows hold N - 1 */
+  }
+  return e;
+}
+
+static int plan_all(const oc_reduce *x, plan *pl) {
+  int e = plan_build(x, pl);
+  if (e == OC_OK) e = plan_operands(x, pl);
+  if (e == OC_OK) e = plan_blocks(pl);
+  if (e == OC_OK) {
+    for (int64_t i = 0; i < pl->U; i++)
+      pl->rank[i] = !x->reduce ? (x->root + i) % x->p.P
+                    : x->ordered ? own_lo(pl, i)
+                                 : (own_lo(pl, i) + x->root + 1) % x->p.P;
+  }
+  return e;
+}
+
+int oc_reduce_counts(const oc_reduce *x, int64_t *counts) {
+  plan pl;
+  int e = plan_all(x, &pl);
+  if (e == OC_OK) {
+    for (int64_t q = 0; q < x->p.P; q++) counts[q] = 0;
+    for (int64_t i = 0; i < pl.U; i++) counts[pl.rank[i]] = pl.N[i];
+  }
+  plan_free(&pl);
+  return e;
+}
+
+int oc_reduce_schedule(const oc_reduce *x, oc_sched *out) {
+  plan pl;
+  int e = plan_all(x, &pl);
+  if (e == OC_OK) e = emit(x, &pl, out);
+  plan_free(&pl);
+  return e;
+}
