@@ -237,6 +237,17 @@ int oc_reduce_counts(const oc_reduce *r, int64_t *counts);
 /* messages, additions and operand segments; checked by oc_verify_reduce */
 int oc_reduce_schedule(const oc_reduce *r, oc_sched *out);
 
+/* Completes a messages-only combining schedule (what CSV carries) with
+ * the additions: counts[q] operands start at processor q; every processor
+ * adds each received value as soon as it can and its own operands in the
+ * remaining time (list scheduling: the earliest finish for unit-time
+ * additions), values are prepended as they arrive and own operands
+ * appended, and the operands are numbered to match.  The result goes to
+ * oc_verify_reduce.  OC_EINVAL when the messages do not form a tree into
+ * the root (a processor sending twice, a cycle). */
+int oc_reduce_infer(const oc_params *p, int64_t root, const int64_t *counts,
+                    oc_sched *s);
+
 /* The most operands P processors can sum in time t (Karp's inverse
  * problem), and the least time for n operands.  OC_EUNSUP when the
  * instance's reach function is too long to tabulate (docs/MODEL.md). */
@@ -244,6 +255,19 @@ int oc_sum_capacity(const oc_params *p, int64_t t, int64_t *n_out);
 int oc_sum_time(const oc_params *p, int64_t n, int64_t *t_out);
 /* Time of the optimal reduction: B(P) for L + a, max(g, o + a). */
 int oc_reduce_time(const oc_params *p, int64_t *t_out);
+
+/* ---- all-to-all broadcast ---------------------------------------------------
+ * Karp et al. section 4.1: processor i sends its k items to i+1, ..., i+P-1
+ * (mod P), one message every D time units, item by item.  Lower bound:
+ * max(L + 2o + g(k(P-1) - 1), 2o k(P-1)) (each processor receives k(P-1)
+ * messages at least g apart, the first usable at L + 2o; and it is busy o
+ * for each of its k(P-1) sends and receives).  D is the least spacing
+ * >= g for which a processor's sends [mD, mD+o) and receptions
+ * [mD+o+L, mD+2o+L) never overlap; D = g (optimal) when g >= 2o and the
+ * phases fit.  Personalized: item (s, d, j) goes from s to d only, with the
+ * same timing.  Items: broadcast s*k + j; personalized (s*P + d)*k + j. */
+int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
+                         oc_sched *out, int64_t *time, int64_t *lower_bound);
 
 /* ---- verifier --------------------------------------------------------------
  * Checks a schedule against every LogP rule of the contract (postal is LogP
@@ -292,6 +316,11 @@ int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
  * complete. */
 int oc_verify_reduce(const oc_params *p, int64_t root, int64_t n,
                      const oc_sched *s, oc_verdict *v);
+/* Every processor must end with every item of the others (personalized:
+ * every item addressed to it); items start at their sources at time 0. */
+int oc_verify_alltoall(const oc_params *p, int64_t k, int personalized,
+                       const oc_sched *s, oc_verdict *v);
+
 
 /* ---- exact number parsing (used by the command line, exposed for tests) - */
 /* Decimal integer in [lo, hi]; OC_EPARSE if not an integer, OC_ERANGE if

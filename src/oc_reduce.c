@@ -544,3 +544,162 @@ int oc_reduce_schedule(const oc_reduce *x, oc_sched *out) {
   plan_free(&pl);
   return e;
 }
+
+/* ---- additions for a messages-only schedule ---------------------------------- */
+
+typedef struct arrival { int64_t t, from; } arrival;
+
+static int arr_cmp(const void *x, const void *y) {
+  const arrival *a = (const arrival *)x, *b = (const arrival *)y;
+  if (a->t != b->t) return a->t < b->t ? -1 : 1;
+  return (a->from > b->from) - (a->from < b->from);
+}
+
+int oc_reduce_infer(const oc_params *p, int64_t root, const int64_t *counts,
+                    oc_sched *s) {
+  int64_t P, h, a, o;
+  int64_t *sendt = NULL, *to = NULL, *aoff = NULL, *size = NULL, *base = NULL;
+  int64_t *order = NULL;
+  arrival *arr = NULL;
+  int e;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  P = p->P;
+  if (root < 0 || root >= P || P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
+  h = p->L + 2 * p->o;
+  a = p->unit;
+  o = p->o;
+  sendt = (int64_t *)malloc((size_t)P * sizeof *sendt);
+  to = (int64_t *)malloc((size_t)P * sizeof *to);
+  aoff = (int64_t *)calloc((size_t)P + 1, sizeof *aoff);
+  size = (int64_t *)malloc((size_t)P * sizeof *size);
+  base = (int64_t *)malloc((size_t)P * sizeof *base);
+  order = (int64_t *)malloc((size_t)P * sizeof *order);
+  arr = (arrival *)malloc((s->n + 1) * sizeof *arr);
+  if (!sendt || !to || !aoff || !size || !base || !order || !arr) { e = OC_ENOMEM; goto out; }
+  for (int64_t q = 0; q < P; q++) {
+    to[q] = -1;
+    sendt[q] = -1;
+    if (counts[q] < 0) { e = OC_EINVAL; goto out; }
+  }
+  for (size_t i = 0; i < s->n; i++) {
+    const oc_msg *m = &s->msg[i];
+    if (m->src < 0 || m->src >= P || m->dst < 0 || m->dst >= P || to[m->src] >= 0 ||
+        m->src == root || m->src == m->dst) {
+      e = OC_EINVAL;
+      goto out;
+    }
+    to[m->src] = m->dst;
+    sendt[m->src] = m->t;
+    aoff[m->dst + 1]++;
+  }
+  for (int64_t q = 0; q < P; q++) aoff[q + 1] += aoff[q];
+  {
+    int64_t *fill = (int64_t *)malloc(((size_t)P + 1) * sizeof *fill);
+    if (fill == NULL) { e = OC_ENOMEM; goto out; }
+    memcpy(fill, aoff, ((size_t)P + 1) * sizeof *fill);
+    for (int64_t q = 0; q < P; q++)
+      if (to[q] >= 0) {
+        arr[fill[to[q]]].t = sendt[q] + h;
+        arr[fill[to[q]]++].from = q;
+      }
+    free(fill);
+  }
+  for (int64_t q = 0; q < P; q++)
+    qsort(arr + aoff[q], (size_t)(aoff[q + 1] - aoff[q]), sizeof *arr, arr_cmp);
+  /* an order with every sender before its receiver (the tree into the root,
+   * found from the root down); processors that hold operands must be in it */
+  {
+    int64_t n = 0, head = 0;
+    order[n++] = root;
+    while (head < n) {
+      int64_t q = order[head++];
+      for (int64_t j = aoff[q]; j < aoff[q + 1]; j++) order[n++] = arr[j].from;
+    }
+    if (n != P) {
+      /* processors outside the tree may not hold operands or send */
+      unsigned char *seen = (unsigned char *)calloc((size_t)P, 1);
+      if (seen == NULL) { e = OC_ENOMEM; goto out; }
+      for (int64_t j = 0; j < n; j++) seen[order[j]] = 1;
+      for (int64_t q = 0; q < P && e == OC_OK; q++)
+        if (!seen[q] && (counts[q] > 0 || to[q] >= 0)) e = OC_EINVAL;
+      free(seen);
+      if (e) goto out;
+    }
+    /* sizes bottom-up (reverse of the order), bases top-down: a block is
+     * its received blocks, last arrival first, then its own operands */
+    for (int64_t j = n; j-- > 0;) {
+      int64_t q = order[j];
+      size[q] = counts[q];
+      for (int64_t k = aoff[q]; k < aoff[q + 1]; k++) size[q] += size[arr[k].from];
+    }
+    base[root] = 0;
+    for (int64_t j = 0; j < n; j++) {
+      int64_t q = order[j], at = base[q];
+      for (int64_t k = aoff[q + 1]; k-- > aoff[q];) {
+        base[arr[k].from] = at;
+        at += size[arr[k].from];
+      }
+    }
+    /* additions, list-scheduled: receive overheads [t - o, t) are busy;
+     * a received value is pending from its arrival t on */
+    for (int64_t j = 0; j < n && e == OC_OK; j++) {
+      int64_t q = order[j], end_k = aoff[q + 1];
+      int64_t own = base[q] + size[q] - counts[q];
+      int64_t c = own + 1, left = counts[q] - 1, now = 0, run = 0;
+      int64_t alo = own, nxt = aoff[q], pf = aoff[q];
+      int started = 0;
+      if (counts[q] == 0) {
+        if (end_k > aoff[q]) e = OC_EUNSUP; /* forwarding only: not inferred */
+        continue;
+      }
+      e = oc_sched_push_seg(s, q, own, own + counts[q]);
+/* emit the pending run of own additions (or the start of the accumulator) */
+#define FLUSH()                                                                \
+  do {                                                                         \
+    if (e == OC_OK && (!started || run > 0))                                   \
+      e = oc_sched_push_op(s, started ? now - run * a : 0, q, OC_OP_LOCAL,      \
+                           started ? alo : own, started ? c - run : own, c);   \
+    started = 1;                                                               \
+    run = 0;                                                                   \
+  } while (0)
+      while (e == OC_OK) {
+        int64_t nb = nxt < end_k ? arr[nxt].t - o : INT64_MAX; /* next reception */
+        if (nxt < end_k && now >= nb) { /* in (or at) a reception: skip it */
+          if (now < arr[nxt].t) FLUSH();
+          now = oc_max64(now, arr[nxt].t);
+          nxt++;
+          continue;
+        }
+        if (pf == nxt && left == 0) { /* idle until the next arrival */
+          FLUSH();
+          if (nxt < end_k) { now = o > 0 ? nb : arr[nxt].t; continue; }
+          break;
+        }
+        if (o > 0 && now + a > nb) { FLUSH(); now = nb; continue; } /* no room */
+        if (pf < nxt) { /* fold the oldest pending value */
+          int64_t ch = arr[pf++].from;
+          FLUSH();
+          if (e) break;
+          e = oc_sched_push_op(s, now, q, OC_OP_PREPEND, base[ch], alo, c);
+          alo = base[ch];
+        } else { /* one more own operand */
+          c++;
+          left--;
+          run++;
+        }
+        now += a;
+      }
+      FLUSH();
+#undef FLUSH
+    }
+  }
+out:
+  free(sendt);
+  free(to);
+  free(aoff);
+  free(size);
+  free(base);
+  free(order);
+  free(arr);
+  return e;
+}

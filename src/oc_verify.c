@@ -677,3 +677,96 @@ done:
   free(inidx);
   return e;
 }
+
+/* ---- all-to-all ------------------------------------------------------------- */
+
+typedef struct rcpt { int64_t dst, item, arr; } rcpt;
+
+static int rcpt_cmp(const void *x, const void *y) {
+  const rcpt *a = (const rcpt *)x, *b = (const rcpt *)y;
+  if (a->dst != b->dst) return a->dst < b->dst ? -1 : 1;
+  if (a->item != b->item) return a->item < b->item ? -1 : 1;
+  return (a->arr > b->arr) - (a->arr < b->arr);
+}
+
+/* earliest arrival of item at q, INT64_MAX if never */
+static int64_t rcpt_find(const rcpt *r, size_t n, int64_t q, int64_t item) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (r[mid].dst < q || (r[mid].dst == q && r[mid].item < item)) lo = mid + 1;
+    else hi = mid;
+  }
+  return (lo < n && r[lo].dst == q && r[lo].item == item) ? r[lo].arr : INT64_MAX;
+}
+
+int oc_verify_alltoall(const oc_params *p, int64_t k, int personalized,
+                       const oc_sched *s, oc_verdict *v) {
+  vctx c;
+  int64_t P, h, items;
+  unsigned char *bad = NULL;
+  rcpt *r = NULL;
+  size_t nr = 0;
+  int e;
+  char d[240];
+  if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  P = p->P;
+  if (k < 1 || P > OC_GLOBAL_PROCS_MAX || k > OC_GLOBAL_PROCS_MAX / P ||
+      (personalized && P > OC_GLOBAL_PROCS_MAX / (P * k)) || s->n >= UINT32_MAX)
+    return OC_ERANGE;
+  items = personalized ? P * P * k : P * k;
+  verdict_init(v);
+  c.p = p;
+  c.v = v;
+  h = p->L + 2 * p->o;
+  bad = (unsigned char *)calloc(s->n + 1, 1);
+  r = (rcpt *)malloc((s->n + 1) * sizeof *r);
+  if (bad == NULL || r == NULL) { e = OC_ENOMEM; goto done; }
+  if ((e = check_messages(&c, s, items, bad, NULL, NULL)) != OC_OK) goto done;
+  for (size_t i = 0; i < s->n; i++) {
+    if (bad[i]) continue;
+    r[nr].dst = s->msg[i].dst;
+    r[nr].item = s->msg[i].item;
+    r[nr++].arr = s->msg[i].t + h;
+  }
+  qsort(r, nr, sizeof *r, rcpt_cmp);
+  for (size_t i = 0; i < s->n; i++) { /* HELD */
+    const oc_msg *m = &s->msg[i];
+    int64_t origin, have;
+    if (bad[i]) continue;
+    origin = personalized ? (m->item / k) / P : m->item / k;
+    if (m->src == origin) continue;
+    have = rcpt_find(r, nr, m->src, m->item);
+    if (have > m->t) {
+      snprintf(d, sizeof d, "sends item %lld at %s but %s", (long long)m->item,
+               ts(&c, m->t).s, have == INT64_MAX ? "never holds it" : "holds it later");
+      violate(&c, OC_RULE_HELD, m->src, m->t, m->item, i, d);
+    }
+  }
+  { /* coverage */
+    int64_t done_at = 0;
+    for (int64_t q = 0; q < P; q++) {
+      for (int64_t src = 0; src < P; src++) {
+        if (src == q) continue;
+        for (int64_t j = 0; j < k; j++) {
+          int64_t item = personalized ? (src * P + q) * k + j : src * k + j;
+          int64_t a = rcpt_find(r, nr, q, item);
+          if (a == INT64_MAX) {
+            snprintf(d, sizeof d, "never receives item %lld (from %lld)",
+                     (long long)item, (long long)src);
+            violate(&c, OC_RULE_MISSING, q, OC_TIME_MAX + 1, item, (size_t)-1, d);
+          } else if (a > done_at) {
+            done_at = a;
+          }
+        }
+      }
+    }
+    v->time = done_at;
+  }
+  e = OC_OK;
+done:
+  free(bad);
+  free(r);
+  return e;
+}

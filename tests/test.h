@@ -38,6 +38,7 @@
   X(reduce_sum_random)                                                         \
   X(reduce_all_roots)                                                          \
   X(reduce_mutants_rejected)                                                   \
+  X(reduce_infer_matches_plan)                                                 \
   X(cli_plan_json_fig1)                                                        \
   X(cli_postal_rational)                                                       \
   X(cli_csv_roundtrip)                                                         \

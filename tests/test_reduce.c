@@ -454,3 +454,39 @@ void test_reduce_mutants_rejected(void) {
   }
   for (int k = 0; k < 5; k++) CHECK(killed[k] > rounds / 20);
 }
+
+/* A planned schedule stripped to its messages (what CSV carries) and
+ * completed by oc_reduce_infer verifies, no later than the plan, and
+ * multiplies out to the serial product. */
+void test_reduce_infer_matches_plan(void) {
+  int rounds = test_sweep() ? 3000 : 400;
+  for (int i = 0; i < rounds; i++) {
+    oc_params p;
+    oc_reduce *r;
+    oc_sched s;
+    oc_verdict v;
+    int64_t n, root, *cnt;
+    random_model(&p, 40);
+    n = (i % 3 == 0) ? p.P : test_range(1, 400);
+    root = test_range(0, p.P - 1);
+    if (i % 3 == 0) CHECK_OK(oc_reduce_new(&r, &p, root, 0));
+    else CHECK_OK(oc_sum_new(&r, &p, root, n));
+    cnt = (int64_t *)malloc((size_t)p.P * 8);
+    CHECK_OK(oc_reduce_counts(r, cnt));
+    oc_sched_init(&s);
+    CHECK_OK(oc_reduce_schedule(r, &s));
+    s.nop = 0;
+    s.nseg = 0;
+    CHECK_OK(oc_reduce_infer(&p, root, cnt, &s));
+    CHECK_OK(oc_verify_reduce(&p, root, n, &s, &v));
+    if (!v.ok)
+      test_failf(__FILE__, __LINE__, "P=%lld L=%lld o=%lld g=%lld n=%lld: %s",
+                 (long long)p.P, (long long)p.L, (long long)p.o, (long long)p.g,
+                 (long long)n, v.detail);
+    CHECK(v.time <= oc_reduce_completion(r));
+    CHECK(execute(&p, root, n, &s));
+    free(cnt);
+    oc_sched_free(&s);
+    oc_reduce_free(r);
+  }
+}
