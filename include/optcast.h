@@ -269,6 +269,23 @@ int oc_reduce_time(const oc_params *p, int64_t *t_out);
 int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
                          oc_sched *out, int64_t *time, int64_t *lower_bound);
 
+/* ---- combining broadcast (allreduce) ----------------------------------------
+ * Karp et al. Thm 4.1, extended to every P and to LogP: every processor
+ * sends in rounds every D time units; in round m processor i sends to
+ * i + A_m (mod P) a partial result it holds (a cyclic window of values
+ * ending at i), A_m being the window every processor has before combining
+ * round m; the receiver prepends it (one addition).  A round's result can
+ * be sent c = ceil((L + 2o + a)/D) rounds later; the window sent is the
+ * largest finished one that does not overshoot P, so the windows add up
+ * to exactly P.  D is the least spacing >= max(g, 2o + a) at which a
+ * processor's send overhead and its receive overhead plus addition never
+ * overlap.  Lower bound: the reduction time.  For commutative operators
+ * (each processor ends with its cyclic window, x_{i+1} .. x_{P-1} x_0 ..
+ * x_i).  Items: the index of the partial result in the sender's history
+ * (0 = its own value, k = after its k-th addition). */
+int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
+                          int64_t *lower_bound);
+
 /* ---- verifier --------------------------------------------------------------
  * Checks a schedule against every LogP rule of the contract (postal is LogP
  * with o = 0) for the broadcast of `items` items from `root` (all items held
@@ -316,6 +333,14 @@ int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
  * complete. */
 int oc_verify_reduce(const oc_params *p, int64_t root, int64_t n,
                      const oc_sched *s, oc_verdict *v);
+/* Allreduce (commutative): each processor starts with its value; it adds
+ * each received partial result in arrival order, as early as its busy
+ * time allows (one addition each, prepended to its window: the received
+ * window must end just before its own); a message carries the sender's
+ * partial result number `item`, finished by the send start; every
+ * processor must end with a window of all P values, none twice. */
+int oc_verify_allreduce(const oc_params *p, const oc_sched *s, oc_verdict *v);
+
 /* Every processor must end with every item of the others (personalized:
  * every item addressed to it); items start at their sources at time 0. */
 int oc_verify_alltoall(const oc_params *p, int64_t k, int personalized,

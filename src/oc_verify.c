@@ -770,3 +770,213 @@ done:
   free(r);
   return e;
 }
+
+/* ---- allreduce (commutative, circulant windows) ------------------------------ */
+
+typedef struct win { int64_t end, len, ready; } win; /* x[end-len+1 .. end] mod P */
+
+typedef struct aproc {
+  win *h;            /* history: h[0] own value, h[k] after k additions */
+  size_t nh, cap;
+  size_t next;       /* next arrival (index into its sorted arrivals) */
+  int64_t free_at;   /* end of its last addition */
+} aproc;
+
+typedef struct amsg { int64_t arr; size_t i; } amsg;
+
+static int amsg_cmp(const void *x, const void *y) {
+  const amsg *a = (const amsg *)x, *b = (const amsg *)y;
+  if (a->arr != b->arr) return a->arr < b->arr ? -1 : 1;
+  return (a->i > b->i) - (a->i < b->i);
+}
+
+typedef struct actx {
+  vctx *c;
+  const oc_sched *s;
+  aproc *pr;
+  uint32_t *aoff, *soff; /* arrivals and send starts by processor */
+  amsg *arr;
+  int64_t *sendt;
+  win *val;              /* value carried by each message */
+  unsigned char *known;  /* val[] computed */
+  int64_t P, a, o;
+} actx;
+
+/* earliest t >= t0 with [t, t + a) free of q's send and receive overheads */
+static int64_t afit(const actx *x, int64_t q, int64_t t0) {
+  int64_t t = t0;
+  int moved = 1;
+  while (moved) {
+    moved = 0;
+    for (uint32_t j = x->soff[q]; j < x->soff[q + 1]; j++) {
+      int64_t s0 = x->sendt[j];
+      if (x->o > 0 && s0 < t + x->a && t < s0 + x->o) { t = s0 + x->o; moved = 1; }
+    }
+    for (uint32_t j = x->aoff[q]; j < x->aoff[q + 1]; j++) {
+      int64_t r0 = x->arr[j].arr - x->o;
+      if (x->o > 0 && r0 < t + x->a && t < r0 + x->o) { t = r0 + x->o; moved = 1; }
+    }
+  }
+  return t;
+}
+
+/* Adds q's next arrival to its history; 0 when it cannot (value unknown). */
+static int astep(actx *x, int64_t q) {
+  aproc *r = &x->pr[q];
+  const amsg *m = &x->arr[x->aoff[q] + r->next];
+  const win *cur = &r->h[r->nh - 1], *in;
+  win nw;
+  char d[240];
+  if (!x->known[m->i]) return 0;
+  in = &x->val[m->i];
+  nw.ready = afit(x, q, oc_max64(m->arr, r->free_at)) + x->a;
+  r->free_at = nw.ready;
+  r->next++;
+  nw.end = cur->end;
+  nw.len = cur->len + in->len;
+  if (((cur->end - cur->len) % x->P + x->P) % x->P != ((in->end % x->P) + x->P) % x->P ||
+      nw.len > x->P) {
+    snprintf(d, sizeof d, "adds a partial result of %lld values ending at %lld to its window of "
+             "%lld values ending at %lld: not adjacent, or more than P values",
+             (long long)in->len, (long long)in->end, (long long)cur->len, (long long)cur->end);
+    violate(x->c, OC_RULE_FOLD, q, nw.ready - x->a, -1, m->i, d);
+    nw.len = cur->len; /* keep going with the old window */
+  }
+  if (r->nh == r->cap) {
+    size_t nc = r->cap ? 2 * r->cap : 8;
+    win *nh = (win *)realloc(r->h, nc * sizeof *nh);
+    if (nh == NULL) return -1;
+    r->h = nh;
+    r->cap = nc;
+  }
+  r->h[r->nh++] = nw;
+  return 1;
+}
+
+int oc_verify_allreduce(const oc_params *p, const oc_sched *s, oc_verdict *v) {
+  vctx c;
+  actx x;
+  unsigned char *bad = NULL;
+  size_t *order = NULL;
+  int e;
+  char d[240];
+  if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  if (p->P > OC_GLOBAL_PROCS_MAX || s->n >= UINT32_MAX) return OC_ERANGE;
+  verdict_init(v);
+  c.p = p;
+  c.v = v;
+  memset(&x, 0, sizeof x);
+  x.c = &c;
+  x.s = s;
+  x.P = p->P;
+  x.a = p->unit;
+  x.o = p->o;
+  bad = (unsigned char *)calloc(s->n + 1, 1);
+  order = (size_t *)malloc((s->n + 1) * sizeof *order);
+  x.pr = (aproc *)calloc((size_t)x.P, sizeof *x.pr);
+  x.aoff = (uint32_t *)calloc((size_t)x.P + 1, sizeof *x.aoff);
+  x.soff = (uint32_t *)calloc((size_t)x.P + 1, sizeof *x.soff);
+  x.arr = (amsg *)malloc((s->n + 1) * sizeof *x.arr);
+  x.sendt = (int64_t *)malloc((s->n + 1) * sizeof *x.sendt);
+  x.val = (win *)malloc((s->n + 1) * sizeof *x.val);
+  x.known = (unsigned char *)calloc(s->n + 1, 1);
+  if (!bad || !order || !x.pr || !x.aoff || !x.soff || !x.arr || !x.sendt || !x.val || !x.known) {
+    e = OC_ENOMEM;
+    goto done;
+  }
+  if ((e = check_messages(&c, s, OC_TIME_MAX, bad, NULL, NULL)) != OC_OK) goto done;
+  for (size_t i = 0; i < s->n; i++)
+    if (!bad[i]) { x.aoff[s->msg[i].dst + 1]++; x.soff[s->msg[i].src + 1]++; }
+  for (int64_t q = 0; q < x.P; q++) { x.aoff[q + 1] += x.aoff[q]; x.soff[q + 1] += x.soff[q]; }
+  {
+    uint32_t *fa = (uint32_t *)malloc(((size_t)x.P + 1) * sizeof *fa);
+    uint32_t *fs = (uint32_t *)malloc(((size_t)x.P + 1) * sizeof *fs);
+    if (fa == NULL || fs == NULL) { free(fa); free(fs); e = OC_ENOMEM; goto done; }
+    memcpy(fa, x.aoff, ((size_t)x.P + 1) * sizeof *fa);
+    memcpy(fs, x.soff, ((size_t)x.P + 1) * sizeof *fs);
+    for (size_t i = 0; i < s->n; i++) {
+      if (bad[i]) continue;
+      x.arr[fa[s->msg[i].dst]].arr = s->msg[i].t + p->L + 2 * p->o;
+      x.arr[fa[s->msg[i].dst]++].i = i;
+      x.sendt[fs[s->msg[i].src]++] = s->msg[i].t;
+    }
+    free(fa);
+    free(fs);
+  }
+  for (int64_t q = 0; q < x.P; q++) {
+    qsort(x.arr + x.aoff[q], x.aoff[q + 1] - x.aoff[q], sizeof *x.arr, amsg_cmp);
+    x.pr[q].h = (win *)malloc(8 * sizeof(win));
+    if (x.pr[q].h == NULL) { e = OC_ENOMEM; goto done; }
+    x.pr[q].cap = 8;
+    x.pr[q].nh = 1;
+    x.pr[q].h[0].end = q;
+    x.pr[q].h[0].len = 1;
+    x.pr[q].h[0].ready = 0;
+  }
+  /* sends in time order: the carried partial result must be finished */
+  {
+    amsg *ord = (amsg *)malloc((s->n + 1) * sizeof *ord);
+    size_t no = 0;
+    if (ord == NULL) { e = OC_ENOMEM; goto done; }
+    for (size_t i = 0; i < s->n; i++)
+      if (!bad[i]) { ord[no].arr = s->msg[i].t; ord[no++].i = i; }
+    qsort(ord, no, sizeof *ord, amsg_cmp);
+    for (size_t k = 0; k < no; k++) {
+      const oc_msg *m = &s->msg[ord[k].i];
+      aproc *r = &x.pr[m->src];
+      /* finish the additions this processor can make before m->t */
+      while ((int64_t)r->nh <= m->item && r->next < x.aoff[m->src + 1] - x.aoff[m->src]) {
+        int st = astep(&x, m->src);
+        if (st < 0) { free(ord); e = OC_ENOMEM; goto done; }
+        if (st == 0) break;
+      }
+      if ((int64_t)r->nh <= m->item || r->h[m->item].ready > m->t) {
+        snprintf(d, sizeof d, "sends partial result %lld at %s but %s", (long long)m->item,
+                 ts(&c, m->t).s, (int64_t)r->nh <= m->item ? "never has it" : "has it later");
+        violate(&c, OC_RULE_HELD, m->src, m->t, m->item, ord[k].i, d);
+        continue;
+      }
+      x.val[ord[k].i] = r->h[m->item];
+      x.known[ord[k].i] = 1;
+    }
+    free(ord);
+  }
+  /* every processor adds what is left, then must hold all P values */
+  {
+    int64_t done_at = 0;
+    for (int64_t q = 0; q < x.P; q++) {
+      aproc *r = &x.pr[q];
+      int64_t full = -1;
+      while (r->next < x.aoff[q + 1] - x.aoff[q]) {
+        int st = astep(&x, q);
+        if (st < 0) { e = OC_ENOMEM; goto done; }
+        if (st == 0) r->next++; /* a value never sent correctly */
+      }
+      for (size_t k = 0; k < r->nh && full < 0; k++)
+        if (r->h[k].len == x.P) full = r->h[k].ready;
+      if (full < 0) {
+        snprintf(d, sizeof d, "ends with %lld of the %lld values",
+                 (long long)r->h[r->nh - 1].len, (long long)x.P);
+        violate(&c, OC_RULE_MISSING, q, OC_TIME_MAX + 1, -1, (size_t)-1, d);
+      } else if (full > done_at) {
+        done_at = full;
+      }
+    }
+    v->time = done_at;
+  }
+  e = OC_OK;
+done:
+  if (x.pr)
+    for (int64_t q = 0; q < x.P; q++) free(x.pr[q].h);
+  free(bad);
+  free(order);
+  free(x.pr);
+  free(x.aoff);
+  free(x.soff);
+  free(x.arr);
+  free(x.sendt);
+  free(x.val);
+  free(x.known);
+  return e;
+}

@@ -39,6 +39,9 @@
   X(reduce_all_roots)                                                          \
   X(reduce_mutants_rejected)                                                   \
   X(reduce_infer_matches_plan)                                                 \
+  X(allreduce_postal_optimal)                                                  \
+  X(allreduce_random)                                                          \
+  X(alltoall_random)                                                           \
   X(cli_plan_json_fig1)                                                        \
   X(cli_postal_rational)                                                       \
   X(cli_csv_roundtrip)                                                         \

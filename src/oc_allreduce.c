@@ -1,0 +1,158 @@
+/* oc_allreduce.c - combining broadcast (allreduce) by circulant windows.
+ *
+ * Source: Karp, Sahay, Santos, Schauser (SPAA'93) section 4.2, Thm 4.1:
+ * postal model, zero-time combining, P = f_T: at time j processor i sends
+ * its value to i + f_{j+L-1}; at time j it holds x[i - f_j + 1 : i].
+ *
+ * Extension (contract model: an addition takes a = 1 time unit, LogP
+ * overheads, any P):
+ *  - every processor acts alike, in rounds D apart: send at mD (busy o),
+ *    receive at mD + o + L (busy o), add at mD + 2o + L (busy a); D is the
+ *    least value >= max(g, 2o + a) for which the send and the
+ *    receive-and-add phases are disjoint modulo D (o = 0: D = max(g, a));
+ *  - round m's addition is finished at mD + L + 2o + a, so a partial
+ *    result can be sent c = ceil((L + 2o + a)/D) rounds after the round
+ *    that made it;
+ *  - the receiver's window before round m has A_m = 1 + sum_{m'<m} w_m'
+ *    values; the sender i sends to i + A_m the largest finished partial
+ *    result w_m <= P - A_m (its own value counts: size 1), so the windows
+ *    meet exactly and the last one has P values.
+ * Worked example (postal lambda = 1, so L = 1, a = 1, D = 1, c = 2):
+ * windows 1, 2, 3, 5, 8, ... (f with latency 2): P = 8 takes rounds
+ * 0..3 (+1, +1, +1, +2, +... ) and finishes when the last round's addition
+ * ends.  With integer postal latency lambda and P = f_{lambda+1}(T) this
+ * is Karp's schedule with L + 1 for the unit addition, and it meets the
+ * reduction time B(P; L + 1) - optimal; elsewhere the tests report the
+ * gap to that lower bound.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "oc_internal.h"
+
+static int64_t round_spacing(const oc_params *p, int64_t a) {
+  int64_t o = p->o, D = oc_max64(p->g, 2 * o + a);
+  if (o == 0) return oc_max64(p->g, a);
+  for (;; D++) {
+    int64_t ph = (o + p->L) % D; /* receive-and-add phase, o + a long */
+    if (ph >= o && ph + o + a <= D) return D;
+  }
+}
+
+/* Window sizes: a[0] = 1 (the own value), a[j] after the j-th round that
+ * sent; made[j] = that round.  A partial result made in round r can be
+ * sent from round r + c on. */
+typedef struct wseq {
+  int64_t *a, *made, *pick; /* pick[m]: index sent in round m, -1: none */
+  int64_t n, c, R, P;
+  int64_t budget;           /* search nodes left */
+} wseq;
+
+/* the most values reachable by round R from the state after round m - 1 */
+static int64_t wmax(const wseq *w, int64_t m, int64_t n) {
+  int64_t A = w->a[n - 1];
+  int64_t *tmp = (int64_t *)malloc((size_t)(n + w->R - m + 1) * sizeof *tmp);
+  int64_t *mk = (int64_t *)malloc((size_t)(n + w->R - m + 1) * sizeof *mk);
+  if (tmp == NULL || mk == NULL) { free(tmp); free(mk); return -1; }
+  memcpy(tmp, w->a, (size_t)n * sizeof *tmp);
+  memcpy(mk, w->made, (size_t)n * sizeof *mk);
+  for (int64_t r = m; r < w->R && A < w->P; r++) {
+    /* the largest finished one: scan down from the newest finished */
+    {
+      int64_t j = n - 1;
+      while (j > 0 && mk[j] + w->c > r) j--;
+      A = oc_add_sat(A, tmp[j]);
+    }
+    tmp[n] = A;
+    mk[n++] = r;
+  }
+  free(tmp);
+  free(mk);
+  return A;
+}
+
+/* depth-first: can round m .. R-1 bring the window to exactly P? */
+static int wdfs(wseq *w, int64_t m) {
+  int64_t A = w->a[w->n - 1];
+  if (A == w->P) {
+    for (int64_t r = m; r < w->R; r++) w->pick[r] = -1;
+    return 1;
+  }
+  if (m == w->R || --w->budget < 0) return 0;
+  {
+    int64_t mx = wmax(w, m, w->n);
+    if (mx < w->P) return 0;
+  }
+  for (int64_t j = w->n - 1; j >= -1; j--) { /* largest first; -1: skip */
+    if (j >= 1 && w->made[j] + w->c > m) continue;
+    if (j >= 0 && w->a[j] > w->P - A) continue;
+    w->pick[m] = j;
+    if (j >= 0) {
+      w->a[w->n] = A + w->a[j];
+      w->made[w->n++] = m;
+    }
+    if (wdfs(w, m + 1)) return 1;
+    if (j >= 0) w->n--;
+    if (w->budget < 0) return 0;
+  }
+  return 0;
+}
+
+int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
+                          int64_t *lower_bound) {
+  int64_t P, a, D, c, hh, last = -1;
+  wseq w;
+  int e = oc_params_check(p);
+  memset(&w, 0, sizeof w);
+  if (e) return e;
+  P = p->P;
+  if (P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
+  a = p->unit;
+  if ((e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
+  D = round_spacing(p, a);
+  hh = p->L + 2 * p->o + a;
+  c = (hh + D - 1) / D;
+  *time = 0;
+  if (P == 1) return OC_OK;
+  /* rounds: at most P - 1 (each adds at least one value) */
+  w.a = (int64_t *)malloc((size_t)(P + 1) * sizeof *w.a);
+  w.made = (int64_t *)malloc((size_t)(P + 1) * sizeof *w.made);
+  w.pick = (int64_t *)malloc((size_t)(P + 1) * sizeof *w.pick);
+  if (!w.a || !w.made || !w.pick) { e = OC_ENOMEM; goto out; }
+  w.c = c;
+  w.P = P;
+  /* the fewest rounds that can reach P with full windows, then the first
+   * R for which an exact choice is found (a bounded search; taking the
+   * own value every round always succeeds by R = P - 1) */
+  w.a[0] = 1;
+  w.made[0] = 0;
+  w.n = 1;
+  w.R = P - 1;
+  for (int64_t R = 1; R <= P - 1; R++) {
+    w.R = R;
+    w.n = 1;
+    if (wmax(&w, 0, 1) < P) continue;
+    w.budget = 200000;
+    if (wdfs(&w, 0)) break;
+  }
+  for (int64_t m = 0; m < w.R && e == OC_OK; m++) {
+    int64_t j = w.pick[m], A;
+    if (j < 0) continue;
+    /* the receiver's window before round m: 1 + what came before */
+    A = 1;
+    for (int64_t r = 0; r < m; r++) if (w.pick[r] >= 0) A += w.a[w.pick[r]];
+    if ((int64_t)out->n > ((int64_t)1 << 26) - P) { e = OC_ERANGE; break; }
+    for (int64_t i = 0; i < P && e == OC_OK; i++) {
+      /* the item: the index of the partial result in the sender's history
+       * (rounds that sent, counted) */
+      e = oc_sched_push(out, m * D, i, (i + A) % P, j);
+    }
+    last = m;
+  }
+  if (e == OC_OK) *time = last < 0 ? 0 : last * D + hh;
+out:
+  free(w.a);
+  free(w.made);
+  free(w.pick);
+  return e;
+}

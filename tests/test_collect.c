@@ -1,0 +1,204 @@
+/* test_collect.c - all-to-all broadcast and combining broadcast (allreduce). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "oc_internal.h"
+#include "test.h"
+
+static void model(oc_params *p, int64_t maxP) {
+  for (;;) {
+    int64_t P = test_range(1, maxP);
+    if (test_rand() % 3 == 0) {
+      int64_t q = test_range(1, 3), num = test_range(q, 5 * q);
+      if (oc_params_postal(p, P, num, q) == OC_OK) return;
+    } else if (oc_params_logp(p, P, test_range(0, 9), test_range(0, 4),
+                              test_range(1, 9)) == OC_OK) {
+      return;
+    }
+  }
+}
+
+/* Karp Thm 4.1 with the unit addition: postal lambda (integer) and
+ * P = f_{lambda+1}(T): time = T = the reduction time B(P; lambda + 1), the
+ * lower bound.  Other P: at most one round later (counted). */
+void test_allreduce_postal_optimal(void) {
+  int64_t opt = 0, all = 0;
+  for (int64_t lam = 1; lam <= 5; lam++) {
+    for (int64_t P = 1; P <= (test_sweep() ? 400 : 120); P++) {
+      oc_params p;
+      oc_sched s;
+      oc_verdict v;
+      int64_t t, lb;
+      CHECK_OK(oc_params_postal(&p, P, lam, 1));
+      oc_sched_init(&s);
+      CHECK_OK(oc_allreduce_schedule(&p, &s, &t, &lb));
+      CHECK_OK(oc_verify_allreduce(&p, &s, &v));
+      if (!v.ok) test_failf(__FILE__, __LINE__, "lambda=%lld P=%lld: %s", (long long)lam, (long long)P, v.detail);
+      CHECK_EQ(v.time, t);
+      {
+        oc_params q; /* is P a value of f for latency lambda + 1? */
+        int64_t fT;
+        CHECK_OK(oc_params_postal(&q, P, lam + 1, 1));
+        fT = oc_reach_count(&q, lb);
+        if (fT == P && t != lb)
+          test_failf(__FILE__, __LINE__, "lambda=%lld P=%lld = f(%lld): time %lld, lower bound %lld",
+                     (long long)lam, (long long)P, (long long)lb, (long long)t, (long long)lb);
+      }
+      CHECK(t <= lb + 1);
+      opt += t == lb;
+      all++;
+      oc_sched_free(&s);
+    }
+  }
+  fprintf(stderr, "  allreduce, postal integer lambda: %lld of %lld at the lower bound\n",
+          (long long)opt, (long long)all);
+  { /* Karp's example shape: lambda = 1 gives windows 1, 2, 3, 5, 8 */
+    oc_params p;
+    oc_sched s;
+    int64_t t, lb, dst_of_round[8], rounds = 0, prev = -1;
+    CHECK_OK(oc_params_postal(&p, 8, 1, 1));
+    oc_sched_init(&s);
+    CHECK_OK(oc_allreduce_schedule(&p, &s, &t, &lb));
+    for (size_t i = 0; i < s.n; i++)
+      if (s.msg[i].src == 0 && s.msg[i].t != prev) { dst_of_round[rounds++] = s.msg[i].dst; prev = s.msg[i].t; }
+    CHECK_EQ(rounds, 4);
+    CHECK_EQ(dst_of_round[0], 1); /* offsets = the receiver's window: 1, 2, 3, 5 */
+    CHECK_EQ(dst_of_round[1], 2);
+    CHECK_EQ(dst_of_round[2], 3);
+    CHECK_EQ(dst_of_round[3], 5);
+    CHECK_EQ(t, 5);
+    oc_sched_free(&s);
+  }
+}
+
+/* Executes an allreduce schedule on numbers mod a prime (commutative):
+ * every processor must end with the sum. */
+static int execute_sum(const oc_params *p, const oc_sched *s) {
+  int64_t P = p->P, h = p->L + 2 * p->o;
+  const uint64_t M = 1000000007ULL;
+  uint64_t want = 0;
+  /* history of partial sums per processor, filled in arrival order; a
+   * message's value is taken when it is sent, so process by time */
+  uint64_t **hist = (uint64_t **)calloc((size_t)P, sizeof *hist);
+  size_t *nh = (size_t *)calloc((size_t)P, sizeof *nh);
+  typedef struct ev2 { int64_t t; int kind; size_t i; } ev2;
+  ev2 *e = (ev2 *)malloc((2 * s->n + 1) * sizeof *e);
+  uint64_t *val = (uint64_t *)calloc(s->n + 1, sizeof *val);
+  size_t ne = 0;
+  int ok = 1;
+  for (int64_t q = 0; q < P; q++) {
+    hist[q] = (uint64_t *)malloc((s->n + 2) * sizeof(uint64_t));
+    hist[q][0] = (uint64_t)(q * q + 7) % M;
+    nh[q] = 1;
+    want = (want + hist[q][0]) % M;
+  }
+  for (size_t i = 0; i < s->n; i++) {
+    e[ne].t = s->msg[i].t; e[ne].kind = 1; e[ne++].i = i;          /* send */
+    e[ne].t = s->msg[i].t + h; e[ne].kind = 0; e[ne++].i = i;      /* arrival */
+  }
+  for (size_t a = 1; a < ne; a++) { /* insertion sort by (t, kind) */
+    ev2 x = e[a];
+    size_t b = a;
+    while (b > 0 && (e[b - 1].t > x.t || (e[b - 1].t == x.t && e[b - 1].kind > x.kind))) { e[b] = e[b - 1]; b--; }
+    e[b] = x;
+  }
+  for (size_t k = 0; k < ne && ok; k++) {
+    const oc_msg *m = &s->msg[e[k].i];
+    if (e[k].kind == 1) {
+      if ((size_t)m->item >= nh[m->src]) ok = 0; else val[e[k].i] = hist[m->src][m->item];
+    } else {
+      hist[m->dst][nh[m->dst]] = (hist[m->dst][nh[m->dst] - 1] + val[e[k].i]) % M;
+      nh[m->dst]++;
+    }
+  }
+  for (int64_t q = 0; q < P && ok; q++) ok = hist[q][nh[q] - 1] == want;
+  for (int64_t q = 0; q < P; q++) free(hist[q]);
+  free(hist); free(nh); free(e); free(val);
+  return ok;
+}
+
+void test_allreduce_random(void) {
+  int rounds = test_sweep() ? 3000 : 400;
+  int64_t at_bound = 0;
+  for (int i = 0; i < rounds; i++) {
+    oc_params p;
+    oc_sched s;
+    oc_verdict v;
+    int64_t t, lb;
+    model(&p, 100);
+    oc_sched_init(&s);
+    CHECK_OK(oc_allreduce_schedule(&p, &s, &t, &lb));
+    CHECK(t >= lb);
+    at_bound += t == lb;
+    CHECK_OK(oc_verify_allreduce(&p, &s, &v));
+    if (!v.ok)
+      test_failf(__FILE__, __LINE__, "P=%lld L=%lld o=%lld g=%lld: %s", (long long)p.P,
+                 (long long)p.L, (long long)p.o, (long long)p.g, v.detail);
+    CHECK_EQ(v.time, t);
+    CHECK(execute_sum(&p, &s));
+    if (s.n > 0) { /* mutants: one message dropped; one duplicated */
+      size_t m = (size_t)(test_rand() % s.n);
+      oc_msg keep = s.msg[m];
+      s.msg[m] = s.msg[s.n - 1];
+      s.n--;
+      CHECK_OK(oc_verify_allreduce(&p, &s, &v));
+      CHECK(!v.ok);
+      s.msg[s.n++] = s.msg[m];
+      s.msg[m] = keep;
+      CHECK_OK(oc_sched_push(&s, keep.t + p.g * 1000 + 1000, keep.src, keep.dst, keep.item));
+      CHECK_OK(oc_verify_allreduce(&p, &s, &v));
+      CHECK(!v.ok);
+    }
+    oc_sched_free(&s);
+  }
+  fprintf(stderr, "  allreduce: %lld of %d random instances at the reduction lower bound\n",
+          (long long)at_bound, rounds);
+}
+
+/* All-to-all: verifies, time as stated, optimal (= Karp's bound) when o = 0
+ * or the phases fit; personalized too; mutants rejected. */
+void test_alltoall_random(void) {
+  int rounds = test_sweep() ? 2000 : 300;
+  for (int i = 0; i < rounds; i++) {
+    oc_params p;
+    oc_sched s;
+    oc_verdict v;
+    int64_t t, lb, k = test_range(1, 3);
+    int pers = i % 2;
+    model(&p, 40);
+    oc_sched_init(&s);
+    CHECK_OK(oc_alltoall_schedule(&p, k, pers, &s, &t, &lb));
+    CHECK(t >= lb);
+    if (p.o == 0) CHECK_EQ(t, lb);
+    CHECK_OK(oc_verify_alltoall(&p, k, pers, &s, &v));
+    if (!v.ok) test_failf(__FILE__, __LINE__, "P=%lld: %s", (long long)p.P, v.detail);
+    CHECK_EQ(v.time, t);
+    if (s.n > 0) {
+      size_t m = (size_t)(test_rand() % s.n);
+      oc_msg keep = s.msg[m];
+      s.msg[m] = s.msg[--s.n];
+      CHECK_OK(oc_verify_alltoall(&p, k, pers, &s, &v));
+      CHECK(!v.ok && v.rule == OC_RULE_MISSING);
+      s.msg[s.n++] = s.msg[m];
+      s.msg[m] = keep;
+      s.msg[m].src = (s.msg[m].src + 1) % p.P; /* a processor that lacks it */
+      if (s.msg[m].src != s.msg[m].dst) {
+        CHECK_OK(oc_verify_alltoall(&p, k, pers, &s, &v));
+        CHECK(!v.ok);
+      }
+    }
+    oc_sched_free(&s);
+  }
+  { /* Karp 4.1 example shape: P = 4, L = 6, o = 2, g = 4: phases collide at
+     * D = 4, D = 5 fits; 20 against the bound 18 */
+    oc_params p;
+    oc_sched s;
+    int64_t t, lb;
+    CHECK_OK(oc_params_logp(&p, 4, 6, 2, 4));
+    oc_sched_init(&s);
+    CHECK_OK(oc_alltoall_schedule(&p, 1, 0, &s, &t, &lb));
+    CHECK_EQ(t, 20);
+    CHECK_EQ(lb, 18);
+    oc_sched_free(&s);
+  }
+}
