@@ -242,11 +242,15 @@ int oc_reduce_schedule(const oc_reduce *r, oc_sched *out);
  * adds each received value as soon as it can and its own operands in the
  * remaining time (list scheduling: the earliest finish for unit-time
  * additions), values are prepended as they arrive and own operands
- * appended, and the operands are numbered to match.  The result goes to
- * oc_verify_reduce.  OC_EINVAL when the messages do not form a tree into
- * the root (a processor sending twice, a cycle). */
+ * appended, and the operands are numbered to match.  ordered != 0 (one
+ * operand per processor): operand q is rank q's, and each received value
+ * must join the accumulator on its left or right in rank order.  The
+ * result goes to oc_verify_reduce.  OC_EINVAL when the messages do not
+ * form a tree into the root (a processor sending twice, a cycle);
+ * OC_EINVALID when, ordered, a partial result is not a rank interval next
+ * to the receiver's. */
 int oc_reduce_infer(const oc_params *p, int64_t root, const int64_t *counts,
-                    oc_sched *s);
+                    int ordered, oc_sched *s);
 
 /* The most operands P processors can sum in time t (Karp's inverse
  * problem), and the least time for n operands.  OC_EUNSUP when the
@@ -268,6 +272,7 @@ int oc_reduce_time(const oc_params *p, int64_t *t_out);
  * same timing.  Items: broadcast s*k + j; personalized (s*P + d)*k + j. */
 int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
                          oc_sched *out, int64_t *time, int64_t *lower_bound);
+                         /* out may be NULL: times only */
 
 /* ---- combining broadcast (allreduce) ----------------------------------------
  * Karp et al. Thm 4.1, extended to every P and to LogP: every processor
@@ -284,7 +289,7 @@ int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
  * x_i).  Items: the index of the partial result in the sender's history
  * (0 = its own value, k = after its k-th addition). */
 int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
-                          int64_t *lower_bound);
+                          int64_t *lower_bound); /* out may be NULL: times only */
 
 /* ---- verifier --------------------------------------------------------------
  * Checks a schedule against every LogP rule of the contract (postal is LogP

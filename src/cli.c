@@ -25,7 +25,7 @@
 enum {
   O_MODEL, O_PROCS, O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_LINES,
   O_ITEMS, O_OPERANDS, O_ROOT, O_ALGORITHM, O_RANK, O_JSON, O_CSV, O_QUIET,
-  O_HELP, O_COUNT
+  O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_COUNT
 };
 static const struct {
   const char *name;
@@ -35,7 +35,8 @@ static const struct {
     {"gap", 1},      {"lambda", 1},   {"ports", 1},   {"lines", 1},
     {"items", 1},    {"operands", 1}, {"root", 1},    {"algorithm", 1},
     {"rank", 1},     {"json", 0},     {"csv", 0},     {"quiet", 0},
-    {"help", 0},
+    {"help", 0},     {"personalized", 0}, {"commutative", 0}, {"ordered", 0},
+    {"counts", 1},
 };
 
 static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
@@ -67,11 +68,14 @@ static void usage(FILE *f) {
       "       optcast bound PROBLEM [params] [--json]\n"
       "       optcast verify [PROBLEM] [params] [--json] < schedule.csv\n"
       "       optcast rank [PROBLEM] --rank R [params] [--json]\n"
-      "PROBLEM: bcast (kbcast cbcast alltoall allreduce reduce sum scan: "
+      "PROBLEM: bcast sum reduce allreduce alltoall (kbcast cbcast scan: "
       "planned)\n"
       "params:  --model logp|postal  --procs P  --root r  --algorithm NAME\n"
       "         logp:   --latency L --overhead o --gap g   (integers)\n"
       "         postal: --lambda X (or --latency X), X >= 1: 2.5 or 5/2\n"
+      "         sum: --operands n; reduce: --commutative; alltoall: --items k,"
+      " --personalized\n"
+      "         verify sum: --counts c0,c1,...; verify reduce: --ordered\n"
       "algorithms for bcast: karp (default, = optimal), shou-chen, "
       "bar-noy-kipnis\n"
       "example: optcast plan bcast --procs 8 --latency 6 --overhead 2 --gap 4\n",
@@ -136,6 +140,15 @@ static void parse_lambda(const cli *c, int o, int64_t *num, int64_t *den) {
     die("--%s: must be at least 1, got '%s'", OPTS[o].name, c->val[o]);
 }
 
+/* the algorithm each non-broadcast problem runs */
+static const char *problem_alg(const cli *c) {
+  if (strcmp(c->problem, "sum") == 0) return "karp-summation";
+  if (strcmp(c->problem, "reduce") == 0) return "karp-reduction";
+  if (strcmp(c->problem, "allreduce") == 0) return "karp-circulant";
+  if (strcmp(c->problem, "alltoall") == 0) return "karp-ring";
+  return "karp";
+}
+
 static void build_params(cli *c) {
   const char *model = c->val[O_MODEL];
   int64_t P;
@@ -185,11 +198,21 @@ static void build_params(cli *c) {
   c->root = c->set[O_ROOT] ? need_int(c, O_ROOT, 0, P - 1) : 0;
   c->items = c->set[O_ITEMS] ? need_int(c, O_ITEMS, 1, INT32_MAX) : 1;
   c->alg = OC_BCAST_KARP;
-  if (c->set[O_ALGORITHM] &&
+  if (c->set[O_ALGORITHM] && strcmp(c->problem, "bcast") == 0 &&
       oc_bcast_alg_parse(c->val[O_ALGORITHM], &c->alg) != OC_OK)
     die("--algorithm: unknown algorithm '%s' for bcast (expected karp, "
         "shou-chen, bar-noy-kipnis or optimal)",
         c->val[O_ALGORITHM]);
+  if (c->set[O_ALGORITHM] && strcmp(c->problem, "bcast") != 0 &&
+      strcmp(c->val[O_ALGORITHM], "optimal") != 0 &&
+      strcmp(c->val[O_ALGORITHM], "best") != 0 &&
+      strcmp(c->val[O_ALGORITHM], problem_alg(c)) != 0)
+    die("--algorithm: unknown algorithm '%s' for %s (expected %s or optimal)",
+        c->val[O_ALGORITHM], c->problem, problem_alg(c));
+}
+
+static int is(const cli *c, const char *name) {
+  return strcmp(c->problem, name) == 0;
 }
 
 static void check_problem(cli *c, int required) {
@@ -204,9 +227,24 @@ static void check_problem(cli *c, int required) {
     die("unknown problem '%s' (expected bcast, kbcast, cbcast, alltoall, "
         "allreduce, reduce, sum or scan)",
         c->problem);
-  if (strcmp(c->problem, "bcast") != 0)
-    die("problem '%s' is not implemented yet (available: bcast)", c->problem);
-  if (c->set[O_OPERANDS]) die("--operands: only meaningful for 'sum'");
+  if (is(c, "kbcast") || is(c, "cbcast") || is(c, "scan"))
+    die("problem '%s' is not implemented yet (available: bcast, sum, reduce, "
+        "allreduce, alltoall)",
+        c->problem);
+  if (c->set[O_OPERANDS] && !is(c, "sum")) die("--operands: only meaningful for 'sum'");
+  if (c->set[O_PERSONALIZED] && !is(c, "alltoall"))
+    die("--personalized: only meaningful for 'alltoall'");
+  if (c->set[O_COMMUTATIVE] && !is(c, "reduce"))
+    die("--commutative: only meaningful for 'reduce'");
+  if (c->set[O_ORDERED] && !(is(c, "reduce") && strcmp(c->cmd, "verify") == 0))
+    die("--ordered: only meaningful for 'optcast verify reduce'");
+  if (c->set[O_COUNTS] && !(is(c, "sum") && strcmp(c->cmd, "verify") == 0))
+    die("--counts: only meaningful for 'optcast verify sum'");
+  if (c->set[O_ITEMS] && !is(c, "bcast") && !is(c, "alltoall"))
+    die("--items: not a parameter of '%s'", c->problem);
+  if (strcmp(c->cmd, "rank") == 0 && !is(c, "bcast"))
+    die("rank: the per-rank view is available for bcast (and in the library "
+        "for reductions)");
 }
 
 /* ---- output helpers --------------------------------------------------------- */
@@ -281,82 +319,222 @@ static void progress(const cli *c, const char *what) {
     fprintf(stderr, "optcast: %s (P=%lld)...\n", what, (long long)c->p.P);
 }
 
-/* ---- subcommands ------------------------------------------------------------ */
-static int cmd_bound(cli *c) {
-  int64_t lb;
-  char b[64];
-  if (oc_bcast_time(&c->p, &lb) != OC_OK) die("--procs: invalid parameters");
-  if (c->set[O_JSON]) {
-    json_head(stdout, c, "karp", lb, lb);
-    fputs(",\"bound\":\"Karp et al. Thm 2.1: B(P) = min{t : P(t) >= P}\"}\n",
-          stdout);
-  } else {
-    fputs("optcast bound bcast: ", stdout);
-    print_params_text(stdout, c);
-    printf("\nlower bound B(P) = %s (Karp et al. Thm 2.1; attained by "
-           "'optcast plan bcast')\n",
-           tfmt(b, sizeof b, c, lb));
-  }
-  return 0;
+/* ---- problems ----------------------------------------------------------------
+ * Every problem fills a result: its schedule (plan) or its times (bound),
+ * checked by the verifier for its problem. */
+typedef struct result {
+  const char *alg;
+  int64_t time, lb;
+  oc_sched s;
+  int64_t *counts; /* sum: operands per processor */
+  int64_t used;    /* sum: processors used */
+  int optimal_known; /* time == lb proves optimality */
+} result;
+
+static void result_free(result *r) {
+  oc_sched_free(&r->s);
+  free(r->counts);
 }
 
-static int cmd_plan(cli *c) {
-  oc_bcast *bc = NULL;
-  oc_sched s;
-  oc_verdict v;
-  int64_t lb;
-  int e;
-  char b1[64], b2[64];
-  if (c->items != 1)
-    die("--items: bcast carries one item; k items is 'kbcast' (not "
-        "implemented yet)");
+static void check_plan_size(const cli *c) {
   if (c->p.P > OC_GLOBAL_PROCS_MAX)
     die("--procs: %lld is too large for a global schedule (at most %lld); "
         "'optcast bound' and 'optcast rank' take up to 2^62",
         (long long)c->p.P, (long long)OC_GLOBAL_PROCS_MAX);
-  if (c->set[O_JSON] && c->set[O_CSV]) die("--json and --csv: choose one");
-  e = oc_bcast_new(&bc, &c->p, c->root, c->alg);
-  if (e) die("--procs: cannot set up the broadcast: %s", oc_strerror(e));
-  lb = oc_bcast_completion(bc); /* = B(P), proven optimal */
-  oc_sched_init(&s);
-  progress(c, "building the schedule");
-  e = oc_bcast_schedule(bc, &s);
-  if (e) die("--procs: cannot build the schedule for P=%lld: %s",
-             (long long)c->p.P, oc_strerror(e));
-  progress(c, "verifying");
-  e = oc_verify_bcast(&c->p, c->root, 1, &s, &v);
-  if (e) die("--procs: cannot verify the schedule: %s", oc_strerror(e));
+}
+
+static int64_t operands(const cli *c) {
+  if (!c->set[O_OPERANDS]) die("missing --operands (how many operands to sum)");
+  return need_int(c, O_OPERANDS, 1, OC_PROCS_MAX / c->p.unit);
+}
+
+static void lib_fail(const char *what, int e) {
+  if (e == OC_EUNSUP)
+    die("--latency/--gap: %s: parameters too large for this planner (its reach "
+        "function must be tabulated; see docs/MODEL.md)", what);
+  die("--procs: %s: %s", what, oc_strerror(e));
+}
+
+/* plan = 1: build and verify the schedule; 0: times only */
+static void solve(cli *c, int plan, result *r) {
+  oc_verdict v;
+  int e;
+  memset(r, 0, sizeof *r);
+  oc_sched_init(&r->s);
+  r->optimal_known = 1;
+  if (is(c, "bcast")) {
+    oc_bcast *b = NULL;
+    if (c->items != 1)
+      die("--items: bcast carries one item; k items is 'kbcast' (not "
+          "implemented yet)");
+    r->alg = oc_bcast_alg_name(c->alg);
+    if (!plan) {
+      if ((e = oc_bcast_time(&c->p, &r->lb)) != OC_OK) lib_fail("bcast", e);
+      r->time = r->lb;
+      return;
+    }
+    check_plan_size(c);
+    if ((e = oc_bcast_new(&b, &c->p, c->root, c->alg)) != OC_OK) lib_fail("bcast", e);
+    r->lb = oc_bcast_completion(b);
+    progress(c, "building the schedule");
+    if ((e = oc_bcast_schedule(b, &r->s)) != OC_OK) lib_fail("bcast", e);
+    oc_bcast_free(b);
+    progress(c, "verifying");
+    if ((e = oc_verify_bcast(&c->p, c->root, 1, &r->s, &v)) != OC_OK) lib_fail("verify", e);
+  } else if (is(c, "sum") || is(c, "reduce")) {
+    oc_reduce *x = NULL;
+    int sum = is(c, "sum");
+    int64_t n = sum ? operands(c) : c->p.P;
+    r->alg = problem_alg(c);
+    check_plan_size(c);
+    e = sum ? oc_sum_new(&x, &c->p, c->root, n)
+            : oc_reduce_new(&x, &c->p, c->root, !c->set[O_COMMUTATIVE]);
+    if (e) lib_fail(c->problem, e);
+    r->lb = oc_reduce_lower_bound(x);
+    r->time = oc_reduce_completion(x);
+    r->used = oc_reduce_used(x);
+    r->counts = (int64_t *)malloc((size_t)c->p.P * sizeof *r->counts);
+    if (r->counts == NULL) die("out of memory");
+    if ((e = oc_reduce_counts(x, r->counts)) != OC_OK) lib_fail(c->problem, e);
+    if (plan) {
+      if ((e = oc_reduce_schedule(x, &r->s)) != OC_OK) lib_fail(c->problem, e);
+      if ((e = oc_verify_reduce(&c->p, c->root, n, &r->s, &v)) != OC_OK) lib_fail("verify", e);
+    }
+    oc_reduce_free(x);
+    if (!plan) return;
+  } else if (is(c, "allreduce")) {
+    r->alg = problem_alg(c);
+    if (plan) check_plan_size(c);
+    if (!plan && c->p.P > OC_GLOBAL_PROCS_MAX)
+      die("--procs: allreduce times are computed up to P = %lld",
+          (long long)OC_GLOBAL_PROCS_MAX);
+    e = oc_allreduce_schedule(&c->p, plan ? &r->s : NULL, &r->time, &r->lb);
+    if (e == OC_ERANGE)
+      die("--procs: the allreduce schedule for P=%lld has too many messages "
+          "(at most 2^26)", (long long)c->p.P);
+    if (e) lib_fail("allreduce", e);
+    r->optimal_known = 0; /* optimal only where it meets the lower bound */
+    if (!plan) return;
+    if ((e = oc_verify_allreduce(&c->p, &r->s, &v)) != OC_OK) lib_fail("verify", e);
+  } else { /* alltoall */
+    r->alg = problem_alg(c);
+    if (plan) check_plan_size(c);
+    e = oc_alltoall_schedule(&c->p, c->items, c->set[O_PERSONALIZED],
+                             plan ? &r->s : NULL, &r->time, &r->lb);
+    if (e == OC_ERANGE)
+      die("--procs, --items: P=%lld with %lld items is too large for a global "
+          "schedule", (long long)c->p.P, (long long)c->items);
+    if (e) lib_fail("alltoall", e);
+    if (r->time == OC_SAT) die("--procs: the all-to-all time overflows");
+    if (!plan) return;
+    if ((e = oc_verify_alltoall(&c->p, c->items, c->set[O_PERSONALIZED], &r->s, &v)) != OC_OK)
+      lib_fail("verify", e);
+  }
   if (!v.ok) {
+    char b1[64];
     fprintf(stderr,
             "optcast: internal error: the %s schedule fails verification: "
             "processor %lld, time %s, rule %s: %s\n",
-            oc_bcast_alg_name(c->alg), (long long)v.proc,
-            tfmt(b1, sizeof b1, c, v.at), oc_rule_name(v.rule), v.detail);
-    return EXIT_CHECK;
+            r->alg, (long long)v.proc, tfmt(b1, sizeof b1, c, v.at),
+            oc_rule_name(v.rule), v.detail);
+    exit(EXIT_CHECK);
   }
-  if (c->set[O_CSV]) {
-    print_csv(stdout, c, &s);
-  } else if (c->set[O_JSON]) {
-    json_head(stdout, c, oc_bcast_alg_name(c->alg), v.time, lb);
-    printf(",\"messages\":%zu,\"verified\":true}\n", s.n);
-  } else {
-    printf("optcast plan bcast: ");
-    print_params_text(stdout, c);
-    printf(", algorithm %s\n", oc_bcast_alg_name(c->alg));
-    printf("time %s, lower bound %s (%s); %zu messages; checked by the "
-           "verifier: valid\n\n",
-           tfmt(b1, sizeof b1, c, v.time), tfmt(b2, sizeof b2, c, lb),
-           v.time == lb ? "optimal" : "not optimal", s.n);
-    if (c->p.P <= 4096) {
-      cli_render_tree(stdout, &c->p, c->root, &s);
-      cli_render_activity(stdout, &c->p, c->root, &s, v.time);
-    } else {
-      printf("(tree and activity chart drawn for P <= 4096; use --csv for "
-             "the schedule)\n");
+  if (is(c, "bcast")) r->time = v.time;
+  else if (v.time != r->time) {
+    fprintf(stderr, "optcast: internal error: %s: planned time and verified "
+                    "time differ (%lld, %lld)\n", r->alg, (long long)r->time,
+            (long long)v.time);
+    exit(EXIT_CHECK);
+  }
+}
+
+static void json_extra(FILE *f, const cli *c, const result *r) {
+  if (is(c, "sum") || is(c, "reduce")) {
+    if (is(c, "sum") && r->counts) {
+      int64_t n = 0;
+      for (int64_t q = 0; q < c->p.P; q++) n += r->counts[q];
+      fprintf(f, ",\"operands\":%lld", (long long)n);
+    }
+    fprintf(f, ",\"used\":%lld", (long long)r->used);
+    if (is(c, "reduce"))
+      fprintf(f, ",\"ordered\":%s", c->set[O_COMMUTATIVE] ? "false" : "true");
+    if (r->counts) {
+      fputs(",\"operands_per_proc\":[", f);
+      for (int64_t q = 0; q < c->p.P; q++)
+        fprintf(f, "%s%lld", q ? "," : "", (long long)r->counts[q]);
+      fputc(']', f);
     }
   }
-  oc_sched_free(&s);
-  oc_bcast_free(bc);
+  if (is(c, "alltoall"))
+    fprintf(f, ",\"personalized\":%s", c->set[O_PERSONALIZED] ? "true" : "false");
+}
+
+static const char *bound_source(const cli *c) {
+  if (is(c, "bcast")) return "Karp et al. Thm 2.1: B(P) = min{t : P(t) >= P}";
+  if (is(c, "sum"))
+    return "Karp et al. Lemma 5.1: the least t whose reversed broadcast tree (L+1) holds n operands";
+  if (is(c, "reduce")) return "Karp et al. 4.2: B(P) for L + 1 and max(g, o + 1)";
+  if (is(c, "allreduce")) return "the reduction time (every processor ends with a reduction)";
+  return "Karp et al. 4.1: L + 2o + g(k(P-1) - 1), and 2o k(P-1) of overheads";
+}
+
+/* ---- subcommands ------------------------------------------------------------ */
+static int cmd_bound(cli *c) {
+  result r;
+  char b[64];
+  solve(c, 0, &r);
+  if (c->set[O_JSON]) {
+    json_head(stdout, c, r.alg, r.time, r.lb);
+    json_extra(stdout, c, &r);
+    printf(",\"bound\":\"%s\"}\n", bound_source(c));
+  } else {
+    printf("optcast bound %s: ", c->problem);
+    print_params_text(stdout, c);
+    printf("\nlower bound %s (%s)\n", tfmt(b, sizeof b, c, r.lb), bound_source(c));
+    if (r.time != r.lb)
+      printf("best known schedule: %s ('optcast plan %s')\n",
+             tfmt(b, sizeof b, c, r.time), c->problem);
+  }
+  result_free(&r);
+  return 0;
+}
+
+static int cmd_plan(cli *c) {
+  result r;
+  char b1[64], b2[64];
+  if (c->set[O_JSON] && c->set[O_CSV]) die("--json and --csv: choose one");
+  solve(c, 1, &r);
+  if (c->set[O_CSV]) {
+    print_csv(stdout, c, &r.s);
+  } else if (c->set[O_JSON]) {
+    json_head(stdout, c, r.alg, r.time, r.lb);
+    json_extra(stdout, c, &r);
+    printf(",\"messages\":%zu,\"additions\":%zu,\"verified\":true}\n", r.s.n, r.s.nop);
+  } else {
+    printf("optcast plan %s: ", c->problem);
+    print_params_text(stdout, c);
+    printf(", algorithm %s\n", r.alg);
+    printf("time %s, lower bound %s (%s); %zu messages", tfmt(b1, sizeof b1, c, r.time),
+           tfmt(b2, sizeof b2, c, r.lb),
+           r.time == r.lb ? "optimal" : "above the bound", r.s.n);
+    if (r.s.nop) printf(", %zu addition steps", r.s.nop);
+    printf("; checked by the verifier: valid\n");
+    if (is(c, "sum")) {
+      printf("operands per processor (%lld used):", (long long)r.used);
+      for (int64_t q = 0; q < c->p.P && q < 64; q++) printf(" %lld", (long long)r.counts[q]);
+      if (c->p.P > 64) printf(" ...");
+      printf("\n");
+    }
+    printf("\n");
+    if (c->p.P <= 4096) {
+      if (is(c, "bcast")) cli_render_tree(stdout, &c->p, c->root, &r.s, 0);
+      if (is(c, "sum") || is(c, "reduce")) cli_render_tree(stdout, &c->p, c->root, &r.s, 1);
+      cli_render_activity(stdout, &c->p, is(c, "bcast") ? c->root : -1, &r.s, r.time);
+    } else {
+      printf("(pictures drawn for P <= 4096; use --csv for the schedule)\n");
+    }
+  }
+  result_free(&r);
   return 0;
 }
 
@@ -467,21 +645,49 @@ static int64_t csv_time(const cli *c, const char *s, size_t row) {
   return neg ? -(num * q) : num * q;
 }
 
+static int64_t *parse_counts(const cli *c, int64_t n) {
+  int64_t *cnt = (int64_t *)calloc((size_t)c->p.P, sizeof *cnt), sum = 0, q = 0;
+  const char *x = c->val[O_COUNTS];
+  char buf[32];
+  if (cnt == NULL) die("out of memory");
+  while (*x) {
+    size_t len = strcspn(x, ",");
+    if (len == 0 || len >= sizeof buf || q >= c->p.P)
+      die("--counts: expected %lld comma-separated operand counts", (long long)c->p.P);
+    memcpy(buf, x, len);
+    buf[len] = '\0';
+    if (oc_parse_int(buf, 0, OC_PROCS_MAX, &cnt[q]) != OC_OK)
+      die("--counts: '%s' is not a count", buf);
+    sum += cnt[q++];
+    if (sum > OC_PROCS_MAX) die("--counts: the counts add up to more than 2^62");
+    x += len + (x[len] == ',');
+  }
+  if (q != c->p.P) die("--counts: expected %lld counts, got %lld", (long long)c->p.P, (long long)q);
+  if (sum != n) die("--counts: the counts add up to %lld, not --operands %lld",
+                    (long long)sum, (long long)n);
+  return cnt;
+}
+
 static int cmd_verify(cli *c) {
   size_t len, row = 0;
-  char *buf = read_all(stdin, &len), *p = buf, *line;
+  char *buf, *p, *line;
   oc_sched s;
   oc_verdict v;
-  int64_t lb;
+  int64_t lb = 0, n = 0, *cnt = NULL;
   int header = 0, e;
   char b1[64], b2[64];
-  if (c->items != 1)
+  if (c->set[O_CSV]) die("--csv: verify reads CSV; it prints text or --json");
+  if (is(c, "bcast") && c->items != 1)
     die("--items: bcast carries one item; k items is 'kbcast' (not "
         "implemented yet)");
-  if (c->p.P > OC_GLOBAL_PROCS_MAX)
-    die("--procs: %lld is too large to verify (at most %lld)",
-        (long long)c->p.P, (long long)OC_GLOBAL_PROCS_MAX);
-  if (c->set[O_CSV]) die("--csv: verify reads CSV; it prints text or --json");
+  check_plan_size(c);
+  if (is(c, "sum")) {
+    n = operands(c);
+    if (!c->set[O_COUNTS]) die("missing --counts (operands each processor starts with)");
+    cnt = parse_counts(c, n);
+  }
+  buf = read_all(stdin, &len);
+  p = buf;
   if (strlen(buf) != len) die("stdin: the schedule contains a NUL byte");
   oc_sched_init(&s);
   while (p != NULL && *p != '\0') {
@@ -502,8 +708,7 @@ static int cmd_verify(cli *c) {
         ok = strcmp(trim(q), want[i]) == 0 && (comma != NULL) == (i < 3);
         q = comma ? comma + 1 : q;
       }
-      if (!ok)
-        die("row %zu: expected the header 'time,src,dst,item'", row);
+      if (!ok) die("row %zu: expected the header 'time,src,dst,item'", row);
       header = 1;
       continue;
     }
@@ -533,15 +738,60 @@ static int cmd_verify(cli *c) {
   }
   free(buf);
   if (!header) die("stdin: empty input (expected the header 'time,src,dst,item')");
-  e = oc_verify_bcast(&c->p, c->root, 1, &s, &v);
-  if (e) die("--procs: cannot verify: %s", oc_strerror(e));
-  if (oc_bcast_time(&c->p, &lb) != OC_OK) die("--procs: invalid parameters");
+  if (is(c, "bcast")) {
+    if ((e = oc_verify_bcast(&c->p, c->root, 1, &s, &v)) != OC_OK) lib_fail("verify", e);
+    if (oc_bcast_time(&c->p, &lb) != OC_OK) die("--procs: invalid parameters");
+  } else if (is(c, "sum") || is(c, "reduce")) {
+    if (is(c, "reduce")) {
+      n = c->p.P;
+      cnt = (int64_t *)malloc((size_t)c->p.P * sizeof *cnt);
+      if (cnt == NULL) die("out of memory");
+      for (int64_t q = 0; q < c->p.P; q++) cnt[q] = 1;
+    }
+    e = oc_reduce_infer(&c->p, c->root, cnt, c->set[O_ORDERED], &s);
+    if (e == OC_EINVALID) {
+      memset(&v, 0, sizeof v);
+      v.ok = 0;
+      v.rule = OC_RULE_FOLD;
+      v.proc = c->root;
+      v.at = 0;
+      snprintf(v.detail, sizeof v.detail,
+               "the partial results cannot be folded in rank order (a subtree's "
+               "ranks are not an interval next to its parent's)");
+    } else if (e == OC_EINVAL || e == OC_EUNSUP || e == OC_ERANGE) {
+      memset(&v, 0, sizeof v);
+      v.ok = 0;
+      v.rule = OC_RULE_RESULT;
+      v.proc = c->root;
+      v.at = ((int64_t)1 << 60) + 1;
+      snprintf(v.detail, sizeof v.detail,
+               "the messages do not form a tree into the root (a processor sends "
+               "twice, sends from the root, a cycle, or only forwards)");
+    } else if (e) {
+      lib_fail("verify", e);
+    } else if ((e = oc_verify_reduce(&c->p, c->root, n, &s, &v)) != OC_OK) {
+      lib_fail("verify", e);
+    }
+    if (is(c, "sum")) e = oc_sum_time(&c->p, n, &lb); else e = oc_reduce_time(&c->p, &lb);
+    if (e) lib_fail("bound", e);
+  } else if (is(c, "allreduce")) {
+    int64_t t;
+    if ((e = oc_verify_allreduce(&c->p, &s, &v)) != OC_OK) lib_fail("verify", e);
+    if ((e = oc_allreduce_schedule(&c->p, NULL, &t, &lb)) != OC_OK) lib_fail("bound", e);
+  } else {
+    int64_t t;
+    if ((e = oc_verify_alltoall(&c->p, c->items, c->set[O_PERSONALIZED], &s, &v)) != OC_OK)
+      lib_fail("verify", e);
+    if ((e = oc_alltoall_schedule(&c->p, c->items, c->set[O_PERSONALIZED], NULL, &t, &lb)) != OC_OK)
+      lib_fail("bound", e);
+  }
+  free(cnt);
   if (c->set[O_JSON]) {
     json_head(stdout, c, "input", v.time, lb);
     printf(",\"messages\":%zu,\"valid\":%s", s.n, v.ok ? "true" : "false");
     if (!v.ok) {
       printf(",\"violation\":{\"processor\":%lld,", (long long)v.proc);
-      if (v.rule == OC_RULE_MISSING)
+      if (v.at > ((int64_t)1 << 60))
         printf("\"at\":null");
       else
         json_time(stdout, "at", c, v.at);
@@ -554,11 +804,11 @@ static int cmd_verify(cli *c) {
   } else if (v.ok) {
     printf("valid: %zu messages, completion time %s, lower bound %s (%s)\n",
            s.n, tfmt(b1, sizeof b1, c, v.time), tfmt(b2, sizeof b2, c, lb),
-           v.time == lb ? "optimal" : "not optimal");
+           v.time == lb ? "optimal" : "above the bound");
   }
   if (!v.ok) {
     char at[64];
-    if (v.rule == OC_RULE_MISSING)
+    if (v.at > ((int64_t)1 << 60))
       snprintf(at, sizeof at, "the end");
     else
       tfmt(at, sizeof at, c, v.at);

@@ -1,6 +1,7 @@
-/* cli_render.c - the human-readable pictures of a broadcast schedule:
- * the tree (Karp et al. Fig. 1, left) and each processor's activity over
- * time (Fig. 1, right).  Large instances are summarised, and say so. */
+/* cli_render.c - the human-readable pictures of a schedule: the tree
+ * (Karp et al. Fig. 1 left, Fig. 6 right) and each processor's activity
+ * over time (Fig. 1 right, Fig. 6 left).  Large instances are summarised,
+ * and say so. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #define CHART_MAX_COLS 96
 
 typedef struct kid {
-  int64_t dst, t;
+  int64_t who, t; /* the other end of the message, its send start */
 } kid;
 
 static int kid_cmp(const void *x, const void *y) {
@@ -20,7 +21,8 @@ static int kid_cmp(const void *x, const void *y) {
   return (a->t > b->t) - (a->t < b->t);
 }
 
-/* children of each processor, in send order (CSR over the schedule) */
+/* children of each processor (CSR over the schedule), in send order, and
+ * the time each first holds the datum (broadcast) */
 typedef struct tree {
   int64_t P;
   size_t *off;
@@ -29,9 +31,10 @@ typedef struct tree {
 } tree;
 
 static int tree_build(tree *tr, const oc_params *p, int64_t root,
-                      const oc_sched *s) {
+                      const oc_sched *s, int reverse) {
   int64_t P = p->P, h = p->L + 2 * p->o;
   size_t *fill;
+  memset(tr, 0, sizeof *tr);
   tr->P = P;
   tr->off = (size_t *)calloc((size_t)P + 1, sizeof *tr->off);
   tr->k = (kid *)malloc((s->n ? s->n : 1) * sizeof *tr->k);
@@ -41,15 +44,17 @@ static int tree_build(tree *tr, const oc_params *p, int64_t root,
     free(fill);
     return OC_ENOMEM;
   }
-  for (int64_t q = 0; q < P; q++) tr->ready[q] = (q == root) ? 0 : -1;
-  for (size_t i = 0; i < s->n; i++) tr->off[s->msg[i].src + 1]++;
+  for (int64_t q = 0; q < P; q++) tr->ready[q] = (q == root || root < 0) ? 0 : -1;
+  for (size_t i = 0; i < s->n; i++)
+    tr->off[(reverse ? s->msg[i].dst : s->msg[i].src) + 1]++;
   for (int64_t q = 0; q < P; q++) tr->off[q + 1] += tr->off[q];
   memcpy(fill, tr->off, ((size_t)P + 1) * sizeof *fill);
   for (size_t i = 0; i < s->n; i++) {
     const oc_msg *m = &s->msg[i];
-    tr->k[fill[m->src]].dst = m->dst;
-    tr->k[fill[m->src]++].t = m->t;
-    if (tr->ready[m->dst] < 0 || m->t + h < tr->ready[m->dst])
+    int64_t at = reverse ? m->dst : m->src;
+    tr->k[fill[at]].who = reverse ? m->src : m->dst;
+    tr->k[fill[at]++].t = m->t;
+    if (root >= 0 && (tr->ready[m->dst] < 0 || m->t + h < tr->ready[m->dst]))
       tr->ready[m->dst] = m->t + h;
   }
   free(fill);
@@ -69,20 +74,27 @@ static void tstr(char *b, size_t n, int64_t x, const oc_params *p) {
 }
 
 int cli_render_tree(FILE *f, const oc_params *p, int64_t root,
-                    const oc_sched *s) {
+                    const oc_sched *s, int reverse) {
   tree tr;
   typedef struct fr { int64_t q; size_t next; int depth; char last[64]; } fr;
   fr *stk;
-  size_t sp = 0, shown = 0;
-  char tb[48];
-  int e = tree_build(&tr, p, root, s);
+  size_t sp, shown;
+  char tb[48], sb[48];
+  int e = tree_build(&tr, p, reverse ? -1 : root, s, reverse);
   if (e) { tree_free(&tr); return e; }
   stk = (fr *)malloc(sizeof(fr) * (TREE_MAX_NODES + 2));
   if (stk == NULL) { tree_free(&tr); return OC_ENOMEM; }
-  fprintf(f, "Broadcast tree (rank @ time the datum is usable; children in "
-             "send order)\n");
+  if (reverse)
+    fprintf(f, "Reduction tree (rank: when it sends its partial result; children "
+               "in the order they send)\n");
+  else
+    fprintf(f, "Broadcast tree (rank @ time the datum is usable; children in "
+               "send order)\n");
   tstr(tb, sizeof tb, 0, p);
-  fprintf(f, "p%lld @ %s\n", (long long)root, tb);
+  if (reverse)
+    fprintf(f, "p%lld (root)\n", (long long)root);
+  else
+    fprintf(f, "p%lld @ %s\n", (long long)root, tb);
   shown = 1;
   stk[0].q = root;
   stk[0].next = tr.off[root];
@@ -94,18 +106,21 @@ int cli_render_tree(FILE *f, const oc_params *p, int64_t root,
     {
       kid c = tr.k[top->next++];
       int last = top->next >= tr.off[top->q + 1];
-      char sb[48];
       for (int d = 0; d < top->depth; d++)
         fputs(top->last[d] ? "    " : "|   ", f);
-      tstr(tb, sizeof tb, tr.ready[c.dst], p);
       tstr(sb, sizeof sb, c.t, p);
-      fprintf(f, "%s p%lld @ %s  (sent at %s)\n", last ? "`--" : "|--",
-              (long long)c.dst, tb, sb);
+      if (reverse) {
+        fprintf(f, "%s p%lld sends at %s\n", last ? "`--" : "|--", (long long)c.who, sb);
+      } else {
+        tstr(tb, sizeof tb, tr.ready[c.who], p);
+        fprintf(f, "%s p%lld @ %s  (sent at %s)\n", last ? "`--" : "|--",
+                (long long)c.who, tb, sb);
+      }
       shown++;
-      if (tr.off[c.dst + 1] > tr.off[c.dst] && sp < TREE_MAX_NODES + 1) {
+      if (tr.off[c.who + 1] > tr.off[c.who] && sp < TREE_MAX_NODES + 1) {
         fr *n = &stk[sp++];
-        n->q = c.dst;
-        n->next = tr.off[c.dst];
+        n->q = c.who;
+        n->next = tr.off[c.who];
         n->depth = top->depth + 1;
         memcpy(n->last, top->last, sizeof n->last);
         n->last[top->depth] = (char)last;
@@ -121,24 +136,30 @@ int cli_render_tree(FILE *f, const oc_params *p, int64_t root,
   return OC_OK;
 }
 
+static void mark(char *line, int64_t from, int64_t to, int64_t span, int64_t scale,
+                 char ch) {
+  for (int64_t x = from < 0 ? 0 : from; x < to && x < span; x++) line[x / scale] = ch;
+}
+
 /* One character per time column:
  *   ' ' does not hold the datum yet   'R' receive overhead
- *   'S' send overhead ('s' a send start when o = 0)
- *   '=' waiting for the gap after a send   '.' holds the datum, idle */
+ *   'S' send overhead ('s' a send start when o = 0)   '+' additions
+ *   '=' waiting for the gap after a send   '.' idle */
 int cli_render_activity(FILE *f, const oc_params *p, int64_t root,
                         const oc_sched *s, int64_t completion) {
-  tree tr;
+  tree tr, in;
   int64_t P = p->P, rows = P < CHART_MAX_ROWS ? P : CHART_MAX_ROWS;
-  int64_t span = completion + 1; /* one column past the end: last arrivals show */
-  int64_t cols, scale, G = p->g > p->o ? p->g : p->o;
+  int64_t span = completion + 1; /* one column past the end */
+  int64_t cols, scale, G = p->g > p->o ? p->g : p->o, h = p->L + 2 * p->o;
   char *line;
-  int e = tree_build(&tr, p, root, s);
+  int e = tree_build(&tr, p, root, s, 0);
+  if (e == OC_OK) e = tree_build(&in, p, root, s, 1);
   if (e) { tree_free(&tr); return e; }
   scale = (span + CHART_MAX_COLS - 1) / CHART_MAX_COLS;
   if (scale < 1) scale = 1;
   cols = (span + scale - 1) / scale;
   line = (char *)malloc((size_t)cols + 1);
-  if (line == NULL) { tree_free(&tr); return OC_ENOMEM; }
+  if (line == NULL) { tree_free(&tr); tree_free(&in); return OC_ENOMEM; }
   {
     char ub[48];
     tstr(ub, sizeof ub, scale, p);
@@ -146,26 +167,28 @@ int cli_render_activity(FILE *f, const oc_params *p, int64_t root,
                "unit%s)\n", ub, scale == 1 && p->unit == 1 ? "" : "s");
   }
   fprintf(f, "legend: S send overhead, s send start (o = 0), R receive "
-             "overhead, = gap, . idle with the datum\n");
+             "overhead, + additions, = gap, . idle\n");
   for (int64_t q = 0; q < rows; q++) {
     int64_t rdy = tr.ready[q];
     for (int64_t c = 0; c < cols; c++) line[c] = (rdy >= 0 && c * scale >= rdy) ? '.' : ' ';
-    /* rank states by priority: S > R > s > = */
-    for (size_t i = tr.off[q]; i < tr.off[q + 1]; i++) {
+    for (size_t i = tr.off[q]; i < tr.off[q + 1]; i++) { /* gaps after sends */
       int64_t t = tr.k[i].t;
       for (int64_t x = t + (p->o > 0 ? p->o : 1); x < t + G && x < span; x++)
         if (line[x / scale] == '.' || line[x / scale] == ' ') line[x / scale] = '=';
     }
-    if (rdy > 0 && p->o > 0)
-      for (int64_t x = rdy - p->o; x < rdy && x < span; x++)
-        if (x >= 0) line[x / scale] = 'R';
-    for (size_t i = tr.off[q]; i < tr.off[q + 1]; i++) {
+    for (size_t i = 0; i < s->nop; i++) /* additions */
+      if (s->op[i].proc == q)
+        mark(line, s->op[i].t, s->op[i].t + oc_op_cost(&s->op[i]) * p->unit, span, scale, '+');
+    if (p->o > 0) /* receive overheads */
+      for (size_t i = in.off[q]; i < in.off[q + 1]; i++)
+        mark(line, in.k[i].t + p->o + p->L, in.k[i].t + h, span, scale, 'R');
+    for (size_t i = tr.off[q]; i < tr.off[q + 1]; i++) { /* send overheads */
       int64_t t = tr.k[i].t;
       if (p->o == 0) {
         if (t < span && line[t / scale] != 'R' && line[t / scale] != 'S')
           line[t / scale] = 's';
       } else {
-        for (int64_t x = t; x < t + p->o && x < span; x++) line[x / scale] = 'S';
+        mark(line, t, t + p->o, span, scale, 'S');
       }
     }
     line[cols] = '\0';
@@ -179,5 +202,6 @@ int cli_render_activity(FILE *f, const oc_params *p, int64_t root,
     fprintf(f, "... %lld more processors not drawn\n", (long long)(P - rows));
   free(line);
   tree_free(&tr);
+  tree_free(&in);
   return OC_OK;
 }

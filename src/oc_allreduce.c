@@ -141,13 +141,14 @@ int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
     /* the receiver's window before round m: 1 + what came before */
     A = 1;
     for (int64_t r = 0; r < m; r++) if (w.pick[r] >= 0) A += w.a[w.pick[r]];
+    last = m;
+    if (out == NULL) continue; /* the time alone */
     if ((int64_t)out->n > ((int64_t)1 << 26) - P) { e = OC_ERANGE; break; }
     for (int64_t i = 0; i < P && e == OC_OK; i++) {
       /* the item: the index of the partial result in the sender's history
        * (rounds that sent, counted) */
       e = oc_sched_push(out, m * D, i, (i + A) % P, j);
     }
-    last = m;
   }
   if (e == OC_OK) *time = last < 0 ? 0 : last * D + hh;
 out:

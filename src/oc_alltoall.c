@@ -36,12 +36,13 @@ int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
   int64_t P, M, D, e;
   if ((e = oc_params_check(p)) != OC_OK) return (int)e;
   P = p->P;
-  if (k < 1 || P > OC_GLOBAL_PROCS_MAX || k > OC_GLOBAL_PROCS_MAX / P ||
-      (P - 1) > OC_GLOBAL_PROCS_MAX / (P * k))
+  if (k < 1) return OC_ERANGE;
+  if (out != NULL && (P > OC_GLOBAL_PROCS_MAX || k > OC_GLOBAL_PROCS_MAX / P ||
+                      (P - 1) > OC_GLOBAL_PROCS_MAX / (P * k)))
     return OC_ERANGE;
-  M = k * (P - 1);
+  M = oc_mul_sat(k, P - 1); /* times only: saturating for huge P */
   D = spacing(p);
-  for (int64_t j = 0; j < k; j++) {
+  for (int64_t j = 0; j < k && out != NULL; j++) {
     for (int64_t r = 1; r < P; r++) {
       int64_t m = j * (P - 1) + (r - 1); /* step */
       for (int64_t i = 0; i < P; i++) {
@@ -51,7 +52,9 @@ int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
       }
     }
   }
-  *time = P == 1 ? 0 : p->L + 2 * p->o + D * (M - 1);
-  *lower_bound = P == 1 ? 0 : oc_max64(p->L + 2 * p->o + p->g * (M - 1), 2 * p->o * M);
+  *time = P == 1 ? 0 : oc_add_sat(p->L + 2 * p->o, oc_mul_sat(D, M - 1));
+  *lower_bound = P == 1 ? 0
+                        : oc_max64(oc_add_sat(p->L + 2 * p->o, oc_mul_sat(p->g, M - 1)),
+                                   oc_mul_sat(2 * p->o, M));
   return OC_OK;
 }

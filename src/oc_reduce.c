@@ -556,7 +556,7 @@ static int arr_cmp(const void *x, const void *y) {
 }
 
 int oc_reduce_infer(const oc_params *p, int64_t root, const int64_t *counts,
-                    oc_sched *s) {
+                    int ordered, oc_sched *s) {
   int64_t P, h, a, o;
   int64_t *sendt = NULL, *to = NULL, *aoff = NULL, *size = NULL, *base = NULL;
   int64_t *order = NULL;
@@ -632,19 +632,32 @@ int oc_reduce_infer(const oc_params *p, int64_t root, const int64_t *counts,
       size[q] = counts[q];
       for (int64_t k = aoff[q]; k < aoff[q + 1]; k++) size[q] += size[arr[k].from];
     }
-    base[root] = 0;
-    for (int64_t j = 0; j < n; j++) {
-      int64_t q = order[j], at = base[q];
-      for (int64_t k = aoff[q + 1]; k-- > aoff[q];) {
-        base[arr[k].from] = at;
-        at += size[arr[k].from];
+    if (ordered) { /* operand q at rank q: every subtree a rank interval */
+      for (int64_t j = n; j-- > 0;) {
+        int64_t q = order[j], lo = q, hi = q + 1;
+        if (counts[q] != 1) { e = OC_EINVAL; goto out; }
+        for (int64_t k = aoff[q]; k < aoff[q + 1]; k++) {
+          lo = oc_min64(lo, base[arr[k].from]);
+          hi = oc_max64(hi, base[arr[k].from] + size[arr[k].from]);
+        }
+        if (hi - lo != size[q]) { e = OC_EINVALID; goto out; }
+        base[q] = lo;
+      }
+    } else {
+      base[root] = 0;
+      for (int64_t j = 0; j < n; j++) {
+        int64_t q = order[j], at = base[q];
+        for (int64_t k = aoff[q + 1]; k-- > aoff[q];) {
+          base[arr[k].from] = at;
+          at += size[arr[k].from];
+        }
       }
     }
     /* additions, list-scheduled: receive overheads [t - o, t) are busy;
      * a received value is pending from its arrival t on */
     for (int64_t j = 0; j < n && e == OC_OK; j++) {
       int64_t q = order[j], end_k = aoff[q + 1];
-      int64_t own = base[q] + size[q] - counts[q];
+      int64_t own = ordered ? q : base[q] + size[q] - counts[q];
       int64_t c = own + 1, left = counts[q] - 1, now = 0, run = 0;
       int64_t alo = own, nxt = aoff[q], pf = aoff[q];
       int started = 0;
@@ -680,8 +693,15 @@ int oc_reduce_infer(const oc_params *p, int64_t root, const int64_t *counts,
           int64_t ch = arr[pf++].from;
           FLUSH();
           if (e) break;
-          e = oc_sched_push_op(s, now, q, OC_OP_PREPEND, base[ch], alo, c);
-          alo = base[ch];
+          if (base[ch] + size[ch] == alo) {
+            e = oc_sched_push_op(s, now, q, OC_OP_PREPEND, base[ch], alo, c);
+            alo = base[ch];
+          } else if (base[ch] == c && left == 0) {
+            e = oc_sched_push_op(s, now, q, OC_OP_APPEND, alo, c, c + size[ch]);
+            c += size[ch];
+          } else {
+            e = OC_EINVALID; /* a partial result not next to the accumulator */
+          }
         } else { /* one more own operand */
           c++;
           left--;

@@ -48,7 +48,8 @@
   X(cli_verify_exit_codes)                                                     \
   X(cli_bad_input)                                                             \
   X(cli_bound_edges)                                                           \
-  X(cli_text_output)
+  X(cli_text_output)                                                           \
+  X(cli_combining)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

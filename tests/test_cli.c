@@ -290,3 +290,90 @@ void test_cli_text_output(void) {
   CHECK_EQ(R.code, 0);
   CHECK(HAS(R.out, "usage"));
 }
+
+/* The combining problems through the command: JSON (operands_per_proc adds
+ * up to n), CSV round trip through verify, and errors. */
+void test_cli_combining(void) {
+  static char csv[1 << 16];
+  const char *m[] = {"--procs", "7", "--latency", "5", "--overhead", "2", "--gap", "4"};
+  RUN(NULL, "plan", "sum", m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
+      "--operands", "82", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"problem\":\"sum\""));
+  CHECK(HAS(R.out, "\"time\":29,"));
+  CHECK(HAS(R.out, "\"optimal\":true"));
+  CHECK(HAS(R.out, "\"operands_per_proc\":[16,14,10,6,16,12,8]"));
+  RUN(NULL, "bound", "sum", m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
+      "--operands", "82", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"lower_bound\":29,"));
+  CHECK(HAS(R.out, "\"operands_per_proc\":["));
+  RUN(NULL, "plan", "sum", m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
+      "--operands", "82", "--csv");
+  CHECK_EQ(R.code, 0);
+  snprintf(csv, sizeof csv, "%s", R.out);
+  RUN(csv, "verify", "sum", m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
+      "--operands", "82", "--counts", "16,14,10,6,16,12,8");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "completion time 29"));
+  /* more operands than the senders can add by their send times */
+  RUN(csv, "verify", "sum", m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
+      "--operands", "84", "--counts", "16,14,10,6,16,12,10");
+  CHECK_EQ(R.code, 1);
+  CHECK(HAS(R.err, "processor 6"));
+  RUN(csv, "verify", "sum", m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7],
+      "--operands", "82", "--counts", "16,14,10,6,16,12");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--counts"));
+  RUN(NULL, "plan", "sum", m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7]);
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--operands"));
+
+  /* reduce: rank order by default; the CSV verifies, also --ordered */
+  RUN(NULL, "plan", "reduce", "--procs", "8", "--latency", "5", "--overhead", "2",
+      "--gap", "4", "--root", "3", "--csv");
+  CHECK_EQ(R.code, 0);
+  snprintf(csv, sizeof csv, "%s", R.out);
+  RUN(csv, "verify", "reduce", "--procs", "8", "--latency", "5", "--overhead", "2",
+      "--gap", "4", "--root", "3", "--ordered");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "completion time 24, lower bound 24 (optimal)"));
+  RUN(NULL, "plan", "reduce", "--procs", "8", "--latency", "5", "--overhead", "2",
+      "--gap", "4", "--root", "3", "--commutative", "--csv");
+  snprintf(csv, sizeof csv, "%s", R.out);
+  RUN(csv, "verify", "reduce", "--procs", "8", "--latency", "5", "--overhead", "2",
+      "--gap", "4", "--root", "3");
+  CHECK_EQ(R.code, 0);
+  RUN(csv, "verify", "reduce", "--procs", "8", "--latency", "5", "--overhead", "2",
+      "--gap", "4", "--root", "3", "--ordered");
+  CHECK_EQ(R.code, 1); /* cyclic order is not rank order */
+  CHECK(HAS(R.err, "fold-order"));
+
+  /* allreduce and alltoall */
+  RUN(NULL, "plan", "allreduce", "--lambda", "1", "--procs", "8", "--csv");
+  CHECK_EQ(R.code, 0);
+  snprintf(csv, sizeof csv, "%s", R.out);
+  RUN(csv, "verify", "allreduce", "--lambda", "1", "--procs", "8", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"time\":5,"));
+  CHECK(HAS(R.out, "\"optimal\":true"));
+  RUN(NULL, "plan", "alltoall", "--procs", "6", "--latency", "3", "--overhead", "0",
+      "--gap", "2", "--items", "2", "--personalized", "--csv");
+  CHECK_EQ(R.code, 0);
+  snprintf(csv, sizeof csv, "%s", R.out);
+  RUN(csv, "verify", "alltoall", "--procs", "6", "--latency", "3", "--overhead", "0",
+      "--gap", "2", "--items", "2", "--personalized");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "(optimal)"));
+  RUN(csv, "verify", "alltoall", "--procs", "6", "--latency", "3", "--overhead", "0",
+      "--gap", "2", "--items", "2");
+  CHECK_EQ(R.code, 1); /* not every processor gets every item */
+  RUN(NULL, "plan", "alltoall", "--procs", "6", "--latency", "3", "--overhead", "0",
+      "--gap", "2", "--commutative");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--commutative"));
+  RUN(NULL, "plan", "scan", "--procs", "6", "--latency", "3", "--overhead", "0",
+      "--gap", "2");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "scan"));
+}

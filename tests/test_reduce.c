@@ -323,6 +323,18 @@ static void reduce_one(const oc_params *p, int64_t root, int ordered, int64_t B)
   if (!v.ok) test_failf(__FILE__, __LINE__, "root %lld: %s", (long long)root, v.detail);
   CHECK_EQ(v.time, oc_reduce_completion(r));
   if (root % 7 == 0) CHECK(execute(p, root, p->P, &s));
+  if (ordered) { /* the messages alone, additions inferred in rank order */
+    int64_t *one = (int64_t *)malloc((size_t)p->P * 8);
+    for (int64_t q = 0; q < p->P; q++) one[q] = 1;
+    s.nop = 0;
+    s.nseg = 0;
+    CHECK_OK(oc_reduce_infer(p, root, one, 1, &s));
+    CHECK_OK(oc_verify_reduce(p, root, p->P, &s, &v));
+    CHECK(v.ok);
+    CHECK(v.time <= oc_reduce_completion(r));
+    for (size_t j = 0; j < s.nseg; j++) CHECK_EQ(s.seg[j].proc, s.seg[j].lo);
+    free(one);
+  }
   oc_sched_free(&s);
   oc_reduce_free(r);
 }
@@ -477,7 +489,7 @@ void test_reduce_infer_matches_plan(void) {
     CHECK_OK(oc_reduce_schedule(r, &s));
     s.nop = 0;
     s.nseg = 0;
-    CHECK_OK(oc_reduce_infer(&p, root, cnt, &s));
+    CHECK_OK(oc_reduce_infer(&p, root, cnt, 0, &s));
     CHECK_OK(oc_verify_reduce(&p, root, n, &s, &v));
     if (!v.ok)
       test_failf(__FILE__, __LINE__, "P=%lld L=%lld o=%lld g=%lld n=%lld: %s",
