@@ -252,6 +252,24 @@ int oc_reduce_schedule(const oc_reduce *r, oc_sched *out);
 int oc_reduce_infer(const oc_params *p, int64_t root, const int64_t *counts,
                     int ordered, oc_sched *s);
 
+/* A rank's own part of a reduction (oc_reduce_new), without the global
+ * schedule: O(log P log B(P)) for the unordered plan; the ordered plan
+ * also walks the root's K = B(P)/max(g, o+a) reception slots once. */
+typedef struct oc_reduce_view {
+  int64_t rank;
+  int64_t parent;    /* rank it sends its partial result to, -1 root      */
+  int64_t send;      /* when it sends (-1 at the root)                    */
+  int64_t nchildren; /* ranks that send to it                             */
+  /* private */
+  int64_t slot_, start_, slot_size_, pos_, label_, t_, st_, base_;
+} oc_reduce_view;
+
+int oc_reduce_rank(const oc_reduce *r, int64_t rank, oc_reduce_view *v);
+/* k-th child, in the order of the broadcast the reduction reverses: child
+ * 0 sends last; its rank and send time */
+int oc_reduce_child(const oc_reduce *r, const oc_reduce_view *v, int64_t k,
+                    int64_t *child_rank, int64_t *send_time);
+
 /* The most operands P processors can sum in time t (Karp's inverse
  * problem), and the least time for n operands.  OC_EUNSUP when the
  * instance's reach function is too long to tabulate (docs/MODEL.md). */

@@ -349,3 +349,63 @@ void oc_bcast_test_closed_form(oc_bcast *b) {
   free(b->r->tab);
   b->r->tab = NULL;
 }
+
+/* ---- postorder view (reductions) -------------------------------------------
+ * The same trees numbered in postorder: a node after its children's blocks,
+ * children in send order.  A reduction folds its children's values as they
+ * arrive (last child first) by prepending, so its block is exactly this. */
+
+int oc_bcast_post_locate(const oc_bcast *b, int64_t x, oc_post *out) {
+  const int64_t h = b->r->h, G = b->r->G;
+  int64_t t = b->r->T, st = b->st0, base = 0, size = b->p.P, parent = -1;
+  if (b->alg == OC_BCAST_BARNOY) return OC_EUNSUP;
+  if (x < 0 || x >= b->p.P) return OC_ERANGE;
+  while (x != base + size - 1) {
+    /* least m: x is not in the child-0 block of the node m levels down */
+    int64_t lo = 0, hi = t / h + 1;
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (x - base >= chain_size(b, t, st, mid + 1)) hi = mid; else lo = mid + 1;
+    }
+    if (lo > 0) {
+      parent = base + chain_size(b, t, st, lo - 1) - 1;
+      size = chain_size(b, t, st, lo);
+      t -= lo * h;
+      if (b->alg == OC_BCAST_SHOUCHEN) st -= lo;
+    }
+    if (x == base + size - 1) break;
+    {
+      int64_t K, k, pre, nst;
+      if (t < h) return OC_EINVAL; /* cannot happen: sizes are exact */
+      K = (t - h) / G;
+      lo = 1;
+      hi = K;
+      while (lo < hi) {
+        int64_t mid = hi - (hi - lo) / 2;
+        if (prefix_of(b, t, st, mid) <= x - base) lo = mid; else hi = mid - 1;
+      }
+      k = lo;
+      pre = prefix_of(b, t, st, k);
+      nst = child_state(b, t, st, k);
+      parent = base + size - 1;
+      size = prefix_of(b, t, st, k + 1) - pre;
+      base += pre;
+      t -= h + k * G;
+      st = nst;
+    }
+  }
+  out->pos = x;
+  out->parent = parent;
+  out->label = (b->r->T - t) * b->r->d;
+  out->nchildren = nchildren_of(b, t, st);
+  out->t_ = t;
+  out->st_ = st;
+  out->base_ = base;
+  return OC_OK;
+}
+
+int64_t oc_bcast_post_child(const oc_bcast *b, const oc_post *v, int64_t k,
+                            int64_t *label) {
+  *label = v->label + (b->r->h + k * b->r->G) * b->r->d;
+  return v->base_ + prefix_of(b, v->t_, v->st_, k + 1) - 1;
+}

@@ -39,6 +39,18 @@ int64_t oc_reach_closed(int64_t h, int64_t G, int64_t t);
 
 
 
+/* Postorder numbering of a KARP or SHOUCHEN tree (root = position P-1):
+ * the node at postorder index x, its parent's index, its label (when the
+ * broadcast reaches it), its children. O(log P log B(P)) values of f. */
+typedef struct oc_post {
+  int64_t pos, parent, label, nchildren;
+  int64_t t_, st_, base_;
+} oc_post;
+int oc_bcast_post_locate(const oc_bcast *b, int64_t x, oc_post *out);
+/* child k's postorder index; *label its label */
+int64_t oc_bcast_post_child(const oc_bcast *b, const oc_post *v, int64_t k,
+                            int64_t *label);
+
 /* Tests only: drop the table so that every value of f comes from the
  * closed form. */
 void oc_bcast_test_closed_form(oc_bcast *b);

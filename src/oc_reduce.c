@@ -469,7 +469,6 @@ static int64_t own_lo(const plan *pl, int64_t i) {
 
 static int emit(const oc_reduce *x, const plan *pl, oc_sched *out) {
   const int64_t a = x->a, o = x->p.o, L = x->p.L;
-  const int64_t G = x->pp.g; /* = max(g, o + a) */
   int e = OC_OK;
   for (int64_t i = 0; i < pl->U && e == OC_OK; i++) {
     int64_t k = pl->koff[i + 1] - pl->koff[i];
@@ -477,9 +476,14 @@ static int emit(const oc_reduce *x, const plan *pl, oc_sched *out) {
     int64_t left = pl->N[i] - 1, alo = olo, ahi = olo + 1, now = 0;
     e = oc_sched_push_seg(out, pl->rank[i], olo, olo + pl->N[i]);
     /* the accumulator starts with the first own operand; then windows of
-     * local additions between the folds, folds last-child-first */
+     * local additions between the folds, folds last-child-first.  A child
+     * with label d sends at t - d; its value is received at t - d + o + L
+     * and added right after (it is in slot m = (d - d_i - L' - 2o)/G' of
+     * the receiver, whose fold ends at S - mG'). */
     for (int64_t m = k; m >= 0 && e == OC_OK; m--) {
-      int64_t wend = (m > 0) ? S - a - (m - 1) * G - o : S; /* next receive */
+      int64_t ch = m > 0 ? pl->kid[pl->koff[i] + m - 1] : -1;
+      int64_t F = m > 0 ? x->t - pl->d[ch] + o + L + o : S; /* fold start */
+      int64_t wend = m > 0 ? F - o : S; /* the window ends at the reception */
       int64_t fit = (wend - now) / a, run = oc_min64(fit, left);
       if (m == k) { /* the first op starts the accumulator */
         e = oc_sched_push_op(out, 0, pl->rank[i], OC_OP_LOCAL, olo, olo, olo + 1 + run);
@@ -493,8 +497,6 @@ static int emit(const oc_reduce *x, const plan *pl, oc_sched *out) {
       left -= run;
       if (m == 0 || e != OC_OK) break;
       {
-        int64_t ch = pl->kid[pl->koff[i] + m - 1];
-        int64_t F = S - a - (m - 1) * G; /* fold start; receive at F - o */
         int64_t blo = pl->base[ch], bhi = blo + pl->size[ch];
         if (pl->right[ch]) {
           e = oc_sched_push_op(out, F, pl->rank[i], OC_OP_APPEND, alo, ahi, bhi);
@@ -504,7 +506,7 @@ static int emit(const oc_reduce *x, const plan *pl, oc_sched *out) {
           alo = blo;
         }
         if (e == OC_OK)
-          e = oc_sched_push(out, F - o - o - L, pl->rank[ch], pl->rank[i], 0);
+          e = oc_sched_push(out, x->t - pl->d[ch], pl->rank[ch], pl->rank[i], 0);
         now = F + a;
       }
     }
@@ -722,4 +724,137 @@ out:
   free(order);
   free(arr);
   return e;
+}
+
+/* ---- a rank's own view ------------------------------------------------------ */
+
+/* The ordered root's slots: sizes and first ranks (left slots from rank 0
+ * in slot order, right slots after the root in reverse slot order). */
+static int slot_layout(const oc_reduce *x, slots *sl, int64_t **sz, int64_t **start) {
+  int64_t need[2], at[2];
+  int e = slots_plan(x, x->t, sl);
+  if (e) return e;
+  *sz = (int64_t *)malloc((size_t)(sl->K + 1) * sizeof **sz);
+  *start = (int64_t *)malloc((size_t)(sl->K + 1) * sizeof **start);
+  if (*sz == NULL || *start == NULL) return OC_ENOMEM;
+  need[0] = x->root;
+  need[1] = x->p.P - 1 - x->root;
+  for (int64_t j = 0; j <= sl->K; j++) {
+    (*sz)[j] = oc_min64(sl->F[j], need[sl->side[j]]);
+    need[sl->side[j]] -= (*sz)[j];
+  }
+  at[0] = 0;
+  for (int64_t j = 0; j <= sl->K; j++)
+    if (sl->side[j] == 0) { (*start)[j] = at[0]; at[0] += (*sz)[j]; }
+  at[1] = x->root + 1;
+  for (int64_t j = sl->K; j >= 0; j--)
+    if (sl->side[j] == 1) { (*start)[j] = at[1]; at[1] += (*sz)[j]; }
+  return OC_OK;
+}
+
+/* the karp tree of n nodes in the tree model */
+static int slot_tree(const oc_reduce *x, int64_t n, oc_bcast **b) {
+  oc_params q = x->pp;
+  q.P = n;
+  return oc_bcast_new(b, &q, 0, OC_BCAST_KARP);
+}
+
+int oc_reduce_rank(const oc_reduce *x, int64_t rank, oc_reduce_view *v) {
+  const int64_t P = x->p.P;
+  oc_bcast *b = NULL;
+  oc_post w;
+  int e;
+  if (!x->reduce) return OC_EUNSUP;
+  if (rank < 0 || rank >= P) return OC_ERANGE;
+  memset(v, 0, sizeof *v);
+  v->rank = rank;
+  v->slot_ = -1;
+  if (!x->ordered || P == 1) {
+    int64_t pos = ((rank - x->root - 1) % P + P) % P;
+    if ((e = slot_tree(x, P, &b)) != OC_OK) return e;
+    e = oc_bcast_post_locate(b, pos, &w);
+    oc_bcast_free(b);
+    if (e) return e;
+    v->parent = w.parent < 0 ? -1 : (w.parent + x->root + 1) % P;
+    v->start_ = 0;
+    v->slot_size_ = P;
+  } else if (rank == x->root) {
+    slots sl = {0, 0, 0, NULL, NULL};
+    int64_t *sz = NULL, *start = NULL;
+    e = slot_layout(x, &sl, &sz, &start);
+    v->parent = -1;
+    v->send = -1;
+    for (int64_t j = 0; e == OC_OK && j <= sl.K; j++) v->nchildren += sz[j] > 0;
+    slots_free(&sl);
+    free(sz);
+    free(start);
+    return e;
+  } else {
+    slots sl = {0, 0, 0, NULL, NULL};
+    int64_t *sz = NULL, *start = NULL, j;
+    e = slot_layout(x, &sl, &sz, &start);
+    for (j = 0; e == OC_OK && j <= sl.K; j++)
+      if (sz[j] > 0 && rank >= start[j] && rank < start[j] + sz[j]) break;
+    if (e == OC_OK && j > sl.K) e = OC_EINVAL;
+    if (e == OC_OK) {
+      v->slot_ = j;
+      v->start_ = start[j];
+      v->slot_size_ = sz[j];
+      if ((e = slot_tree(x, sz[j], &b)) == OC_OK) {
+        e = oc_bcast_post_locate(b, rank - start[j], &w);
+        oc_bcast_free(b);
+      }
+      if (e == OC_OK) {
+        w.label += sl.h + j * sl.G;
+        v->parent = w.parent < 0 ? x->root : start[j] + w.parent;
+      }
+    }
+    slots_free(&sl);
+    free(sz);
+    free(start);
+    if (e) return e;
+  }
+  v->send = v->parent < 0 ? -1 : x->t - w.label;
+  v->nchildren = w.nchildren;
+  v->pos_ = w.pos;
+  v->label_ = w.label;
+  v->t_ = w.t_;
+  v->st_ = w.st_;
+  v->base_ = w.base_;
+  return OC_OK;
+}
+
+int oc_reduce_child(const oc_reduce *x, const oc_reduce_view *v, int64_t k,
+                    int64_t *child_rank, int64_t *send_time) {
+  oc_bcast *b = NULL;
+  oc_post w;
+  int64_t lab, pos;
+  int e;
+  if (k < 0 || k >= v->nchildren) return OC_ERANGE;
+  if (x->ordered && v->parent < 0 && x->p.P > 1) { /* the ordered root */
+    slots sl = {0, 0, 0, NULL, NULL};
+    int64_t *sz = NULL, *start = NULL, seen = -1, j;
+    e = slot_layout(x, &sl, &sz, &start);
+    for (j = 0; e == OC_OK && j <= sl.K; j++)
+      if (sz[j] > 0 && ++seen == k) break;
+    if (e == OC_OK) {
+      *child_rank = start[j] + sz[j] - 1; /* the slot's root: last in postorder */
+      *send_time = x->t - (sl.h + j * sl.G);
+    }
+    slots_free(&sl);
+    free(sz);
+    free(start);
+    return e;
+  }
+  if ((e = slot_tree(x, v->slot_size_, &b)) != OC_OK) return e;
+  w.pos = v->pos_;
+  w.label = v->label_;
+  w.t_ = v->t_;
+  w.st_ = v->st_;
+  w.base_ = v->base_;
+  pos = oc_bcast_post_child(b, &w, k, &lab);
+  oc_bcast_free(b);
+  *child_rank = x->ordered ? v->start_ + pos : (pos + x->root + 1) % x->p.P;
+  *send_time = x->t - lab;
+  return OC_OK;
 }

@@ -39,6 +39,7 @@
   X(reduce_all_roots)                                                          \
   X(reduce_mutants_rejected)                                                   \
   X(reduce_infer_matches_plan)                                                 \
+  X(reduce_views_agree)                                                        \
   X(allreduce_postal_optimal)                                                  \
   X(allreduce_random)                                                          \
   X(alltoall_random)                                                           \
