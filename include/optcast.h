@@ -308,6 +308,13 @@ int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
  * (0 = its own value, k = after its k-th addition). */
 int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
                           int64_t *lower_bound); /* out may be NULL: times only */
+/* Rank order for every processor (non-commutative operators): the ordered
+ * reduction to rank 0 (item 0 messages, with its additions), then the
+ * optimal broadcast of the result from rank 0 (item 1 messages).  Time:
+ * reduction time + B(P); the circulant windows cannot keep rank order, as
+ * each processor's window wraps around at a different place. */
+int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
+                                  int64_t *time, int64_t *lower_bound);
 
 /* ---- verifier --------------------------------------------------------------
  * Checks a schedule against every LogP rule of the contract (postal is LogP
@@ -363,6 +370,12 @@ int oc_verify_reduce(const oc_params *p, int64_t root, int64_t n,
  * partial result number `item`, finished by the send start; every
  * processor must end with a window of all P values, none twice. */
 int oc_verify_allreduce(const oc_params *p, const oc_sched *s, oc_verdict *v);
+/* The two-phase ordered allreduce: item 0 messages and the additions form a
+ * reduction to rank 0 in rank order (oc_verify_reduce's rules); item 1
+ * messages broadcast the result, which rank 0 holds from the end of its
+ * last addition; the message rules hold across both phases. */
+int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
+                                oc_verdict *v);
 
 /* Every processor must end with every item of the others (personalized:
  * every item addressed to it); items start at their sources at time 0. */

@@ -144,7 +144,8 @@ static void parse_lambda(const cli *c, int o, int64_t *num, int64_t *den) {
 static const char *problem_alg(const cli *c) {
   if (strcmp(c->problem, "sum") == 0) return "karp-summation";
   if (strcmp(c->problem, "reduce") == 0) return "karp-reduction";
-  if (strcmp(c->problem, "allreduce") == 0) return "karp-circulant";
+  if (strcmp(c->problem, "allreduce") == 0)
+    return c->set[O_ORDERED] ? "reduce-then-bcast" : "karp-circulant";
   if (strcmp(c->problem, "alltoall") == 0) return "karp-ring";
   return "karp";
 }
@@ -236,8 +237,9 @@ static void check_problem(cli *c, int required) {
     die("--personalized: only meaningful for 'alltoall'");
   if (c->set[O_COMMUTATIVE] && !is(c, "reduce"))
     die("--commutative: only meaningful for 'reduce'");
-  if (c->set[O_ORDERED] && !(is(c, "reduce") && strcmp(c->cmd, "verify") == 0))
-    die("--ordered: only meaningful for 'optcast verify reduce'");
+  if (c->set[O_ORDERED] && !(is(c, "reduce") && strcmp(c->cmd, "verify") == 0) &&
+      !is(c, "allreduce"))
+    die("--ordered: only meaningful for 'allreduce' and 'optcast verify reduce'");
   if (c->set[O_COUNTS] && !(is(c, "sum") && strcmp(c->cmd, "verify") == 0))
     die("--counts: only meaningful for 'optcast verify sum'");
   if (c->set[O_ITEMS] && !is(c, "bcast") && !is(c, "alltoall"))
@@ -408,14 +410,18 @@ static void solve(cli *c, int plan, result *r) {
     if (!plan && c->p.P > OC_GLOBAL_PROCS_MAX)
       die("--procs: allreduce times are computed up to P = %lld",
           (long long)OC_GLOBAL_PROCS_MAX);
-    e = oc_allreduce_schedule(&c->p, plan ? &r->s : NULL, &r->time, &r->lb);
+    e = c->set[O_ORDERED]
+            ? oc_allreduce_ordered_schedule(&c->p, plan ? &r->s : NULL, &r->time, &r->lb)
+            : oc_allreduce_schedule(&c->p, plan ? &r->s : NULL, &r->time, &r->lb);
     if (e == OC_ERANGE)
       die("--procs: the allreduce schedule for P=%lld has too many messages "
           "(at most 2^26)", (long long)c->p.P);
     if (e) lib_fail("allreduce", e);
     r->optimal_known = 0; /* optimal only where it meets the lower bound */
     if (!plan) return;
-    if ((e = oc_verify_allreduce(&c->p, &r->s, &v)) != OC_OK) lib_fail("verify", e);
+    e = c->set[O_ORDERED] ? oc_verify_allreduce_ordered(&c->p, &r->s, &v)
+                          : oc_verify_allreduce(&c->p, &r->s, &v);
+    if (e) lib_fail("verify", e);
   } else { /* alltoall */
     r->alg = problem_alg(c);
     if (plan) check_plan_size(c);
@@ -774,6 +780,37 @@ static int cmd_verify(cli *c) {
     }
     if (is(c, "sum")) e = oc_sum_time(&c->p, n, &lb); else e = oc_reduce_time(&c->p, &lb);
     if (e) lib_fail("bound", e);
+  } else if (is(c, "allreduce") && c->set[O_ORDERED]) {
+    /* phase 1 (item 0): additions inferred in rank order; phase 2: item 1 */
+    oc_sched a;
+    int64_t *one = (int64_t *)malloc((size_t)c->p.P * sizeof *one);
+    if (one == NULL) die("out of memory");
+    for (int64_t q = 0; q < c->p.P; q++) one[q] = 1;
+    oc_sched_init(&a);
+    for (size_t i = 0; i < s.n; i++)
+      if (s.msg[i].item == 0 && oc_sched_push(&a, s.msg[i].t, s.msg[i].src, s.msg[i].dst, 0))
+        die("out of memory");
+    e = oc_reduce_infer(&c->p, 0, one, 1, &a);
+    free(one);
+    if (e == OC_OK) {
+      s.op = a.op; s.nop = a.nop; s.opcap = a.opcap;
+      s.seg = a.seg; s.nseg = a.nseg; s.segcap = a.segcap;
+      a.op = NULL; a.seg = NULL;
+      e = oc_verify_allreduce_ordered(&c->p, &s, &v);
+      if (e) lib_fail("verify", e);
+    } else {
+      memset(&v, 0, sizeof v);
+      v.rule = e == OC_EINVALID ? OC_RULE_FOLD : OC_RULE_RESULT;
+      v.at = e == OC_EINVALID ? 0 : ((int64_t)1 << 60) + 1;
+      snprintf(v.detail, sizeof v.detail,
+               "the item-0 messages are not a rank-order reduction into rank 0");
+    }
+    oc_sched_free(&a);
+    {
+      int64_t t;
+      if ((e = oc_reduce_time(&c->p, &lb)) != OC_OK) lib_fail("bound", e);
+      (void)t;
+    }
   } else if (is(c, "allreduce")) {
     int64_t t;
     if ((e = oc_verify_allreduce(&c->p, &s, &v)) != OC_OK) lib_fail("verify", e);

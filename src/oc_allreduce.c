@@ -157,3 +157,32 @@ out:
   free(w.pick);
   return e;
 }
+
+int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
+                                  int64_t *time, int64_t *lower_bound) {
+  oc_reduce *r = NULL;
+  oc_bcast *b = NULL;
+  oc_sched bs;
+  int64_t T1;
+  int e = oc_params_check(p);
+  if (e) return e;
+  if (p->P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
+  if ((e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
+  if ((e = oc_reduce_new(&r, p, 0, 1)) != OC_OK) return e;
+  T1 = oc_reduce_completion(r);
+  oc_sched_init(&bs);
+  if (out != NULL) e = oc_reduce_schedule(r, out);
+  if (e == OC_OK) e = oc_bcast_new(&b, p, 0, OC_BCAST_KARP);
+  if (e == OC_OK) {
+    *time = T1 + oc_bcast_completion(b);
+    if (out != NULL) {
+      e = oc_bcast_schedule(b, &bs);
+      for (size_t i = 0; e == OC_OK && i < bs.n; i++)
+        e = oc_sched_push(out, T1 + bs.msg[i].t, bs.msg[i].src, bs.msg[i].dst, 1);
+    }
+  }
+  oc_sched_free(&bs);
+  oc_bcast_free(b);
+  oc_reduce_free(r);
+  return e;
+}

@@ -980,3 +980,91 @@ done:
   free(x.known);
   return e;
 }
+
+int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
+                                oc_verdict *v) {
+  oc_sched a, b;
+  oc_verdict va, vb, vm;
+  int64_t T1;
+  int e;
+  if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
+  oc_sched_init(&a);
+  oc_sched_init(&b);
+  /* phase 1: the reduction (item 0) with all the additions */
+  a.op = s->op;
+  a.nop = s->nop;
+  a.seg = s->seg;
+  a.nseg = s->nseg;
+  for (size_t i = 0; i < s->n; i++) {
+    const oc_msg *m = &s->msg[i];
+    e = oc_sched_push(m->item == 0 ? &a : &b, m->t, m->src, m->dst, 0);
+    if (e) goto out;
+  }
+  if ((e = oc_verify_reduce(p, 0, p->P, &a, &va)) != OC_OK) goto out;
+  T1 = va.time;
+  /* phase 2: the broadcast from rank 0, which holds the result from T1 */
+  for (size_t i = 0; i < b.n; i++) b.msg[i].t -= T1;
+  if ((e = oc_verify_bcast(p, 0, 1, &b, &vb)) != OC_OK) goto out;
+  for (size_t i = 0; i < b.n; i++) b.msg[i].t += T1;
+  if (!vb.ok && vb.at <= ((int64_t)1 << 60)) vb.at += T1;
+  /* both phases together: gaps, overlaps, capacity (items 0 and 1) */
+  {
+    oc_sched all;
+    vctx c;
+    unsigned char *bad = (unsigned char *)calloc(s->n + 1, 1);
+    uint32_t *coff = (uint32_t *)calloc((size_t)p->P + 1, sizeof *coff);
+    span *cs = (span *)malloc((s->nop + 1) * sizeof *cs);
+    all = *s;
+    verdict_init(&vm);
+    c.p = p;
+    c.v = &vm;
+    if (bad == NULL || coff == NULL || cs == NULL) {
+      free(bad); free(coff); free(cs);
+      e = OC_ENOMEM;
+      goto out;
+    }
+    for (size_t i = 0; i < s->nop; i++)
+      if (s->op[i].proc >= 0 && s->op[i].proc < p->P) coff[s->op[i].proc + 1]++;
+    for (int64_t q = 0; q < p->P; q++) coff[q + 1] += coff[q];
+    {
+      uint32_t *fill = (uint32_t *)malloc(((size_t)p->P + 1) * sizeof *fill);
+      if (fill == NULL) { free(bad); free(coff); free(cs); e = OC_ENOMEM; goto out; }
+      memcpy(fill, coff, ((size_t)p->P + 1) * sizeof *fill);
+      for (size_t i = 0; i < s->nop; i++) {
+        const oc_op *o = &s->op[i];
+        if (o->proc < 0 || o->proc >= p->P) continue;
+        cs[fill[o->proc]].s = o->t;
+        cs[fill[o->proc]++].e = o->t + oc_op_cost(o) * p->unit;
+      }
+      free(fill);
+    }
+    for (int64_t q = 0; q < p->P; q++) { /* sort spans by start */
+      span *x = cs + coff[q];
+      size_t m = coff[q + 1] - coff[q];
+      for (size_t i = 1; i < m; i++) {
+        span y = x[i];
+        size_t j = i;
+        while (j > 0 && x[j - 1].s > y.s) { x[j] = x[j - 1]; j--; }
+        x[j] = y;
+      }
+    }
+    e = check_messages(&c, &all, 2, bad, coff, cs);
+    free(bad);
+    free(coff);
+    free(cs);
+    if (e) goto out;
+  }
+  /* the earliest of the three verdicts */
+  *v = va;
+  if (!vb.ok && (v->ok || vb.at < v->at)) *v = vb;
+  if (!vm.ok && (v->ok || vm.at < v->at)) *v = vm;
+  v->time = vb.ok ? T1 + vb.time : T1;
+  if (v->ok) v->time = T1 + vb.time;
+  e = OC_OK;
+out:
+  a.op = NULL;
+  a.seg = NULL;
+  oc_sched_free(&a);
+  oc_sched_free(&b);
+  return e;
+}

@@ -357,6 +357,15 @@ void test_cli_combining(void) {
   CHECK_EQ(R.code, 0);
   CHECK(HAS(R.out, "\"time\":5,"));
   CHECK(HAS(R.out, "\"optimal\":true"));
+  RUN(NULL, "plan", "allreduce", "--procs", "8", "--latency", "5", "--overhead", "2",
+      "--gap", "4", "--ordered", "--csv");
+  CHECK_EQ(R.code, 0);
+  snprintf(csv, sizeof csv, "%s", R.out);
+  RUN(csv, "verify", "allreduce", "--procs", "8", "--latency", "5", "--overhead", "2",
+      "--gap", "4", "--ordered", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"valid\":true"));
+  CHECK(HAS(R.out, "\"lower_bound\":24,"));
   RUN(NULL, "plan", "alltoall", "--procs", "6", "--latency", "3", "--overhead", "0",
       "--gap", "2", "--items", "2", "--personalized", "--csv");
   CHECK_EQ(R.code, 0);
