@@ -157,5 +157,40 @@ int main(int argc, char **argv) {
     printf("worst setup+view over %d parameter sets with L, o, g <= 100: "
            "%.0f ns (L=%lld o=%lld g=%lld)\n", n, worst, wl, wo, wg);
   }
+  { /* the reduction's per-rank view (issue 3: "like the broadcast's") */
+    static const long long rsets[][3] = {{6, 2, 4}, {1, 0, 1}, {100, 100, 100}, {1, 0, 100}};
+    printf("\nreduction per-rank view, P = %lld (ns per rank, medians; "
+           "setup = oc_reduce_new)\n", P);
+    printf("%-16s %10s %12s %12s\n", "L,o,g", "B(P)", "unordered", "rank order");
+    for (size_t i = 0; i < sizeof rsets / sizeof rsets[0]; i++) {
+      oc_params p;
+      double m[2];
+      long long Bt = 0;
+      if (oc_params_logp(&p, P, rsets[i][0], rsets[i][1], rsets[i][2]) != OC_OK) return 1;
+      for (int ordered = 0; ordered < 2; ordered++) {
+        double a[BATCHES];
+        for (int bt = 0; bt < BATCHES; bt++) {
+          double t0 = now_ns();
+          for (int r = 0; r < 200; r++) {
+            oc_reduce *x;
+            oc_reduce_view w;
+            if (oc_reduce_new(&x, &p, 0, ordered) != OC_OK) return 1;
+            oc_reduce_rank(x, (long long)(rnd() % (uint64_t)P), &w);
+            sink += w.parent;
+            Bt = oc_reduce_completion(x);
+            oc_reduce_free(x);
+          }
+          a[bt] = (now_ns() - t0) / 200;
+        }
+        qsort(a, BATCHES, sizeof a[0], cmpd);
+        m[ordered] = a[BATCHES / 2];
+      }
+      {
+        char name[64];
+        snprintf(name, sizeof name, "%lld,%lld,%lld", rsets[i][0], rsets[i][1], rsets[i][2]);
+        printf("%-16s %10lld %12.0f %12.0f\n", name, Bt, m[0], m[1]);
+      }
+    }
+  }
   return sink == 42 ? 1 : 0;
 }

@@ -460,6 +460,11 @@ static void json_extra(FILE *f, const cli *c, const result *r) {
       int64_t n = 0;
       for (int64_t q = 0; q < c->p.P; q++) n += r->counts[q];
       fprintf(f, ",\"operands\":%lld", (long long)n);
+      { /* Karp's inverse problem: the most operands summable by then */
+        int64_t cap;
+        if (oc_sum_capacity(&c->p, r->time, &cap) == OC_OK)
+          fprintf(f, ",\"capacity\":%lld", (long long)cap);
+      }
     }
     fprintf(f, ",\"used\":%lld", (long long)r->used);
     if (is(c, "reduce"))

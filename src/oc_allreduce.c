@@ -158,29 +158,69 @@ out:
   return e;
 }
 
+/* The broadcast phase starts at T1 + delta: delta makes every processor's
+ * first broadcast send (receive) at least g after its reduction send (last
+ * reduction receive); all reduction activity ends by T1, so nothing else
+ * can collide. */
 int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
                                   int64_t *time, int64_t *lower_bound) {
   oc_reduce *r = NULL;
   oc_bcast *b = NULL;
-  oc_sched bs;
-  int64_t T1;
+  oc_sched rs, bs;
+  int64_t T1, P = p->P, delta = 0;
+  int64_t *s1 = NULL, *r1 = NULL, *s2 = NULL, *r2 = NULL;
   int e = oc_params_check(p);
   if (e) return e;
-  if (p->P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
+  if (P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
   if ((e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
   if ((e = oc_reduce_new(&r, p, 0, 1)) != OC_OK) return e;
   T1 = oc_reduce_completion(r);
+  oc_sched_init(&rs);
   oc_sched_init(&bs);
-  if (out != NULL) e = oc_reduce_schedule(r, out);
-  if (e == OC_OK) e = oc_bcast_new(&b, p, 0, OC_BCAST_KARP);
-  if (e == OC_OK) {
-    *time = T1 + oc_bcast_completion(b);
-    if (out != NULL) {
-      e = oc_bcast_schedule(b, &bs);
-      for (size_t i = 0; e == OC_OK && i < bs.n; i++)
-        e = oc_sched_push(out, T1 + bs.msg[i].t, bs.msg[i].src, bs.msg[i].dst, 1);
-    }
+  s1 = (int64_t *)malloc((size_t)P * sizeof *s1);
+  r1 = (int64_t *)malloc((size_t)P * sizeof *r1);
+  s2 = (int64_t *)malloc((size_t)P * sizeof *s2);
+  r2 = (int64_t *)malloc((size_t)P * sizeof *r2);
+  if (!s1 || !r1 || !s2 || !r2) { e = OC_ENOMEM; goto out; }
+  if ((e = oc_reduce_schedule(r, &rs)) != OC_OK) goto out;
+  if ((e = oc_bcast_new(&b, p, 0, OC_BCAST_KARP)) != OC_OK) goto out;
+  if ((e = oc_bcast_schedule(b, &bs)) != OC_OK) goto out;
+  for (int64_t q = 0; q < P; q++) s1[q] = r1[q] = INT64_MIN, s2[q] = r2[q] = INT64_MAX;
+  for (size_t i = 0; i < rs.n; i++) {
+    const oc_msg *m = &rs.msg[i];
+    s1[m->src] = oc_max64(s1[m->src], m->t);
+    r1[m->dst] = oc_max64(r1[m->dst], m->t + p->o + p->L);
   }
+  for (size_t i = 0; i < bs.n; i++) {
+    const oc_msg *m = &bs.msg[i];
+    s2[m->src] = oc_min64(s2[m->src], m->t);
+    r2[m->dst] = oc_min64(r2[m->dst], m->t + p->o + p->L);
+  }
+  for (int64_t q = 0; q < P; q++) {
+    if (s1[q] != INT64_MIN && s2[q] != INT64_MAX)
+      delta = oc_max64(delta, p->g - (T1 + s2[q] - s1[q]));
+    if (r1[q] != INT64_MIN && r2[q] != INT64_MAX)
+      delta = oc_max64(delta, p->g - (T1 + r2[q] - r1[q]));
+  }
+  *time = T1 + delta + oc_bcast_completion(b);
+  if (out != NULL) {
+    for (size_t i = 0; e == OC_OK && i < rs.n; i++)
+      e = oc_sched_push(out, rs.msg[i].t, rs.msg[i].src, rs.msg[i].dst, 0);
+    for (size_t i = 0; e == OC_OK && i < rs.nop; i++) {
+      const oc_op *o = &rs.op[i];
+      e = oc_sched_push_op(out, o->t, o->proc, (oc_op_kind)o->kind, o->lo, o->mid, o->hi);
+    }
+    for (size_t i = 0; e == OC_OK && i < rs.nseg; i++)
+      e = oc_sched_push_seg(out, rs.seg[i].proc, rs.seg[i].lo, rs.seg[i].hi);
+    for (size_t i = 0; e == OC_OK && i < bs.n; i++)
+      e = oc_sched_push(out, T1 + delta + bs.msg[i].t, bs.msg[i].src, bs.msg[i].dst, 1);
+  }
+out:
+  free(s1);
+  free(r1);
+  free(s2);
+  free(r2);
+  oc_sched_free(&rs);
   oc_sched_free(&bs);
   oc_bcast_free(b);
   oc_reduce_free(r);

@@ -201,7 +201,6 @@ static int make(oc_reduce **out, const oc_params *p, int64_t root, int64_t n,
   int e = oc_params_check(p);
   if (e) return e;
   if (root < 0 || root >= p->P) return OC_ERANGE;
-  if (p->P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
   x = (oc_reduce *)calloc(1, sizeof *x);
   if (x == NULL) return OC_ENOMEM;
   x->p = *p;
@@ -213,7 +212,11 @@ static int make(oc_reduce **out, const oc_params *p, int64_t root, int64_t n,
   if (reduce) {
     x->n = p->P;
     x->used = p->P;
-    e = oc_bcast_time(&x->pp, &x->t);
+    { /* B(P) of the tree model, from the tabulated reach where it fits */
+      oc_reach *rr = NULL;
+      if ((e = oc_reach_new(&rr, &x->pp)) == OC_OK) x->t = oc_reach_time(rr);
+      oc_reach_free(rr);
+    }
     x->lb = x->t;
     /* rank order with the root inside [0, P): the root's children split
      * into a left and a right part; where the slots at B(P) cannot hold
@@ -516,7 +519,10 @@ static int emit(const oc_reduce *x, const plan *pl, oc_sched *out) {
 }
 
 static int plan_all(const oc_reduce *x, plan *pl) {
-  int e = plan_build(x, pl);
+  int e;
+  memset(pl, 0, sizeof *pl);
+  if (x->p.P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE; /* O(P) arrays */
+  e = plan_build(x, pl);
   if (e == OC_OK) e = plan_operands(x, pl);
   if (e == OC_OK) e = plan_blocks(pl);
   if (e == OC_OK) {

@@ -548,17 +548,19 @@ void test_reduce_views_agree(void) {
       oc_reduce_free(r);
     }
   }
-  { /* P = 10^9: a view exists and is consistent with its parent's */
+  for (int big = 0; big < 2; big++) { /* P = 10^9 and 2^62: no global plan */
     oc_params p;
     oc_reduce *r;
     oc_reduce_view v, pv;
-    CHECK_OK(oc_params_logp(&p, 1000000000, 6, 2, 4));
+    uint64_t P = big ? (uint64_t)OC_PROCS_MAX : 1000000000ULL;
+    CHECK_OK(oc_params_logp(&p, (int64_t)P, 6, 2, 4));
     for (int ordered = 0; ordered < 2; ordered++) {
-      /* global plans stop at 2^30; a view needs no plan: build the context
-       * for a smaller P only to reach the function (P <= 2^30 here) */
+      oc_sched none;
+      oc_sched_init(&none);
       CHECK_OK(oc_reduce_new(&r, &p, 123, ordered));
+      if (big) CHECK_EQ(oc_reduce_schedule(r, &none), OC_ERANGE);
       for (int k = 0; k < 20; k++) {
-        int64_t q = (int64_t)(test_rand() % 1000000000ULL), found = 0;
+        int64_t q = (int64_t)(test_rand() % P), found = 0;
         CHECK_OK(oc_reduce_rank(r, q, &v));
         if (v.parent < 0) continue;
         CHECK_OK(oc_reduce_rank(r, v.parent, &pv));
