@@ -173,6 +173,17 @@ static int64_t nchildren_of(const oc_bcast *b, int64_t t, int64_t st) {
   return lo;
 }
 
+/* The child k >= 1 of node (t, st) whose block holds offset x (counted
+ * from the first child's block): the largest k with prefix(k) <= x. */
+static int64_t child_holding(const oc_bcast *b, int64_t t, int64_t st, int64_t x) {
+  int64_t lo = 1, hi = (t - b->r->h) / b->r->G;
+  while (lo < hi) {
+    int64_t mid = hi - (hi - lo) / 2;
+    if (prefix_of(b, t, st, mid) <= x) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
 int oc_bcast_rank(const oc_bcast *b, int64_t rank, oc_bcast_view *out) {
   const int64_t h = b->r->h, G = b->r->G, P = b->p.P;
   int64_t rr, t = b->r->T, st = b->st0, pos = 0, parent = -1;
@@ -197,16 +208,9 @@ int oc_bcast_rank(const oc_bcast *b, int64_t rank, oc_bcast_view *out) {
     if (rr == 0) break;
     /* 2. the target is in child k >= 1: largest k with prefix(k) <= rr-1 */
     {
-      int64_t K, k;
+      int64_t k;
       if (t < h) return OC_EINVAL; /* cannot happen: sizes are exact */
-      K = (t - h) / G;
-      lo = 1;
-      hi = K;
-      while (lo < hi) {
-        int64_t mid = hi - (hi - lo) / 2;
-        if (prefix_of(b, t, st, mid) <= rr - 1) lo = mid; else hi = mid - 1;
-      }
-      k = lo;
+      k = child_holding(b, t, st, rr - 1);
       {
         int64_t pre = prefix_of(b, t, st, k);
         int64_t nst = child_state(b, t, st, k);
@@ -375,16 +379,9 @@ int oc_bcast_post_locate(const oc_bcast *b, int64_t x, oc_post *out) {
     }
     if (x == base + size - 1) break;
     {
-      int64_t K, k, pre, nst;
+      int64_t k, pre, nst;
       if (t < h) return OC_EINVAL; /* cannot happen: sizes are exact */
-      K = (t - h) / G;
-      lo = 1;
-      hi = K;
-      while (lo < hi) {
-        int64_t mid = hi - (hi - lo) / 2;
-        if (prefix_of(b, t, st, mid) <= x - base) lo = mid; else hi = mid - 1;
-      }
-      k = lo;
+      k = child_holding(b, t, st, x - base);
       pre = prefix_of(b, t, st, k);
       nst = child_state(b, t, st, k);
       parent = base + size - 1;

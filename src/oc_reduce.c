@@ -770,6 +770,7 @@ int oc_reduce_rank(const oc_reduce *x, int64_t rank, oc_reduce_view *v) {
   oc_bcast *b = NULL;
   oc_post w;
   int e;
+  memset(&w, 0, sizeof w);
   if (!x->reduce) return OC_EUNSUP;
   if (rank < 0 || rank >= P) return OC_ERANGE;
   memset(v, 0, sizeof *v);

@@ -256,6 +256,46 @@ done:
   return e;
 }
 
+/* Busy spans [t, t + cost) of the additions, by processor, sorted by start
+ * (CSR: coff[q] .. coff[q+1]); additions with opbad[i] set are left out. */
+static int op_spans(const oc_params *p, const oc_sched *s,
+                    const unsigned char *opbad, uint32_t **coff_out,
+                    span **cs_out) {
+  uint32_t *coff = (uint32_t *)calloc((size_t)p->P + 1, sizeof *coff);
+  uint32_t *fill = (uint32_t *)malloc(((size_t)p->P + 1) * sizeof *fill);
+  span *cs = (span *)malloc((s->nop + 1) * sizeof *cs);
+  if (coff == NULL || fill == NULL || cs == NULL) {
+    free(coff);
+    free(fill);
+    free(cs);
+    return OC_ENOMEM;
+  }
+  for (size_t i = 0; i < s->nop; i++)
+    if (!opbad[i]) coff[s->op[i].proc + 1]++;
+  for (int64_t q = 0; q < p->P; q++) coff[q + 1] += coff[q];
+  memcpy(fill, coff, ((size_t)p->P + 1) * sizeof *fill);
+  for (size_t i = 0; i < s->nop; i++) {
+    const oc_op *o = &s->op[i];
+    if (opbad[i]) continue;
+    cs[fill[o->proc]].s = o->t;
+    cs[fill[o->proc]++].e = o->t + oc_op_cost(o) * p->unit;
+  }
+  free(fill);
+  for (int64_t q = 0; q < p->P; q++) { /* insertion sort: few per processor */
+    span *a = cs + coff[q];
+    size_t m = coff[q + 1] - coff[q];
+    for (size_t i = 1; i < m; i++) {
+      span x = a[i];
+      size_t j = i;
+      while (j > 0 && a[j - 1].s > x.s) { a[j] = a[j - 1]; j--; }
+      a[j] = x;
+    }
+  }
+  *coff_out = coff;
+  *cs_out = cs;
+  return OC_OK;
+}
+
 static void verdict_init(oc_verdict *v) {
   memset(v, 0, sizeof *v);
   v->ok = 1;
@@ -384,7 +424,7 @@ int oc_verify_reduce(const oc_params *p, int64_t root, int64_t n,
                      const oc_sched *s, oc_verdict *v) {
   vctx c;
   int64_t P, h;
-  unsigned char *bad = NULL, *used = NULL;
+  unsigned char *bad = NULL, *used = NULL, *opbad = NULL;
   uint32_t *coff = NULL, *inoff = NULL;
   span *cspan = NULL;
   size_t *inidx = NULL, *sorder = NULL, *porder = NULL, *pfirst = NULL;
@@ -407,8 +447,7 @@ int oc_verify_reduce(const oc_params *p, int64_t root, int64_t n,
 
   bad = (unsigned char *)calloc(s->n + 1, 1);
   used = (unsigned char *)calloc(s->n + 1, 1);
-  coff = (uint32_t *)calloc((size_t)P + 1, sizeof *coff);
-  cspan = (span *)malloc((s->nop + 1) * sizeof *cspan);
+  opbad = (unsigned char *)calloc(s->nop + 1, 1);
   st = (rstate *)malloc((size_t)P * sizeof *st);
   vlo = (int64_t *)malloc((s->n + 1) * sizeof *vlo);
   vhi = (int64_t *)malloc((s->n + 1) * sizeof *vhi);
@@ -418,7 +457,7 @@ int oc_verify_reduce(const oc_params *p, int64_t root, int64_t n,
   pfirst = (size_t *)malloc(((size_t)P + 1) * sizeof *pfirst);
   inoff = (uint32_t *)calloc((size_t)P + 1, sizeof *inoff);
   inidx = (size_t *)malloc((s->n + 1) * sizeof *inidx);
-  if (!bad || !used || !coff || !cspan || !st || !vlo || !vhi || !evs ||
+  if (!bad || !used || !opbad || !st || !vlo || !vhi || !evs ||
       !sorder || !porder || !pfirst || !inoff || !inidx) {
     e = OC_ENOMEM;
     goto done;
@@ -430,6 +469,7 @@ int oc_verify_reduce(const oc_params *p, int64_t root, int64_t n,
     if (o->proc < 0 || o->proc >= P || o->t < 0 || o->t > OC_TIME_MAX ||
         o->kind < OC_OP_LOCAL || o->kind > OC_OP_PREPEND || o->lo < 0 ||
         o->lo > o->mid || o->mid >= o->hi || o->hi > n) {
+      opbad[i] = 1;
       snprintf(d, sizeof d, "addition %zu (time %s, kind %d, [%lld,%lld,%lld)) is out of range",
                i, ts(&c, o->t).s, o->kind, (long long)o->lo, (long long)o->mid,
                (long long)o->hi);
@@ -438,40 +478,14 @@ int oc_verify_reduce(const oc_params *p, int64_t root, int64_t n,
               (size_t)-1, d);
       continue;
     }
-    coff[o->proc + 1]++;
+    evs[nev].t = o->t;
+    evs[nev].proc = o->proc;
+    evs[nev].idx = i;
+    /* an addition that costs nothing (starting the accumulator) comes
+     * before a send at the same time; others after it */
+    evs[nev++].kind = oc_op_cost(o) == 0 ? -1 : 1;
   }
-  for (int64_t q = 0; q < P; q++) coff[q + 1] += coff[q];
-  {
-    uint32_t *fill = (uint32_t *)malloc(((size_t)P + 1) * sizeof *fill);
-    if (fill == NULL) { e = OC_ENOMEM; goto done; }
-    memcpy(fill, coff, ((size_t)P + 1) * sizeof *fill);
-    for (size_t i = 0; i < s->nop; i++) {
-      const oc_op *o = &s->op[i];
-      if (o->proc < 0 || o->proc >= P || o->t < 0 || o->t > OC_TIME_MAX ||
-          o->kind < OC_OP_LOCAL || o->kind > OC_OP_PREPEND || o->lo < 0 ||
-          o->lo > o->mid || o->mid >= o->hi || o->hi > n)
-        continue;
-      cspan[fill[o->proc]].s = o->t;
-      cspan[fill[o->proc]++].e = o->t + oc_op_cost(o) * p->unit;
-      evs[nev].t = o->t;
-      evs[nev].proc = o->proc;
-      evs[nev].idx = i;
-      /* an addition that costs nothing (starting the accumulator) comes
-       * before a send at the same time; others after it */
-      evs[nev++].kind = oc_op_cost(o) == 0 ? -1 : 1;
-    }
-    free(fill);
-  }
-  for (int64_t q = 0; q < P; q++) { /* sort each processor's spans by start */
-    span *a = cspan + coff[q];
-    size_t m = coff[q + 1] - coff[q];
-    for (size_t i = 1; i < m; i++) {
-      span x = a[i];
-      size_t j = i;
-      while (j > 0 && a[j - 1].s > x.s) { a[j] = a[j - 1]; j--; }
-      a[j] = x;
-    }
-  }
+  if ((e = op_spans(p, s, opbad, &coff, &cspan)) != OC_OK) goto done;
   if ((e = check_messages(&c, s, 1, bad, coff, cspan)) != OC_OK) goto done;
 
   /* operands: the segments must partition [0, n) */
@@ -664,6 +678,7 @@ finish:
 done:
   free(bad);
   free(used);
+  free(opbad);
   free(coff);
   free(cspan);
   free(st);
@@ -1009,47 +1024,21 @@ int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
   if (!vb.ok && vb.at <= ((int64_t)1 << 60)) vb.at += T1;
   /* both phases together: gaps, overlaps, capacity (items 0 and 1) */
   {
-    oc_sched all;
     vctx c;
     unsigned char *bad = (unsigned char *)calloc(s->n + 1, 1);
-    uint32_t *coff = (uint32_t *)calloc((size_t)p->P + 1, sizeof *coff);
-    span *cs = (span *)malloc((s->nop + 1) * sizeof *cs);
-    all = *s;
+    unsigned char *opbad = (unsigned char *)calloc(s->nop + 1, 1);
+    uint32_t *coff = NULL;
+    span *cs = NULL;
     verdict_init(&vm);
     c.p = p;
     c.v = &vm;
-    if (bad == NULL || coff == NULL || cs == NULL) {
-      free(bad); free(coff); free(cs);
-      e = OC_ENOMEM;
-      goto out;
-    }
+    if (bad == NULL || opbad == NULL) { free(bad); free(opbad); e = OC_ENOMEM; goto out; }
     for (size_t i = 0; i < s->nop; i++)
-      if (s->op[i].proc >= 0 && s->op[i].proc < p->P) coff[s->op[i].proc + 1]++;
-    for (int64_t q = 0; q < p->P; q++) coff[q + 1] += coff[q];
-    {
-      uint32_t *fill = (uint32_t *)malloc(((size_t)p->P + 1) * sizeof *fill);
-      if (fill == NULL) { free(bad); free(coff); free(cs); e = OC_ENOMEM; goto out; }
-      memcpy(fill, coff, ((size_t)p->P + 1) * sizeof *fill);
-      for (size_t i = 0; i < s->nop; i++) {
-        const oc_op *o = &s->op[i];
-        if (o->proc < 0 || o->proc >= p->P) continue;
-        cs[fill[o->proc]].s = o->t;
-        cs[fill[o->proc]++].e = o->t + oc_op_cost(o) * p->unit;
-      }
-      free(fill);
-    }
-    for (int64_t q = 0; q < p->P; q++) { /* sort spans by start */
-      span *x = cs + coff[q];
-      size_t m = coff[q + 1] - coff[q];
-      for (size_t i = 1; i < m; i++) {
-        span y = x[i];
-        size_t j = i;
-        while (j > 0 && x[j - 1].s > y.s) { x[j] = x[j - 1]; j--; }
-        x[j] = y;
-      }
-    }
-    e = check_messages(&c, &all, 2, bad, coff, cs);
+      opbad[i] = s->op[i].proc < 0 || s->op[i].proc >= p->P;
+    e = op_spans(p, s, opbad, &coff, &cs);
+    if (e == OC_OK) e = check_messages(&c, s, 2, bad, coff, cs);
     free(bad);
+    free(opbad);
     free(coff);
     free(cs);
     if (e) goto out;

@@ -55,7 +55,7 @@ void test_allreduce_postal_optimal(void) {
   { /* Karp's example shape: lambda = 1 gives windows 1, 2, 3, 5, 8 */
     oc_params p;
     oc_sched s;
-    int64_t t, lb, dst_of_round[8], rounds = 0, prev = -1;
+    int64_t t, lb, dst_of_round[8] = {0}, rounds = 0, prev = -1;
     CHECK_OK(oc_params_postal(&p, 8, 1, 1));
     oc_sched_init(&s);
     CHECK_OK(oc_allreduce_schedule(&p, &s, &t, &lb));
