@@ -352,8 +352,8 @@ static int64_t operands(const cli *c) {
 
 static void lib_fail(const char *what, int e) {
   if (e == OC_EUNSUP)
-    die("--latency/--gap: %s: parameters too large for this planner (its reach "
-        "function must be tabulated; see docs/MODEL.md)", what);
+    die("--procs: %s: with parameters this large the planner takes at most "
+        "2^30 processors (see docs/ALGORITHMS.md)", what);
   die("--procs: %s: %s", what, oc_strerror(e));
 }
 

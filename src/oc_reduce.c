@@ -42,9 +42,10 @@
  * every child's subtree is at most one more than the subtrees after it
  * (true for L + 2o + a >= G'; the tests check every root for P <= 300).
  *
- * Limits: the planner needs the reach function tabulated (B(P) below
- * OC_REACH_TABLE_MAX in normalised units: always for L, o, g <= 100);
- * otherwise OC_EUNSUP.  Global schedules: P <= OC_GLOBAL_PROCS_MAX.
+ * Limits: N(t) reads the tree's labels off the tabulated reach function
+ * (B(P) below OC_REACH_TABLE_MAX normalised units: always for L, o, g <=
+ * 100) or generates the P - 1 smallest with a heap (P <= 2^30); huge
+ * parameters with P > 2^30: OC_EUNSUP.  Global plans: P <= 2^30.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,62 +74,184 @@ static oc_params tree_params(const oc_params *p, int64_t P) {
   return q;
 }
 
-/* N(t) with the tree's reach function r (P processors at most). */
-static int64_t capacity(const oc_reach *r, const oc_params *p, int64_t t) {
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 oc_u128;
+#endif
+
+/* What the capacity N(t) needs: the tree model's labels in increasing
+ * order.  With a tabulated reach function they are read off the table
+ * (label x d, E(x) times); otherwise the P - 1 smallest non-root labels are
+ * generated with a heap, O(P log P) once (P <= OC_GLOBAL_PROCS_MAX). */
+typedef struct sumctx {
+  oc_reach *r;
+  int64_t *lab;   /* non-root labels ascending, or NULL (table) */
+#ifdef __SIZEOF_INT128__
+  oc_u128 *pre;   /* pre[i] = lab[0] + ... + lab[i-1] */
+#endif
+  int64_t nlab;
+} sumctx;
+
+static void heap_up(int64_t *hp, size_t i) {
+  while (i > 0 && hp[(i - 1) / 2] > hp[i]) {
+    int64_t t = hp[i];
+    hp[i] = hp[(i - 1) / 2];
+    hp[(i - 1) / 2] = t;
+    i = (i - 1) / 2;
+  }
+}
+
+static int64_t heap_pop(int64_t *hp, size_t *n) {
+  int64_t top = hp[0];
+  size_t i = 0;
+  hp[0] = hp[--(*n)];
+  for (;;) {
+    size_t l = 2 * i + 1, r = l + 1, m = i;
+    if (l < *n && hp[l] < hp[m]) m = l;
+    if (r < *n && hp[r] < hp[m]) m = r;
+    if (m == i) break;
+    {
+      int64_t t = hp[i];
+      hp[i] = hp[m];
+      hp[m] = t;
+    }
+    i = m;
+  }
+  return top;
+}
+
+static void sumctx_free(sumctx *c) {
+  oc_reach_free(c->r);
+  free(c->lab);
+#ifdef __SIZEOF_INT128__
+  free(c->pre);
+#endif
+  memset(c, 0, sizeof *c);
+}
+
+static int sumctx_new(const oc_params *p, sumctx *c) {
+  oc_params q = tree_params(p, p->P);
+  int e;
+  memset(c, 0, sizeof *c);
+  if ((e = oc_reach_new(&c->r, &q)) != OC_OK) return e;
+  if (c->r->tab != NULL) return OC_OK;
+#ifdef __SIZEOF_INT128__
+  if (p->P > OC_GLOBAL_PROCS_MAX) { sumctx_free(c); return OC_EUNSUP; }
+  {
+    int64_t h = q.L + 2 * q.o, G = q.g, n = p->P - 1;
+    size_t hn = 0;
+    int64_t *hp = (int64_t *)malloc((size_t)(2 * n + 2) * sizeof *hp);
+    c->lab = (int64_t *)malloc((size_t)(n + 1) * sizeof *c->lab);
+    c->pre = (oc_u128 *)malloc((size_t)(n + 1) * sizeof *c->pre);
+    if (hp == NULL || c->lab == NULL || c->pre == NULL) {
+      free(hp);
+      sumctx_free(c);
+      return OC_ENOMEM;
+    }
+    /* every node with label x has children x + h + kG: pop in order */
+    hp[hn++] = h;
+    c->pre[0] = 0;
+    for (int64_t i = 0; i < n; i++) {
+      int64_t x = heap_pop(hp, &hn);
+      c->lab[i] = x;
+      c->pre[i + 1] = c->pre[i] + (oc_u128)(uint64_t)x;
+      hp[hn] = x + G; /* the parent's next child */
+      heap_up(hp, hn++);
+      hp[hn] = x + h; /* this node's first child */
+      heap_up(hp, hn++);
+    }
+    c->nlab = n;
+    free(hp);
+  }
+  return OC_OK;
+#else
+  sumctx_free(c);
+  return OC_EUNSUP;
+#endif
+}
+
+/* the number of non-root labels <= lim among the P - 1 smallest */
+static int64_t labels_upto(const sumctx *c, int64_t lim, int64_t P) {
+  if (lim < 0) return 0;
+  if (c->lab == NULL)
+    return oc_min64(P, oc_reach_fn(c->r, oc_floordiv(lim, c->r->d))) - 1;
+  {
+    int64_t lo = 0, hi = c->nlab;
+    while (lo < hi) { /* first label > lim */
+      int64_t mid = lo + (hi - lo) / 2;
+      if (c->lab[mid] <= lim) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/* N(t): floor(t/a) + 1 + sum over the useful labels of floor((t-d)/a) - o/a */
+static int64_t capacity(const sumctx *c, const oc_params *p, int64_t t) {
   int64_t a = p->unit, ooa = p->o / a, budget = p->P - 1;
   int64_t lim = t - p->o - a; /* largest useful label, model units */
   int64_t n = oc_add_sat(t / a, 1);
-  for (int64_t x = 1; budget > 0 && x * r->d <= lim; x++) {
-    int64_t e = oc_reach_fn(r, x) - oc_reach_fn(r, x - 1), take, per;
-    if (e <= 0) continue;
-    take = oc_min64(e, budget);
-    per = (t - x * r->d) / a - ooa; /* >= 1 here */
-    n = oc_add_sat(n, oc_mul_sat(take, per));
-    budget -= take;
+  if (c->lab == NULL) {
+    const oc_reach *r = c->r;
+    for (int64_t x = 1; budget > 0 && x * r->d <= lim; x++) {
+      int64_t e = oc_reach_fn(r, x) - oc_reach_fn(r, x - 1), take, per;
+      if (e <= 0) continue;
+      take = oc_min64(e, budget);
+      per = (t - x * r->d) / a - ooa; /* >= 1 here */
+      n = oc_add_sat(n, oc_mul_sat(take, per));
+      budget -= take;
+    }
+    return n;
   }
+#ifdef __SIZEOF_INT128__
+  {
+    int64_t k = labels_upto(c, lim, p->P);
+    if (a == 1) { /* k (t - o) - (sum of the k smallest labels) */
+      oc_u128 v = (oc_u128)(uint64_t)k * (uint64_t)(t - p->o) - c->pre[k];
+      return v >= (oc_u128)(OC_SAT - n) ? OC_SAT : n + (int64_t)v;
+    }
+    for (int64_t i = 0; i < k; i++) n = oc_add_sat(n, (t - c->lab[i]) / a - ooa);
+  }
+#endif
   return n;
 }
 
-static int tree_reach(const oc_params *p, oc_reach **out) {
-  oc_params q = tree_params(p, p->P);
-  int e = oc_reach_new(out, &q);
-  if (e) return e;
-  if ((*out)->tab == NULL) {
-    oc_reach_free(*out);
-    *out = NULL;
-    return OC_EUNSUP;
-  }
-  return OC_OK;
+/* nodes worth using at time t (root included), and how many of the used
+ * non-root ones add exactly one operand net (the largest labels) */
+static void useful(const sumctx *c, const oc_params *p, int64_t t, int64_t *full,
+                   int64_t *ones) {
+  int64_t a = p->unit, lim = t - p->o - a, k = labels_upto(c, lim, p->P);
+  *full = 1 + k;
+  /* one operand net: floor((t - d)/a) - o/a == 1, i.e. d > t - o - 2a */
+  *ones = k - labels_upto(c, t - p->o - 2 * a, p->P);
 }
 
 int oc_sum_capacity(const oc_params *p, int64_t t, int64_t *n_out) {
-  oc_reach *r;
+  sumctx c;
   int e = oc_params_check(p);
   if (e) return e;
   if (t < 0) return OC_ERANGE;
-  if ((e = tree_reach(p, &r)) != OC_OK) return e;
-  *n_out = capacity(r, p, t);
-  oc_reach_free(r);
+  if ((e = sumctx_new(p, &c)) != OC_OK) return e;
+  *n_out = capacity(&c, p, t);
+  sumctx_free(&c);
   return OC_OK;
 }
 
-static int64_t sum_time(const oc_reach *r, const oc_params *p, int64_t n) {
+static int64_t sum_time(const sumctx *c, const oc_params *p, int64_t n) {
   int64_t lo = 0, hi = p->unit * (n - 1); /* the root alone */
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
-    if (capacity(r, p, mid) >= n) hi = mid; else lo = mid + 1;
+    if (capacity(c, p, mid) >= n) hi = mid; else lo = mid + 1;
   }
   return lo;
 }
 
 int oc_sum_time(const oc_params *p, int64_t n, int64_t *t_out) {
-  oc_reach *r;
+  sumctx c;
   int e = oc_params_check(p);
   if (e) return e;
   if (n < 1 || n - 1 > OC_PROCS_MAX / p->unit) return OC_ERANGE;
-  if ((e = tree_reach(p, &r)) != OC_OK) return e;
-  *t_out = sum_time(r, p, n);
-  oc_reach_free(r);
+  if ((e = sumctx_new(p, &c)) != OC_OK) return e;
+  *t_out = sum_time(&c, p, n);
+  sumctx_free(&c);
   return OC_OK;
 }
 
@@ -197,7 +320,7 @@ static void slots_free(slots *sl) {
 static int make(oc_reduce **out, const oc_params *p, int64_t root, int64_t n,
                 int reduce, int ordered) {
   oc_reduce *x;
-  oc_reach *r = NULL;
+  sumctx sc;
   int e = oc_params_check(p);
   if (e) return e;
   if (root < 0 || root >= p->P) return OC_ERANGE;
@@ -232,27 +355,18 @@ static int make(oc_reduce **out, const oc_params *p, int64_t root, int64_t n,
   } else {
     if (n < 1 || n - 1 > OC_PROCS_MAX / p->unit) { free(x); return OC_ERANGE; }
     x->n = n;
-    if ((e = tree_reach(p, &r)) == OC_OK) {
-      int64_t lim, full, excess, ones = 0;
-      x->t = sum_time(r, p, n);
+    if ((e = sumctx_new(p, &sc)) == OC_OK) {
+      int64_t full, ones, excess;
+      x->t = sum_time(&sc, p, n);
       x->lb = x->t;
-      /* processors worth using: labels <= t - o - a, at most P */
-      lim = x->t - p->o - x->a;
-      full = lim < 0 ? 1 : oc_min64(p->P, oc_reach_fn(r, oc_floordiv(lim, r->d)));
-      /* drop leaves that add exactly one operand net while there is excess */
-      excess = capacity(r, p, x->t) - n;
-      for (int64_t xl = oc_floordiv(lim, r->d); xl >= 1 && excess > ones; xl--) {
-        int64_t per = (x->t - xl * r->d) / x->a - p->o / x->a;
-        int64_t cnt = oc_reach_fn(r, xl) - oc_reach_fn(r, xl - 1);
-        if (per != 1) break;
-        /* only the labels that are in the tree count */
-        cnt = oc_min64(cnt, full - oc_reach_fn(r, xl - 1));
-        if (cnt > 0) ones += cnt;
-      }
+      useful(&sc, p, x->t, &full, &ones);
+      /* drop leaves that add exactly one operand net while there is excess
+       * (they have the largest labels, so the rest are the smallest) */
+      excess = capacity(&sc, p, x->t) - n;
       x->used = full - oc_min64(excess, ones);
+      sumctx_free(&sc);
     }
   }
-  oc_reach_free(r);
   if (e) {
     free(x);
     return e;

@@ -40,6 +40,7 @@
   X(reduce_mutants_rejected)                                                   \
   X(reduce_infer_matches_plan)                                                 \
   X(reduce_views_agree)                                                        \
+  X(reduce_sum_large_params)                                                   \
   X(allreduce_ordered)                                                         \
   X(allreduce_postal_optimal)                                                  \
   X(allreduce_random)                                                          \
