@@ -136,6 +136,8 @@ typedef struct oc_seg { /* operands [lo, hi) start at proc                */
 typedef struct oc_sched {
   oc_msg *msg;
   size_t n, cap;
+  int64_t *len;      /* NULL, or packets per message: a long message of len
+                        items item .. item+len-1 (Bar-Noy & Kipnis PACK) */
   oc_op *op;
   size_t nop, opcap;
   oc_seg *seg;
@@ -145,6 +147,14 @@ typedef struct oc_sched {
 void oc_sched_init(oc_sched *s);
 void oc_sched_free(oc_sched *s);
 int oc_sched_push(oc_sched *s, int64_t t, int64_t src, int64_t dst, int64_t item);
+/* A long message: len packets sent back to back (its sender busy len*g),
+ * carrying items item .. item+len-1, all usable at the receiver only when
+ * the last packet is in: s + L + 2o + (len-1)g. */
+int oc_sched_push_long(oc_sched *s, int64_t t, int64_t src, int64_t dst,
+                       int64_t item, int64_t len);
+/* The same schedule with every long message cut into its packets (what
+ * CSV shows); out must be empty. */
+int oc_sched_packets(const oc_sched *s, int64_t g, oc_sched *out);
 int oc_sched_push_op(oc_sched *s, int64_t t, int64_t proc, oc_op_kind kind,
                      int64_t lo, int64_t mid, int64_t hi);
 int oc_sched_push_seg(oc_sched *s, int64_t proc, int64_t lo, int64_t hi);
@@ -205,6 +215,52 @@ int oc_bcast_child(const oc_bcast *b, const oc_bcast_view *v, int64_t k,
 /* The global schedule: P - 1 messages, the union of the per-rank views.
  * P <= OC_GLOBAL_PROCS_MAX.  Messages come in no particular order. */
 int oc_bcast_schedule(const oc_bcast *b, oc_sched *out);
+
+/* ---- multi-item broadcast in the postal model (Bar-Noy & Kipnis section 4) ---
+ * m items from the root to n processors, postal latency lambda = p/q.
+ *  REPEAT    BCAST once per item, the next started after the root's last
+ *            send of the previous (Lemma 10)
+ *  PACK      BCAST of one long message of m packets: its sender busy m,
+ *            its receiver holding it lambda + m - 1 after the start
+ *            (Lemma 12; a long message in oc_sched)
+ *  PIPELINE  BCAST of streams: a sender sends the m items back to back, a
+ *            receiver forwards each item as it arrives; the tree is BCAST
+ *            for "receiver ready after lambda, sender after m"
+ *            (PIPELINE-1 m <= lambda, Lemma 14; PIPELINE-2 m >= lambda,
+ *            Lemma 16)
+ *  DTREE     the left-to-right almost-full degree-d tree (Lemma 18);
+ *            degree 0: the best d for the instance
+ *  BEST      the fastest of the above for the instance */
+typedef enum oc_kbcast_alg {
+  OC_KB_REPEAT = 0,
+  OC_KB_PACK = 1,
+  OC_KB_PIPELINE = 2,
+  OC_KB_DTREE = 3,
+  OC_KB_BEST = 4
+} oc_kbcast_alg;
+
+const char *oc_kbcast_alg_name(oc_kbcast_alg a);
+int oc_kbcast_alg_parse(const char *name, oc_kbcast_alg *out);
+
+typedef struct oc_kbcast_result {
+  oc_kbcast_alg alg;  /* the algorithm run (BEST: the winner)            */
+  int64_t degree;     /* DTREE's d                                       */
+  int64_t time;       /* the schedule's time, model units                */
+  int64_t formula;    /* the paper's lemma for it (DTREE: Lemma 18's
+                         upper bound with the tree's height)             */
+} oc_kbcast_result;
+
+/* Postal model only (OC_EUNSUP otherwise).  out may be NULL (times only);
+ * m * (P - 1) messages, at most 2^26. */
+int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
+                   oc_kbcast_alg alg, int64_t degree, oc_sched *out,
+                   oc_kbcast_result *res);
+/* Lower bounds: Lemma 8 / Corollary 9, (m - 1) + f_lambda(n); Karp et al.
+ * Thm 3.1, B(P-1) + L + (k-1) - k* for k >= k*, from its proof's count of
+ * receptions for smaller k (integer lambda only, else -1); *lb is the
+ * larger. */
+int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
+                    int64_t *karp31);
 
 /* ---- summation and reduction -----------------------------------------------
  * SUM: n operands, their placement chosen by the algorithm, summed in

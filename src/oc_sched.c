@@ -7,6 +7,7 @@
 void oc_sched_init(oc_sched *s) {
   s->msg = NULL;
   s->n = s->cap = 0;
+  s->len = NULL;
   s->op = NULL;
   s->nop = s->opcap = 0;
   s->seg = NULL;
@@ -15,6 +16,7 @@ void oc_sched_init(oc_sched *s) {
 
 void oc_sched_free(oc_sched *s) {
   free(s->msg);
+  free(s->len);
   free(s->op);
   free(s->seg);
   oc_sched_init(s);
@@ -38,12 +40,46 @@ static int grow(void **arr, size_t n, size_t *cap, size_t sz) {
 int oc_sched_push(oc_sched *s, int64_t t, int64_t src, int64_t dst,
                   int64_t item) {
   oc_msg *m;
+  size_t cap = s->cap;
   if (grow((void **)&s->msg, s->n, &s->cap, sizeof *s->msg)) return OC_ENOMEM;
-  m = &s->msg[s->n++];
+  if (s->len != NULL && s->cap != cap) { /* keep the lengths alongside */
+    int64_t *nl = (int64_t *)realloc(s->len, s->cap * sizeof *nl);
+    if (nl == NULL) return OC_ENOMEM;
+    s->len = nl;
+  }
+  m = &s->msg[s->n];
   m->t = t;
   m->src = src;
   m->dst = dst;
   m->item = item;
+  if (s->len != NULL) s->len[s->n] = 1;
+  s->n++;
+  return OC_OK;
+}
+
+int oc_sched_push_long(oc_sched *s, int64_t t, int64_t src, int64_t dst,
+                       int64_t item, int64_t len) {
+  int e;
+  if (len < 1) return OC_EINVAL;
+  if (s->len == NULL && len > 1) {
+    s->len = (int64_t *)malloc((s->cap ? s->cap : 1) * sizeof *s->len);
+    if (s->len == NULL) return OC_ENOMEM;
+    for (size_t i = 0; i < s->n; i++) s->len[i] = 1;
+  }
+  if ((e = oc_sched_push(s, t, src, dst, item)) != OC_OK) return e;
+  if (s->len != NULL) s->len[s->n - 1] = len;
+  return OC_OK;
+}
+
+int oc_sched_packets(const oc_sched *s, int64_t g, oc_sched *out) {
+  for (size_t i = 0; i < s->n; i++) {
+    int64_t len = s->len ? s->len[i] : 1;
+    for (int64_t k = 0; k < len; k++) {
+      int e = oc_sched_push(out, s->msg[i].t + k * g, s->msg[i].src, s->msg[i].dst,
+                            s->msg[i].item + k);
+      if (e) return e;
+    }
+  }
   return OC_OK;
 }
 
@@ -87,6 +123,6 @@ static int msg_cmp(const void *x, const void *y) {
   return c;
 }
 
-void oc_sched_sort(oc_sched *s) {
-  if (s->n > 1) qsort(s->msg, s->n, sizeof *s->msg, msg_cmp);
+void oc_sched_sort(oc_sched *s) { /* long messages: sort their packets */
+  if (s->n > 1 && s->len == NULL) qsort(s->msg, s->n, sizeof *s->msg, msg_cmp);
 }

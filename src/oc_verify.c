@@ -303,8 +303,12 @@ static void verdict_init(oc_verdict *v) {
   v->msg = (size_t)-1;
 }
 
-int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
-                    const oc_sched *s, oc_verdict *v) {
+/* arr_at[i]: when message i's item is usable at its receiver (NULL: its
+ * send start + L + 2o); need_at[i]: when the sender must hold it (NULL: the
+ * send start).  Long messages are checked as their packets with these. */
+static int verify_bcast_core(const oc_params *p, int64_t root, int64_t items,
+                             const oc_sched *s, const int64_t *arr_at,
+                             const int64_t *need_at, oc_verdict *v) {
   vctx c;
   int64_t P, h, *avail = NULL;
   unsigned char *bad = NULL;
@@ -330,24 +334,25 @@ int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
     const oc_msg *m = &s->msg[i];
     if (!bad[i]) {
       int64_t *a = &avail[m->dst * items + m->item];
-      if (m->t + h < *a) *a = m->t + h;
+      int64_t at = arr_at ? arr_at[i] : m->t + h;
+      if (at < *a) *a = at;
     }
   }
   for (size_t i = 0; i < s->n; i++) {
     const oc_msg *m = &s->msg[i];
-    int64_t have;
+    int64_t have, need = need_at ? need_at[i] : m->t;
     if (bad[i]) continue;
     have = avail[m->src * items + m->item];
-    if (have > m->t) {
+    if (have > need) {
       char d[240];
       if (have == INT64_MAX)
         snprintf(d, sizeof d, "sends item %lld at %s but never holds it",
-                 (long long)m->item, ts(&c, m->t).s);
+                 (long long)m->item, ts(&c, need).s);
       else
         snprintf(d, sizeof d,
                  "sends item %lld at %s but it is usable there only from %s",
-                 (long long)m->item, ts(&c, m->t).s, ts(&c, have).s);
-      violate(&c, OC_RULE_HELD, m->src, m->t, m->item, i, d);
+                 (long long)m->item, ts(&c, need).s, ts(&c, have).s);
+      violate(&c, OC_RULE_HELD, m->src, need, m->item, i, d);
     }
   }
   { /* coverage and completion */
@@ -370,6 +375,38 @@ int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
 done:
   free(bad);
   free(avail);
+  return e;
+}
+
+int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
+                    const oc_sched *s, oc_verdict *v) {
+  oc_sched x;
+  int64_t *arr = NULL, *need = NULL, h;
+  size_t k = 0;
+  int e;
+  if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
+  if (s->len == NULL) return verify_bcast_core(p, root, items, s, NULL, NULL, v);
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  h = p->L + 2 * p->o;
+  oc_sched_init(&x);
+  if ((e = oc_sched_packets(s, p->g, &x)) != OC_OK) goto out;
+  arr = (int64_t *)malloc((x.n + 1) * sizeof *arr);
+  need = (int64_t *)malloc((x.n + 1) * sizeof *need);
+  if (arr == NULL || need == NULL) { e = OC_ENOMEM; goto out; }
+  for (size_t i = 0; i < s->n; i++) {
+    int64_t len = s->len[i] < 1 ? 1 : s->len[i];
+    for (int64_t j = 0; j < len; j++, k++) {
+      /* the whole long message is usable when its last packet is in, and
+       * its sender holds all of it when it starts */
+      arr[k] = s->msg[i].t + h + (len - 1) * p->g;
+      need[k] = s->msg[i].t;
+    }
+  }
+  e = verify_bcast_core(p, root, items, &x, arr, need, v);
+out:
+  free(arr);
+  free(need);
+  oc_sched_free(&x);
   return e;
 }
 

@@ -45,6 +45,10 @@
   X(allreduce_postal_optimal)                                                  \
   X(allreduce_random)                                                          \
   X(alltoall_random)                                                           \
+  X(kbcast_random)                                                             \
+  X(kbcast_bounds)                                                             \
+  X(kbcast_theorem7)                                                           \
+  X(kbcast_pack_long_messages)                                                 \
   X(cli_plan_json_fig1)                                                        \
   X(cli_postal_rational)                                                       \
   X(cli_csv_roundtrip)                                                         \

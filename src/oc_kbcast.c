@@ -1,0 +1,298 @@
+/* oc_kbcast.c - broadcasting m items in the postal model.
+ *
+ * Source: Bar-Noy & Kipnis, "Designing Broadcasting Algorithms in the Postal
+ * Model for Message-Passing Systems", section 4 (Lemmas 8-18); Karp et al.
+ * Thm 3.1 for the second lower bound.  lambda = p/q; times are model units
+ * (1/q), one item takes q to send.
+ *
+ * All tree algorithms here are Algorithm BCAST (range splitting) run on the
+ * reach function of "a receiver can forward h after the send starts, a
+ * sender can start again G after": oc_bcast's OC_BCAST_BARNOY with
+ * L = h, o = 0, g = G.
+ *  REPEAT    h = p, G = q, item i shifted by i * (root's last send + q).
+ *            Cost: m f(n) - (m-1)(lambda - 1) when the root's last send is
+ *            at f(n) - lambda (Lemma 10).
+ *  PACK      h = p + (m-1)q (the long message is in lambda + m - 1 after it
+ *            starts), G = mq; one long message per edge.
+ *            Cost: m f_{1+(lambda-1)/m}(n) (Lemma 12).
+ *  PIPELINE  h = p (the first item of a stream is in lambda after its
+ *            start; each later one a unit after the previous), G = mq;
+ *            items i at start + iq.  Cost: B + (m - 1) with B the tree's
+ *            time; Lemma 14 (m <= lambda) says m f_{lambda/m}(n) + (m-1),
+ *            the same; Lemma 16 (m >= lambda) swaps the roles of sender
+ *            and receiver in BCAST(m/lambda): lambda f_{m/lambda}(n) +
+ *            (lambda - 1) - compared in the tests and docs.
+ *  DTREE     left-to-right almost-full degree-d tree; each processor sends
+ *            each item to its children in order, as soon as it holds it
+ *            and its previous send is done.  Lemma 18: at most
+ *            d(m-1) + (d-1+lambda) ceil(log_d n).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "oc_internal.h"
+
+#define KB_MAX_MSGS ((int64_t)1 << 26)
+
+const char *oc_kbcast_alg_name(oc_kbcast_alg a) {
+  switch (a) {
+  case OC_KB_REPEAT: return "repeat";
+  case OC_KB_PACK: return "pack";
+  case OC_KB_PIPELINE: return "pipeline";
+  case OC_KB_DTREE: return "dtree";
+  case OC_KB_BEST: return "best";
+  }
+  return "?";
+}
+
+int oc_kbcast_alg_parse(const char *name, oc_kbcast_alg *out) {
+  for (int a = OC_KB_REPEAT; a <= OC_KB_BEST; a++)
+    if (strcmp(name, oc_kbcast_alg_name((oc_kbcast_alg)a)) == 0) {
+      *out = (oc_kbcast_alg)a;
+      return OC_OK;
+    }
+  if (strcmp(name, "optimal") == 0) {
+    *out = OC_KB_BEST;
+    return OC_OK;
+  }
+  return OC_EINVAL;
+}
+
+/* f_{num/den}(n) in units of 1/den of its time scale: B of the postal
+ * model num/den, and the reduced denominator. */
+static int postal_f(int64_t n, int64_t num, int64_t den, int64_t *B, int64_t *dred) {
+  oc_params q;
+  int e;
+  int64_t gg = oc_gcd(num, den);
+  num /= gg;
+  den /= gg;
+  memset(&q, 0, sizeof q);
+  q.model = OC_MODEL_POSTAL;
+  q.P = n;
+  q.L = num;
+  q.g = den;
+  q.unit = den;
+  q.lam_num = num;
+  q.lam_den = den;
+  if ((e = oc_bcast_time(&q, B)) != OC_OK) return e;
+  *dred = den;
+  return OC_OK;
+}
+
+/* BCAST on "receiver ready h after the start, sender again G after". */
+static int bk_tree(int64_t n, int64_t h, int64_t G, oc_sched *out, int64_t *T) {
+  oc_params q;
+  oc_bcast *b = NULL;
+  int e;
+  memset(&q, 0, sizeof q);
+  q.model = OC_MODEL_LOGP;
+  q.P = n;
+  q.L = h;
+  q.o = 0;
+  q.g = G;
+  q.unit = 1;
+  q.lam_den = 1;
+  if ((e = oc_bcast_new(&b, &q, 0, OC_BCAST_BARNOY)) != OC_OK) return e;
+  *T = oc_bcast_completion(b);
+  if (out != NULL) e = oc_bcast_schedule(b, out);
+  oc_bcast_free(b);
+  return e;
+}
+
+static int64_t rot(int64_t root, int64_t r, int64_t n) { return (root + r) % n; }
+
+static int run_repeat(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                      oc_kbcast_result *res) {
+  oc_sched t;
+  int64_t B, last = -1, step, P = p->P, q = p->g, lp = p->L;
+  int e;
+  oc_sched_init(&t);
+  if ((e = bk_tree(P, lp, q, &t, &B)) != OC_OK) goto out;
+  for (size_t i = 0; i < t.n; i++)
+    if (t.msg[i].src == 0 && t.msg[i].t > last) last = t.msg[i].t;
+  step = last + q; /* the root's next free slot */
+  res->time = P == 1 ? 0 : (m - 1) * step + B;
+  res->formula = m * B - (m - 1) * (lp - q);
+  for (int64_t j = 0; out != NULL && j < m && e == OC_OK; j++)
+    for (size_t i = 0; i < t.n && e == OC_OK; i++)
+      e = oc_sched_push(out, t.msg[i].t + j * step, rot(root, t.msg[i].src, P),
+                        rot(root, t.msg[i].dst, P), j);
+out:
+  oc_sched_free(&t);
+  return e;
+}
+
+static int run_pack(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                    oc_kbcast_result *res) {
+  oc_sched t;
+  int64_t B, P = p->P, q = p->g, lp = p->L, fB, fd;
+  int e;
+  oc_sched_init(&t);
+  if ((e = bk_tree(P, lp + (m - 1) * q, m * q, out ? &t : NULL, &B)) != OC_OK) goto out;
+  res->time = B;
+  /* Lemma 12: m f_{1 + (lambda-1)/m}(n), lambda' = (p + (m-1)q)/(mq) */
+  if ((e = postal_f(P, lp + (m - 1) * q, m * q, &fB, &fd)) != OC_OK) goto out;
+  res->formula = m * q * fB / fd;
+  for (size_t i = 0; out != NULL && i < t.n && e == OC_OK; i++)
+    e = oc_sched_push_long(out, t.msg[i].t, rot(root, t.msg[i].src, P),
+                           rot(root, t.msg[i].dst, P), 0, m);
+out:
+  oc_sched_free(&t);
+  return e;
+}
+
+static int run_pipeline(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                        oc_kbcast_result *res) {
+  oc_sched t;
+  int64_t B, P = p->P, q = p->g, lp = p->L, fB, fd;
+  int e;
+  oc_sched_init(&t);
+  if ((e = bk_tree(P, lp, m * q, out ? &t : NULL, &B)) != OC_OK) goto out;
+  res->time = P == 1 ? 0 : B + (m - 1) * q;
+  if (m * q <= lp) { /* PIPELINE-1, Lemma 14: m f_{lambda/m}(n) + (m - 1) */
+    if ((e = postal_f(P, lp, m * q, &fB, &fd)) != OC_OK) goto out;
+    res->formula = m * q * fB / fd + (m - 1) * q;
+  } else { /* PIPELINE-2, Lemma 16: lambda f_{m/lambda}(n) + (lambda - 1) */
+    if ((e = postal_f(P, m * q, lp, &fB, &fd)) != OC_OK) goto out;
+    res->formula = lp * fB / fd + (lp - q);
+  }
+  for (size_t i = 0; out != NULL && i < t.n && e == OC_OK; i++)
+    for (int64_t j = 0; j < m && e == OC_OK; j++)
+      e = oc_sched_push(out, t.msg[i].t + j * q, rot(root, t.msg[i].src, P),
+                        rot(root, t.msg[i].dst, P), j);
+out:
+  oc_sched_free(&t);
+  return e;
+}
+
+/* DTREE with degree d: node k's children are dk+1 .. dk+d. */
+static int run_dtree(const oc_params *p, int64_t root, int64_t m, int64_t d,
+                     oc_sched *out, oc_kbcast_result *res) {
+  int64_t P = p->P, q = p->g, lp = p->L, T = 0, height = 0;
+  int64_t *arr = (int64_t *)malloc((size_t)(P * m) * sizeof *arr); /* arrival */
+  int e = OC_OK;
+  if (arr == NULL) return OC_ENOMEM;
+  for (int64_t j = 0; j < m; j++) arr[j] = 0; /* the root holds everything */
+  for (int64_t k = 0; k < P && e == OC_OK; k++) {
+    int64_t free_at = 0;
+    for (int64_t j = 0; j < m; j++) {
+      for (int64_t c = d * k + 1; c <= d * k + d && c < P; c++) {
+        int64_t s = oc_max64(free_at, arr[k * m + j]);
+        arr[c * m + j] = s + lp;
+        if (arr[c * m + j] > T) T = arr[c * m + j];
+        free_at = s + q;
+        if (out != NULL && (e = oc_sched_push(out, s, rot(root, k, P), rot(root, c, P), j)))
+          break;
+      }
+      if (e) break;
+    }
+  }
+  for (int64_t k = P - 1; k > 0; k = (k - 1) / d) height++;
+  free(arr);
+  res->degree = d;
+  res->time = T;
+  /* Lemma 18 with the tree's height: d(m-1) + (d - 1 + lambda) h */
+  res->formula = q * d * (m - 1) + (q * (d - 1) + lp) * height;
+  return e;
+}
+
+int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
+                   oc_kbcast_alg alg, int64_t degree, oc_sched *out,
+                   oc_kbcast_result *res) {
+  int e = oc_params_check(p);
+  if (e) return e;
+  if (p->model != OC_MODEL_POSTAL) return OC_EUNSUP;
+  if (m < 1 || root < 0 || root >= p->P || degree < 0) return OC_ERANGE;
+  if (p->P > OC_GLOBAL_PROCS_MAX || m > KB_MAX_MSGS / p->P ||
+      m > OC_PARAM_MAX / p->g)
+    return OC_ERANGE;
+  memset(res, 0, sizeof *res);
+  res->alg = alg;
+  res->formula = -1;
+  if (p->P == 1) { /* nothing to send */
+    res->alg = alg == OC_KB_BEST ? OC_KB_PIPELINE : alg;
+    res->degree = alg == OC_KB_DTREE ? 1 : 0;
+    res->formula = 0;
+    return OC_OK;
+  }
+  if (alg == OC_KB_BEST || (alg == OC_KB_DTREE && degree == 0)) {
+    oc_kbcast_result best, r;
+    int first = 1;
+    oc_kbcast_alg lo = alg == OC_KB_BEST ? OC_KB_REPEAT : OC_KB_DTREE;
+    memset(&best, 0, sizeof best);
+    for (int a = lo; a <= OC_KB_DTREE; a++) {
+      if (a == OC_KB_DTREE) {
+        int64_t dmax = oc_min64(p->P - 1, 64);
+        for (int64_t d = 1; d <= dmax || (d == dmax + 1 && p->P - 1 > 64); d++) {
+          int64_t dd = d <= dmax ? d : p->P - 1;
+          memset(&r, 0, sizeof r);
+          r.alg = OC_KB_DTREE;
+          if ((e = run_dtree(p, root, m, dd, NULL, &r)) != OC_OK) return e;
+          if (first || r.time < best.time) { best = r; first = 0; }
+          if (d > dmax) break;
+        }
+        if (p->P == 1 && first) {
+          memset(&r, 0, sizeof r);
+          r.alg = OC_KB_DTREE;
+          r.degree = 1;
+          best = r;
+          first = 0;
+        }
+      } else {
+        if ((e = oc_kbcast_plan(p, root, m, (oc_kbcast_alg)a, 0, NULL, &r)) != OC_OK)
+          return e;
+        if (first || r.time < best.time) { best = r; first = 0; }
+      }
+    }
+    return oc_kbcast_plan(p, root, m, best.alg, best.degree ? best.degree : 1, out, res);
+  }
+  switch (alg) {
+  case OC_KB_REPEAT: return run_repeat(p, root, m, out, res);
+  case OC_KB_PACK: return run_pack(p, root, m, out, res);
+  case OC_KB_PIPELINE: return run_pipeline(p, root, m, out, res);
+  case OC_KB_DTREE: return run_dtree(p, root, m, oc_min64(degree, oc_max64(p->P - 1, 1)), out, res);
+  default: return OC_EINVAL;
+  }
+}
+
+int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
+                    int64_t *karp31) {
+  int64_t B;
+  int e = oc_params_check(p);
+  if (e) return e;
+  if (p->model != OC_MODEL_POSTAL) return OC_EUNSUP;
+  if (m < 1 || m > OC_PARAM_MAX / p->g) return OC_ERANGE;
+  if ((e = oc_bcast_time(p, &B)) != OC_OK) return e;
+  /* Lemma 8: (m - 1) + f_lambda(n) (n >= 2: one processor needs nothing) */
+  *lemma8 = p->P == 1 ? 0 : (m - 1) * p->g + B;
+  *karp31 = -1;
+  if (p->g == 1 && p->P >= 2) {
+    /* Thm 3.1 (integer L): at step L + j at most min(f_j, P-1) items are
+     * received, and each item needs P - 1 receptions, so the time is at
+     * least L + min{t : S(t) >= k(P-1)}, S(t) = sum_{j<=t} min(f_j, P-1).
+     * With n = B(P-1) - 1 and Fact 2.1, S(t) = f_{t+L} - 1 for t <= n and
+     * S(n) + (t-n)(P-1) beyond.  For k >= k* = floor(S(n)/(P-1)) this is
+     * the theorem's B(P-1) + L + (k-1) - k*; for k < k* the closed form
+     * overshoots (the proof's sum assumes t >= n), so the count is used. */
+    oc_params q = *p;
+    int64_t B1, n, Sn, need, t;
+    q.P = p->P - 1;
+    if ((e = oc_bcast_time(&q, &B1)) != OC_OK) return e;
+    n = B1 - 1;
+    Sn = n < 0 ? 0 : oc_reach_count(p, n + p->L) - 1;
+    need = oc_mul_sat(m, p->P - 1);
+    if (need > Sn) {
+      t = n + (need - Sn + p->P - 2) / (p->P - 1);
+    } else { /* the least t <= n with f_{t+L} - 1 >= need */
+      int64_t lo = 0, hi = n;
+      while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (oc_reach_count(p, mid + p->L) - 1 >= need) hi = mid; else lo = mid + 1;
+      }
+      t = lo;
+    }
+    *karp31 = p->L + t;
+  }
+  *lb = oc_max64(*lemma8, *karp31);
+  return OC_OK;
+}
