@@ -25,7 +25,7 @@
 enum {
   O_MODEL, O_PROCS, O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_LINES,
   O_ITEMS, O_OPERANDS, O_ROOT, O_ALGORITHM, O_RANK, O_JSON, O_CSV, O_QUIET,
-  O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_COUNT
+  O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE, O_COUNT
 };
 static const struct {
   const char *name;
@@ -36,7 +36,7 @@ static const struct {
     {"items", 1},    {"operands", 1}, {"root", 1},    {"algorithm", 1},
     {"rank", 1},     {"json", 0},     {"csv", 0},     {"quiet", 0},
     {"help", 0},     {"personalized", 0}, {"commutative", 0}, {"ordered", 0},
-    {"counts", 1},
+    {"counts", 1},   {"degree", 1},
 };
 
 static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
@@ -48,8 +48,9 @@ typedef struct cli {
   const char *val[O_COUNT];
   int set[O_COUNT];
   oc_params p;
-  int64_t root, items, rank;
+  int64_t root, items, rank, degree;
   oc_bcast_alg alg;
+  oc_kbcast_alg kalg;
 } cli;
 
 static void die(const char *fmt, ...) {
@@ -147,6 +148,7 @@ static const char *problem_alg(const cli *c) {
   if (strcmp(c->problem, "allreduce") == 0)
     return c->set[O_ORDERED] ? "reduce-then-bcast" : "karp-circulant";
   if (strcmp(c->problem, "alltoall") == 0) return "karp-ring";
+  if (strcmp(c->problem, "kbcast") == 0) return "best";
   return "karp";
 }
 
@@ -204,7 +206,17 @@ static void build_params(cli *c) {
     die("--algorithm: unknown algorithm '%s' for bcast (expected karp, "
         "shou-chen, bar-noy-kipnis or optimal)",
         c->val[O_ALGORITHM]);
-  if (c->set[O_ALGORITHM] && strcmp(c->problem, "bcast") != 0 &&
+  c->kalg = OC_KB_BEST;
+  if (strcmp(c->problem, "kbcast") == 0) {
+    if (c->p.model != OC_MODEL_POSTAL)
+      die("--model: kbcast is implemented for the postal model (give --lambda)");
+    if (c->set[O_ALGORITHM] && oc_kbcast_alg_parse(c->val[O_ALGORITHM], &c->kalg) != OC_OK)
+      die("--algorithm: unknown algorithm '%s' for kbcast (expected repeat, pack, "
+          "pipeline, dtree or best)", c->val[O_ALGORITHM]);
+    if (c->set[O_DEGREE] && c->kalg != OC_KB_DTREE)
+      die("--degree: only meaningful with --algorithm dtree");
+    c->degree = c->set[O_DEGREE] ? need_int(c, O_DEGREE, 1, c->p.P > 1 ? c->p.P - 1 : 1) : 0;
+  } else if (c->set[O_ALGORITHM] && strcmp(c->problem, "bcast") != 0 &&
       strcmp(c->val[O_ALGORITHM], "optimal") != 0 &&
       strcmp(c->val[O_ALGORITHM], "best") != 0 &&
       strcmp(c->val[O_ALGORITHM], problem_alg(c)) != 0)
@@ -228,10 +240,11 @@ static void check_problem(cli *c, int required) {
     die("unknown problem '%s' (expected bcast, kbcast, cbcast, alltoall, "
         "allreduce, reduce, sum or scan)",
         c->problem);
-  if (is(c, "kbcast") || is(c, "cbcast") || is(c, "scan"))
-    die("problem '%s' is not implemented yet (available: bcast, sum, reduce, "
-        "allreduce, alltoall)",
+  if (is(c, "cbcast") || is(c, "scan"))
+    die("problem '%s' is not implemented yet (available: bcast, kbcast, sum, "
+        "reduce, allreduce, alltoall)",
         c->problem);
+  if (c->set[O_DEGREE] && !is(c, "kbcast")) die("--degree: only meaningful for 'kbcast'");
   if (c->set[O_OPERANDS] && !is(c, "sum")) die("--operands: only meaningful for 'sum'");
   if (c->set[O_PERSONALIZED] && !is(c, "alltoall"))
     die("--personalized: only meaningful for 'alltoall'");
@@ -242,7 +255,7 @@ static void check_problem(cli *c, int required) {
     die("--ordered: only meaningful for 'allreduce' and 'optcast verify reduce'");
   if (c->set[O_COUNTS] && !(is(c, "sum") && strcmp(c->cmd, "verify") == 0))
     die("--counts: only meaningful for 'optcast verify sum'");
-  if (c->set[O_ITEMS] && !is(c, "bcast") && !is(c, "alltoall"))
+  if (c->set[O_ITEMS] && !is(c, "bcast") && !is(c, "alltoall") && !is(c, "kbcast"))
     die("--items: not a parameter of '%s'", c->problem);
   if (strcmp(c->cmd, "rank") == 0 && !is(c, "bcast"))
     die("rank: the per-rank view is available for bcast (and in the library "
@@ -308,6 +321,13 @@ static void json_head(FILE *f, const cli *c, const char *alg, int64_t time,
 
 static void print_csv(FILE *f, const cli *c, oc_sched *s) {
   char b[64];
+  if (s->len != NULL) { /* long messages: their packets (CSV has no length) */
+    oc_sched x;
+    oc_sched_init(&x);
+    if (oc_sched_packets(s, c->p.g, &x) != OC_OK) die("out of memory");
+    oc_sched_free(s);
+    *s = x;
+  }
   oc_sched_sort(s);
   fputs("time,src,dst,item\n", f);
   for (size_t i = 0; i < s->n; i++)
@@ -331,6 +351,7 @@ typedef struct result {
   int64_t *counts; /* sum: operands per processor */
   int64_t used;    /* sum: processors used */
   int optimal_known; /* time == lb proves optimality */
+  oc_kbcast_result kres; /* kbcast */
 } result;
 
 static void result_free(result *r) {
@@ -383,6 +404,24 @@ static void solve(cli *c, int plan, result *r) {
     oc_bcast_free(b);
     progress(c, "verifying");
     if ((e = oc_verify_bcast(&c->p, c->root, 1, &r->s, &v)) != OC_OK) lib_fail("verify", e);
+  } else if (is(c, "kbcast")) {
+    oc_kbcast_result kr;
+    int64_t l8, k31;
+    if ((e = oc_kbcast_bound(&c->p, c->items, &r->lb, &l8, &k31)) != OC_OK)
+      lib_fail("kbcast", e);
+    if (plan) check_plan_size(c);
+    e = oc_kbcast_plan(&c->p, c->root, c->items, c->kalg, c->degree,
+                       plan ? &r->s : NULL, &kr);
+    if (e == OC_ERANGE)
+      die("--procs, --items: P=%lld with %lld items is too large (at most 2^26 "
+          "messages)", (long long)c->p.P, (long long)c->items);
+    if (e) lib_fail("kbcast", e);
+    r->time = kr.time;
+    r->kres = kr;
+    r->alg = oc_kbcast_alg_name(kr.alg);
+    r->optimal_known = 0;
+    if (!plan) return;
+    if ((e = oc_verify_bcast(&c->p, c->root, c->items, &r->s, &v)) != OC_OK) lib_fail("verify", e);
   } else if (is(c, "sum") || is(c, "reduce")) {
     oc_reduce *x = NULL;
     int sum = is(c, "sum");
@@ -445,7 +484,7 @@ static void solve(cli *c, int plan, result *r) {
             oc_rule_name(v.rule), v.detail);
     exit(EXIT_CHECK);
   }
-  if (is(c, "bcast")) r->time = v.time;
+  if (is(c, "bcast") || is(c, "kbcast")) r->time = v.time;
   else if (v.time != r->time) {
     fprintf(stderr, "optcast: internal error: %s: planned time and verified "
                     "time differ (%lld, %lld)\n", r->alg, (long long)r->time,
@@ -478,10 +517,23 @@ static void json_extra(FILE *f, const cli *c, const result *r) {
   }
   if (is(c, "alltoall"))
     fprintf(f, ",\"personalized\":%s", c->set[O_PERSONALIZED] ? "true" : "false");
+  if (is(c, "kbcast")) {
+    int64_t lb, l8, k31;
+    fputc(',', f);
+    json_time(f, "lemma_time", c, r->kres.formula); /* the paper's formula */
+    if (r->kres.alg == OC_KB_DTREE) fprintf(f, ",\"degree\":%lld", (long long)r->kres.degree);
+    if (oc_kbcast_bound(&c->p, c->items, &lb, &l8, &k31) == OC_OK) {
+      fputc(',', f);
+      json_time(f, "bound_lemma8", c, l8);
+      if (k31 >= 0) { fputc(',', f); json_time(f, "bound_karp31", c, k31); }
+    }
+  }
 }
 
 static const char *bound_source(const cli *c) {
   if (is(c, "bcast")) return "Karp et al. Thm 2.1: B(P) = min{t : P(t) >= P}";
+  if (is(c, "kbcast"))
+    return "Bar-Noy & Kipnis Lemma 8: (m-1) + f(n); Karp et al. Thm 3.1 (integer lambda)";
   if (is(c, "sum"))
     return "Karp et al. Lemma 5.1: the least t whose reversed broadcast tree (L+1) holds n operands";
   if (is(c, "reduce")) return "Karp et al. 4.2: B(P) for L + 1 and max(g, o + 1)";
@@ -752,6 +804,10 @@ static int cmd_verify(cli *c) {
   if (is(c, "bcast")) {
     if ((e = oc_verify_bcast(&c->p, c->root, 1, &s, &v)) != OC_OK) lib_fail("verify", e);
     if (oc_bcast_time(&c->p, &lb) != OC_OK) die("--procs: invalid parameters");
+  } else if (is(c, "kbcast")) {
+    int64_t l8, k31;
+    if ((e = oc_verify_bcast(&c->p, c->root, c->items, &s, &v)) != OC_OK) lib_fail("verify", e);
+    if ((e = oc_kbcast_bound(&c->p, c->items, &lb, &l8, &k31)) != OC_OK) lib_fail("bound", e);
   } else if (is(c, "sum") || is(c, "reduce")) {
     if (is(c, "reduce")) {
       n = c->p.P;

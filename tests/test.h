@@ -56,7 +56,8 @@
   X(cli_bad_input)                                                             \
   X(cli_bound_edges)                                                           \
   X(cli_text_output)                                                           \
-  X(cli_combining)
+  X(cli_combining)                                                             \
+  X(cli_kbcast)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

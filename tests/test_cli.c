@@ -386,3 +386,38 @@ void test_cli_combining(void) {
   CHECK_EQ(R.code, 2);
   CHECK(HAS(R.err, "scan"));
 }
+
+void test_cli_kbcast(void) {
+  static char csv[1 << 16];
+  RUN(NULL, "plan", "kbcast", "--lambda", "2.5", "--procs", "14", "--items", "4",
+      "--algorithm", "pack", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"algorithm\":\"pack\""));
+  CHECK(HAS(R.out, "\"time\":20.5,"));       /* 4 f_{1 + 1.5/4}(14) */
+  CHECK(HAS(R.out, "\"lemma_time\":20.5"));
+  CHECK(HAS(R.out, "\"lower_bound\":10.5,")); /* 3 + 7.5 */
+  RUN(NULL, "plan", "kbcast", "--lambda", "2.5", "--procs", "14", "--items", "4",
+      "--algorithm", "pack", "--csv");
+  CHECK_EQ(R.code, 0);
+  snprintf(csv, sizeof csv, "%s", R.out);
+  RUN(csv, "verify", "kbcast", "--lambda", "2.5", "--procs", "14", "--items", "4");
+  CHECK_EQ(R.code, 0);
+  RUN(csv, "verify", "kbcast", "--lambda", "2.5", "--procs", "14", "--items", "5");
+  CHECK_EQ(R.code, 1); /* item 4 never sent */
+  RUN(NULL, "bound", "kbcast", "--lambda", "3", "--procs", "10", "--items", "8", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"lower_bound\":15,"));  /* Karp Fig. 2 instance */
+  CHECK(HAS(R.out, "\"bound_karp31\":15"));
+  RUN(NULL, "plan", "kbcast", "--lambda", "3", "--procs", "10", "--items", "8",
+      "--algorithm", "dtree", "--degree", "3", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"degree\":3"));
+  RUN(NULL, "plan", "kbcast", "--procs", "10", "--latency", "3", "--overhead", "0",
+      "--gap", "1", "--items", "2");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--model"));
+  RUN(NULL, "plan", "kbcast", "--lambda", "3", "--procs", "10", "--items", "2",
+      "--algorithm", "pack", "--degree", "2");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--degree"));
+}
