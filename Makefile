@@ -10,7 +10,7 @@ WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS  ?= -O2 -g
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRC = src/oc_num.c src/oc_reach.c src/oc_bcast.c src/oc_reduce.c src/oc_alltoall.c src/oc_allreduce.c src/oc_kbcast.c src/oc_sched.c src/oc_verify.c
+LIB_SRC = src/oc_num.c src/oc_reach.c src/oc_bcast.c src/oc_reduce.c src/oc_alltoall.c src/oc_allreduce.c src/oc_kbcast.c src/oc_csv.c src/oc_sched.c src/oc_verify.c
 CLI_SRC = src/cli.c src/cli_render.c
 TEST_SRC = tests/test_main.c tests/test_reach.c tests/test_bcast.c \
            tests/test_verify.c tests/test_reduce.c tests/test_collect.c tests/test_kbcast.c tests/test_cli.c tests/brute.c
@@ -45,6 +45,19 @@ check: build/test_optcast build/optcast build-san/test_optcast build-san/optcast
 sweep: build/test_optcast build/optcast
 	OPTCAST_SWEEP=1 ./build/test_optcast
 
+# libFuzzer targets (clang): `make fuzz FUZZ_SECONDS=60`
+FUZZ_SECONDS ?= 45
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_TARGETS = build-fuzz/fuzz_verify build-fuzz/fuzz_numbers build-fuzz/fuzz_cli
+build-fuzz/fuzz_cli: fuzz/fuzz_cli.c $(LIB_SRC) $(CLI_SRC) $(HDRS)
+	@mkdir -p build-fuzz
+	clang $(CSTD) $(WARN) $(FUZZ_FLAGS) -DOC_CLI_NO_MAIN -Iinclude -Isrc -o $@ fuzz/fuzz_cli.c $(LIB_SRC) $(CLI_SRC) -lm
+build-fuzz/fuzz_%: fuzz/fuzz_%.c $(LIB_SRC) $(HDRS)
+	@mkdir -p build-fuzz
+	clang $(CSTD) $(WARN) $(FUZZ_FLAGS) -Iinclude -Isrc -o $@ $< $(LIB_SRC) -lm
+fuzz: $(FUZZ_TARGETS)
+	sh fuzz/run.sh $(FUZZ_SECONDS)
+
 bench: build/bench_rank build/bench_plan
 	./build/bench_rank
 	./build/bench_plan
@@ -53,6 +66,6 @@ build/bench_%: bench/bench_%.c build/liboptcast.a $(HDRS)
 	$(CC) $(CSTD) $(WARN) -O2 -g -Iinclude -Isrc -o $@ $< build/liboptcast.a -lm
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
-.PHONY: all demo check sweep bench clean
+.PHONY: all demo check sweep bench fuzz clean

@@ -439,6 +439,14 @@ int oc_verify_alltoall(const oc_params *p, int64_t k, int personalized,
                        const oc_sched *s, oc_verdict *v);
 
 
+/* Reads a contract CSV schedule (header `time,src,dst,item`, blank lines
+ * and CRLF accepted) from buf[0..len) (buf is modified; it must end with a
+ * NUL at len).  Times in the user's units, converted exactly to model units
+ * (a postal time must be a multiple of 1/q).  OC_EPARSE with a one-line
+ * message in err naming the row and field; nothing else is reported. */
+int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
+                      char *err, size_t errlen);
+
 /* ---- exact number parsing (used by the command line, exposed for tests) - */
 /* Decimal integer in [lo, hi]; OC_EPARSE if not an integer, OC_ERANGE if
  * out of range. */

@@ -51,8 +51,29 @@ typedef struct cli {
   int64_t root, items, rank, degree;
   oc_bcast_alg alg;
   oc_kbcast_alg kalg;
+  FILE *in; /* the schedule for verify */
 } cli;
 
+/* Leaving the command: exit() normally; in the fuzzing build (OC_CLI_NO_MAIN)
+ * a jump back to oc_cli_fuzz, so one process can run many command lines. */
+#ifdef OC_CLI_NO_MAIN
+#include <setjmp.h>
+static jmp_buf cli_jmp;
+static int cli_code;
+#define CLI_EXIT(x)                                                            \
+  do {                                                                         \
+    cli_code = (x);                                                            \
+    longjmp(cli_jmp, 1);                                                       \
+  } while (0)
+#else
+#define CLI_EXIT(x) exit(x)
+#endif
+
+static _Noreturn void die(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((noreturn, format(printf, 1, 2)))
+#endif
+    ;
 static void die(const char *fmt, ...) {
   va_list ap;
   fputs("optcast: ", stderr);
@@ -60,7 +81,7 @@ static void die(const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   va_end(ap);
   fputc('\n', stderr);
-  exit(EXIT_INPUT);
+  CLI_EXIT(EXIT_INPUT);
 }
 
 static void usage(FILE *f) {
@@ -95,6 +116,25 @@ static int64_t need_int(const cli *c, int o, int64_t lo, int64_t hi) {
   return v;
 }
 
+/* Records option o (0 <= o < O_COUNT) whose name ends at eq (or without
+ * '='); returns the index of the last argument it used. */
+static int take_option(cli *c, int o, const char *eq, int argc, char **argv, int i) {
+  if (c->set[o]) die("--%s given twice", OPTS[o].name);
+  c->set[o] = 1;
+  if (!OPTS[o].arg) {
+    if (eq) die("--%s takes no value", OPTS[o].name);
+    return i;
+  }
+  if (eq)
+    c->val[o] = eq + 1;
+  else if (i + 1 < argc)
+    c->val[o] = argv[++i];
+  else
+    die("--%s needs a value", OPTS[o].name);
+  if (c->val[o][0] == '\0') die("--%s: empty value", OPTS[o].name);
+  return i;
+}
+
 static void parse_args(cli *c, int argc, char **argv, int first) {
   for (int i = first; i < argc; i++) {
     const char *a = argv[i], *eq;
@@ -112,20 +152,10 @@ static void parse_args(cli *c, int argc, char **argv, int first) {
     n = eq ? (size_t)(eq - a) : strlen(a);
     for (o = 0; o < O_COUNT; o++)
       if (strlen(OPTS[o].name) == n && strncmp(OPTS[o].name, a, n) == 0) break;
-    if (o == O_COUNT) die("unknown option '%s'", argv[i]);
-    if (c->set[o]) die("--%s given twice", OPTS[o].name);
-    c->set[o] = 1;
-    if (!OPTS[o].arg) {
-      if (eq) die("--%s takes no value", OPTS[o].name);
-      continue;
-    }
-    if (eq)
-      c->val[o] = eq + 1;
-    else if (i + 1 < argc)
-      c->val[o] = argv[++i];
+    if (o >= O_COUNT)
+      die("unknown option '%s'", argv[i]);
     else
-      die("--%s needs a value", OPTS[o].name);
-    if (c->val[o][0] == '\0') die("--%s: empty value", OPTS[o].name);
+      i = take_option(c, o, eq, argc, argv, i);
   }
 }
 
@@ -482,14 +512,14 @@ static void solve(cli *c, int plan, result *r) {
             "processor %lld, time %s, rule %s: %s\n",
             r->alg, (long long)v.proc, tfmt(b1, sizeof b1, c, v.at),
             oc_rule_name(v.rule), v.detail);
-    exit(EXIT_CHECK);
+    CLI_EXIT(EXIT_CHECK);
   }
   if (is(c, "bcast") || is(c, "kbcast")) r->time = v.time;
   else if (v.time != r->time) {
     fprintf(stderr, "optcast: internal error: %s: planned time and verified "
                     "time differ (%lld, %lld)\n", r->alg, (long long)r->time,
             (long long)v.time);
-    exit(EXIT_CHECK);
+    CLI_EXIT(EXIT_CHECK);
   }
 }
 
@@ -681,32 +711,6 @@ static char *read_all(FILE *f, size_t *len) {
   return buf;
 }
 
-static char *trim(char *s) {
-  char *e;
-  while (*s == ' ' || *s == '\t') s++;
-  e = s + strlen(s);
-  while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) *--e = '\0';
-  return s;
-}
-
-static int64_t csv_time(const cli *c, const char *s, size_t row) {
-  int64_t num, den, q;
-  int neg = (*s == '-');
-  int e = oc_parse_rational(neg ? s + 1 : s, OC_CSV_TIME_MAX, &num, &den);
-  if (e == OC_EPARSE) die("row %zu: time '%s' is not a number", row, s);
-  if (e != OC_OK) die("row %zu: time '%s' is out of range", row, s);
-  if (c->p.unit % den != 0) {
-    if (c->p.unit == 1)
-      die("row %zu: time '%s' is not an integer (LogP times are integers)",
-          row, s);
-    die("row %zu: time '%s' is not a multiple of 1/%lld (postal lambda=%lld/%lld)",
-        row, s, (long long)c->p.unit, (long long)c->p.lam_num,
-        (long long)c->p.lam_den);
-  }
-  q = c->p.unit / den;
-  if (num > OC_CSV_TIME_MAX / q) die("row %zu: time '%s' is out of range", row, s);
-  return neg ? -(num * q) : num * q;
-}
 
 static int64_t *parse_counts(const cli *c, int64_t n) {
   int64_t *cnt = (int64_t *)calloc((size_t)c->p.P, sizeof *cnt), sum = 0, q = 0;
@@ -717,6 +721,7 @@ static int64_t *parse_counts(const cli *c, int64_t n) {
     size_t len = strcspn(x, ",");
     if (len == 0 || len >= sizeof buf || q >= c->p.P)
       die("--counts: expected %lld comma-separated operand counts", (long long)c->p.P);
+    len = len < sizeof buf ? len : sizeof buf - 1; /* (as checked above) */
     memcpy(buf, x, len);
     buf[len] = '\0';
     if (oc_parse_int(buf, 0, OC_PROCS_MAX, &cnt[q]) != OC_OK)
@@ -732,12 +737,12 @@ static int64_t *parse_counts(const cli *c, int64_t n) {
 }
 
 static int cmd_verify(cli *c) {
-  size_t len, row = 0;
-  char *buf, *p, *line;
+  size_t len;
+  char *buf;
   oc_sched s;
   oc_verdict v;
   int64_t lb = 0, n = 0, *cnt = NULL;
-  int header = 0, e;
+  int e;
   char b1[64], b2[64];
   if (c->set[O_CSV]) die("--csv: verify reads CSV; it prints text or --json");
   if (is(c, "bcast") && c->items != 1)
@@ -749,58 +754,17 @@ static int cmd_verify(cli *c) {
     if (!c->set[O_COUNTS]) die("missing --counts (operands each processor starts with)");
     cnt = parse_counts(c, n);
   }
-  buf = read_all(stdin, &len);
-  p = buf;
-  if (strlen(buf) != len) die("stdin: the schedule contains a NUL byte");
+  buf = read_all(c->in, &len);
   oc_sched_init(&s);
-  while (p != NULL && *p != '\0') {
-    char *nl = strchr(p, '\n'), *f[5];
-    int nf = 0;
-    if (nl) *nl = '\0';
-    line = trim(p);
-    p = nl ? nl + 1 : NULL;
-    row++;
-    if (*line == '\0') continue;
-    if (!header) {
-      char *q = line;
-      int ok = 1;
-      const char *want[4] = {"time", "src", "dst", "item"};
-      for (int i = 0; i < 4 && ok; i++) {
-        char *comma = strchr(q, ',');
-        if (comma) *comma = '\0';
-        ok = strcmp(trim(q), want[i]) == 0 && (comma != NULL) == (i < 3);
-        q = comma ? comma + 1 : q;
-      }
-      if (!ok) die("row %zu: expected the header 'time,src,dst,item'", row);
-      header = 1;
-      continue;
-    }
-    f[0] = line;
-    nf = 1;
-    for (char *q = line; *q; q++)
-      if (*q == ',') {
-        *q = '\0';
-        if (nf == 5) break;
-        f[nf++] = q + 1;
-      }
-    if (nf != 4) die("row %zu: expected 4 fields (time,src,dst,item), got %d", row, nf);
-    {
-      int64_t t = csv_time(c, trim(f[0]), row), src = 0, dst = 0, item = 0;
-      const char *names[3] = {"src", "dst", "item"};
-      int64_t *outs[3] = {&src, &dst, &item};
-      for (int i = 0; i < 3; i++) {
-        char *x = trim(f[i + 1]);
-        e = oc_parse_int(x, INT64_MIN + 1, INT64_MAX, outs[i]);
-        if (e == OC_EPARSE) die("row %zu: %s '%s' is not an integer", row, names[i], x);
-        if (e != OC_OK) die("row %zu: %s '%s' is out of range", row, names[i], x);
-      }
-      if (s.n + 1 >= UINT32_MAX) die("stdin: too many rows");
-      if (oc_sched_push(&s, t, src, dst, item) != OC_OK)
-        die("out of memory reading the schedule");
+  {
+    char err[200];
+    e = oc_sched_read_csv(buf, len, &c->p, &s, err, sizeof err);
+    free(buf);
+    if (e != OC_OK) {
+      oc_sched_free(&s);
+      die("%s", err);
     }
   }
-  free(buf);
-  if (!header) die("stdin: empty input (expected the header 'time,src,dst,item')");
   if (is(c, "bcast")) {
     if ((e = oc_verify_bcast(&c->p, c->root, 1, &s, &v)) != OC_OK) lib_fail("verify", e);
     if (oc_bcast_time(&c->p, &lb) != OC_OK) die("--procs: invalid parameters");
@@ -920,9 +884,10 @@ static int cmd_verify(cli *c) {
   return v.ok ? 0 : EXIT_CHECK;
 }
 
-int main(int argc, char **argv) {
+static int cli_run(int argc, char **argv, FILE *in) {
   cli c;
   memset(&c, 0, sizeof c);
+  c.in = in;
   if (argc < 2) {
     usage(stderr);
     return EXIT_INPUT;
@@ -952,3 +917,13 @@ int main(int argc, char **argv) {
   if (strcmp(c.cmd, "rank") == 0) return cmd_rank(&c);
   return cmd_verify(&c);
 }
+
+#ifdef OC_CLI_NO_MAIN
+int oc_cli_fuzz(int argc, char **argv, FILE *in);
+int oc_cli_fuzz(int argc, char **argv, FILE *in) {
+  if (setjmp(cli_jmp)) return cli_code;
+  return cli_run(argc, argv, in);
+}
+#else
+int main(int argc, char **argv) { return cli_run(argc, argv, stdin); }
+#endif

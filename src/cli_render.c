@@ -152,9 +152,11 @@ int cli_render_activity(FILE *f, const oc_params *p, int64_t root,
   int64_t span = completion + 1; /* one column past the end */
   int64_t cols, scale, G = p->g > p->o ? p->g : p->o, h = p->L + 2 * p->o;
   char *line;
-  int e = tree_build(&tr, p, root, s, 0);
+  int e;
+  memset(&in, 0, sizeof in);
+  e = tree_build(&tr, p, root, s, 0);
   if (e == OC_OK) e = tree_build(&in, p, root, s, 1);
-  if (e) { tree_free(&tr); return e; }
+  if (e) { tree_free(&tr); tree_free(&in); return e; }
   scale = (span + CHART_MAX_COLS - 1) / CHART_MAX_COLS;
   if (scale < 1) scale = 1;
   cols = (span + scale - 1) / scale;

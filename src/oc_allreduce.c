@@ -128,12 +128,24 @@ int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
   w.made[0] = 0;
   w.n = 1;
   w.R = P - 1;
-  for (int64_t R = 1; R <= P - 1; R++) {
-    w.R = R;
-    w.n = 1;
-    if (wmax(&w, 0, 1) < P) continue;
-    w.budget = 200000;
-    if (wdfs(&w, 0)) break;
+  {
+    int found = 0;
+    for (int64_t R = 1; R <= P - 1 && !found; R++) {
+      w.R = R;
+      w.n = 1;
+      if (wmax(&w, 0, 1) < P) continue;
+      w.budget = 200000;
+      found = wdfs(&w, 0);
+    }
+    if (!found) { /* the own value every round: always exact, P - 1 rounds */
+      w.R = P - 1;
+      w.n = 1;
+      for (int64_t m = 0; m < w.R; m++) {
+        w.pick[m] = 0;
+        w.a[w.n] = w.a[w.n - 1] + 1;
+        w.made[w.n++] = m;
+      }
+    }
   }
   for (int64_t m = 0; m < w.R && e == OC_OK; m++) {
     int64_t j = w.pick[m], A;

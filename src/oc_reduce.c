@@ -958,6 +958,7 @@ int oc_reduce_child(const oc_reduce *x, const oc_reduce_view *v, int64_t k,
     e = slot_layout(x, &sl, &sz, &start);
     for (j = 0; e == OC_OK && j <= sl.K; j++)
       if (sz[j] > 0 && ++seen == k) break;
+    if (e == OC_OK && j > sl.K) e = OC_EINVAL; /* cannot happen: k < nchildren */
     if (e == OC_OK) {
       *child_rank = start[j] + sz[j] - 1; /* the slot's root: last in postorder */
       *send_time = x->t - (sl.h + j * sl.G);

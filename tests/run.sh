@@ -1,21 +1,69 @@
 #!/bin/sh
-# Runs the test suite twice - optimised, then under ASan+UBSan - and closes
-# with one line for CI: "check: N passed, N failed".
+# `make check`: the test suite optimised and under ASan+UBSan, then under
+# valgrind memcheck (leaks count), cppcheck, clang-tidy (.clang-tidy) and
+# the libFuzzer targets for FUZZ_SECONDS each.  Closes with one line for
+# CI: "check: N passed, N failed" (each test, and each extra check, counts
+# once).  A missing tool is skipped with a note, except under CI=true,
+# where .ci/run has installed everything and a missing tool fails.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-tp=0; tf=0; rc=0
+tp=0; tf=0
+pass() { tp=$((tp + 1)); echo "ok   $1"; }
+fail() { tf=$((tf + 1)); echo "FAIL $1"; }
+have() {
+  if command -v "$1" >/dev/null 2>&1; then return 0; fi
+  if [ "${CI:-}" = true ]; then fail "$2 ($1 not installed)"; else echo "SKIP $2 ($1 not installed)"; fi
+  return 1
+}
 for dir in build build-san; do
   echo "== tests ($dir)"
   out=$(ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         OPTCAST_BIN="$PWD/$dir/optcast" "./$dir/test_optcast" 2>&1)
-  code=$?
   printf '%s\n' "$out" | grep -v '^[0-9]* passed, [0-9]* failed$'
   line=$(printf '%s\n' "$out" | grep '^[0-9]* passed, [0-9]* failed$' | tail -n 1)
-  if [ -z "$line" ]; then echo "$dir: the test runner did not finish"; tf=$((tf + 1)); rc=1; continue; fi
+  if [ -z "$line" ]; then fail "$dir: the test runner did not finish"; continue; fi
   p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed*}
   echo "$dir: $line"
   tp=$((tp + p)); tf=$((tf + f))
-  [ "$code" -eq 0 ] || rc=1
 done
+echo "== valgrind memcheck (the optimised suite, leaks are errors)"
+if have valgrind "valgrind memcheck"; then
+  if OPTCAST_BIN="$PWD/build/optcast" valgrind -q --trace-children=yes --leak-check=full \
+       --errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
+       ./build/test_optcast > build/valgrind.log 2>&1 &&
+     tail -n 1 build/valgrind.log | grep -q ' 0 failed$'; then
+    pass "valgrind memcheck: $(tail -n 1 build/valgrind.log)"
+  else
+    grep -v '^ok' build/valgrind.log | tail -n 20
+    fail "valgrind memcheck (build/valgrind.log)"
+  fi
+fi
+echo "== cppcheck"
+if have cppcheck cppcheck; then
+  if cppcheck --enable=warning,performance,portability --std=c11 --quiet \
+       --error-exitcode=1 -Iinclude -Isrc src tests bench fuzz 2> build/cppcheck.log; then
+    pass cppcheck
+  else
+    cat build/cppcheck.log; fail cppcheck
+  fi
+fi
+echo "== clang-tidy (.clang-tidy)"
+if have clang-tidy clang-tidy; then
+  if clang-tidy --quiet src/*.c -- -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
+       > build/clang-tidy.log 2>&1; then
+    pass clang-tidy
+  else
+    grep -E 'warning|error' build/clang-tidy.log | head -n 20; fail clang-tidy
+  fi
+fi
+echo "== fuzzing (${FUZZ_SECONDS:-45} s per target)"
+if have clang "libFuzzer targets"; then
+  if make -s build-fuzz/fuzz_verify build-fuzz/fuzz_numbers build-fuzz/fuzz_cli > build/fuzz-build.log 2>&1 &&
+     sh fuzz/run.sh "${FUZZ_SECONDS:-45}"; then
+    pass "fuzzing"
+  else
+    tail -n 20 build/fuzz-build.log; fail "fuzzing"
+  fi
+fi
 echo "check: $tp passed, $tf failed"
-[ "$tf" -eq 0 ] && [ "$rc" -eq 0 ]
+[ "$tf" -eq 0 ]

@@ -1,0 +1,101 @@
+/* oc_csv.c - reading the contract's CSV schedules (`time,src,dst,item`).
+ * Times are exact: integers for LogP, multiples of 1/q for the postal
+ * model with lambda = p/q ("7.5" or "15/2"). */
+#include <stdio.h>
+#include <string.h>
+
+#include "oc_internal.h"
+
+#define OC_CSV_TIME_MAX ((int64_t)1 << 60)
+
+static char *trim(char *s) {
+  char *e;
+  while (*s == ' ' || *s == '\t') s++;
+  e = s + strlen(s);
+  while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) *--e = '\0';
+  return s;
+}
+
+#define FAIL(...)                                                              \
+  do {                                                                         \
+    snprintf(err, errlen, __VA_ARGS__);                                        \
+    return OC_EPARSE;                                                          \
+  } while (0)
+
+static int csv_time(const oc_params *p, const char *s, size_t row, int64_t *out,
+                    char *err, size_t errlen) {
+  int64_t num, den, q;
+  int neg = (*s == '-');
+  int e = oc_parse_rational(neg ? s + 1 : s, OC_CSV_TIME_MAX, &num, &den);
+  if (e == OC_EPARSE) FAIL("row %zu: time '%.40s' is not a number", row, s);
+  if (e != OC_OK) FAIL("row %zu: time '%.40s' is out of range", row, s);
+  if (p->unit % den != 0) {
+    if (p->unit == 1)
+      FAIL("row %zu: time '%.40s' is not an integer (LogP times are integers)", row, s);
+    FAIL("row %zu: time '%.40s' is not a multiple of 1/%lld (postal lambda=%lld/%lld)",
+         row, s, (long long)p->unit, (long long)p->lam_num, (long long)p->lam_den);
+  }
+  q = p->unit / den;
+  if (num > OC_CSV_TIME_MAX / q) FAIL("row %zu: time '%.40s' is out of range", row, s);
+  *out = neg ? -(num * q) : num * q;
+  return OC_OK;
+}
+
+int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
+                      char *err, size_t errlen) {
+  char *cur = buf, *line;
+  size_t row = 0;
+  int header = 0, e;
+  if (strlen(buf) != len) FAIL("stdin: the schedule contains a NUL byte");
+  while (cur != NULL && *cur != '\0') {
+    char *nl = strchr(cur, '\n'), *f[5];
+    int nf = 0;
+    if (nl) *nl = '\0';
+    line = trim(cur);
+    cur = nl ? nl + 1 : NULL;
+    row++;
+    if (*line == '\0') continue;
+    if (!header) {
+      char *q = line;
+      int ok = 1;
+      const char *want[4] = {"time", "src", "dst", "item"};
+      for (int i = 0; i < 4 && ok; i++) {
+        char *comma = strchr(q, ',');
+        if (comma) *comma = '\0';
+        ok = strcmp(trim(q), want[i]) == 0 && (comma != NULL) == (i < 3);
+        q = comma ? comma + 1 : q;
+      }
+      if (!ok) FAIL("row %zu: expected the header 'time,src,dst,item'", row);
+      header = 1;
+      continue;
+    }
+    f[0] = line;
+    nf = 1;
+    for (char *q = line; *q; q++)
+      if (*q == ',') {
+        *q = '\0';
+        if (nf == 5) break;
+        f[nf++] = q + 1;
+      }
+    if (nf != 4) FAIL("row %zu: expected 4 fields (time,src,dst,item), got %d", row, nf);
+    {
+      int64_t t = 0, src = 0, dst = 0, item = 0;
+      const char *names[3] = {"src", "dst", "item"};
+      int64_t *outs[3] = {&src, &dst, &item};
+      if ((e = csv_time(p, trim(f[0]), row, &t, err, errlen)) != OC_OK) return e;
+      for (int i = 0; i < 3; i++) {
+        char *x = trim(f[i + 1]);
+        e = oc_parse_int(x, INT64_MIN + 1, INT64_MAX, outs[i]);
+        if (e == OC_EPARSE) FAIL("row %zu: %s '%.40s' is not an integer", row, names[i], x);
+        if (e != OC_OK) FAIL("row %zu: %s '%.40s' is out of range", row, names[i], x);
+      }
+      if (out->n + 1 >= UINT32_MAX) FAIL("stdin: too many rows");
+      if (oc_sched_push(out, t, src, dst, item) != OC_OK) {
+        snprintf(err, errlen, "out of memory reading the schedule");
+        return OC_ENOMEM;
+      }
+    }
+  }
+  if (!header) FAIL("stdin: empty input (expected the header 'time,src,dst,item')");
+  return OC_OK;
+}
