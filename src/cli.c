@@ -460,6 +460,10 @@ static void solve(cli *c, int plan, result *r) {
     check_plan_size(c);
     e = sum ? oc_sum_new(&x, &c->p, c->root, n)
             : oc_reduce_new(&x, &c->p, c->root, !c->set[O_COMMUTATIVE]);
+    if (e == OC_EUNSUP && !sum)
+      die("--root: a rank-order reduction to root %lld is beyond this planner for "
+          "these parameters (more than 2^22 reception slots, or no split found); "
+          "--commutative always works", (long long)c->root);
     if (e) lib_fail(c->problem, e);
     r->lb = oc_reduce_lower_bound(x);
     r->time = oc_reduce_completion(x);

@@ -114,6 +114,7 @@ int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
   c = (hh + D - 1) / D;
   *time = 0;
   if (P == 1) return OC_OK;
+  if (P > ((int64_t)1 << 16)) return OC_ERANGE; /* rounds * P messages, the search */
   /* rounds: at most P - 1 (each adds at least one value) */
   w.a = (int64_t *)malloc((size_t)(P + 1) * sizeof *w.a);
   w.made = (int64_t *)malloc((size_t)(P + 1) * sizeof *w.made);
@@ -130,20 +131,42 @@ int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
   w.R = P - 1;
   {
     int found = 0;
-    for (int64_t R = 1; R <= P - 1 && !found; R++) {
+    int64_t R0;
+    /* the fewest rounds with full windows: one forward pass */
+    w.n = 1;
+    for (R0 = 1; R0 < P - 1; R0++) {
+      w.R = R0;
+      if (wmax(&w, 0, 1) >= P) break;
+      if (R0 > 64 && R0 * 2 < P) { /* long latency: grow the guess faster */
+        int64_t hi = P - 1, lo2 = R0;
+        while (lo2 < hi) {
+          int64_t mid = lo2 + (hi - lo2) / 2;
+          w.R = mid;
+          if (wmax(&w, 0, 1) >= P) hi = mid; else lo2 = mid + 1;
+        }
+        R0 = lo2;
+        break;
+      }
+    }
+    /* an exact choice: depth-first (bounded; the depth is R, so only for
+     * R <= 4096), else the own value in the rounds that would overshoot */
+    for (int64_t R = R0; R <= P - 1 && !found && R <= 4096; R++) {
       w.R = R;
       w.n = 1;
       if (wmax(&w, 0, 1) < P) continue;
       w.budget = 200000;
       found = wdfs(&w, 0);
     }
-    if (!found) { /* the own value every round: always exact, P - 1 rounds */
-      w.R = P - 1;
+    if (!found) { /* greedy: the largest finished window that fits */
+      int64_t A = 1;
       w.n = 1;
-      for (int64_t m = 0; m < w.R; m++) {
-        w.pick[m] = 0;
-        w.a[w.n] = w.a[w.n - 1] + 1;
-        w.made[w.n++] = m;
+      for (w.R = 0; A < P; w.R++) {
+        int64_t j = w.n - 1;
+        while (j > 0 && (w.made[j] + w.c > w.R || w.a[j] > P - A)) j--;
+        w.pick[w.R] = j; /* j = 0: the own value, always fits */
+        A += w.a[j];
+        w.a[w.n] = A;
+        w.made[w.n++] = w.R;
       }
     }
   }

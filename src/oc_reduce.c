@@ -344,13 +344,21 @@ static int make(oc_reduce **out, const oc_params *p, int64_t root, int64_t n,
     /* rank order with the root inside [0, P): the root's children split
      * into a left and a right part; where the slots at B(P) cannot hold
      * both, wait one model unit more (reported as not optimal) */
-    while (e == OC_OK && ordered && p->P > 1) {
-      slots sl = {0, 0, 0, NULL, NULL};
-      e = slots_plan(x, x->t, &sl);
-      slots_free(&sl);
-      if (e != OC_EUNSUP) break;
-      e = OC_OK;
-      x->t++;
+    if (e == OC_OK && ordered && p->P > 1) {
+      /* try B, B+1, ... (at most 4096 units), then one whole reception slot
+       * later; the root's slot walk is O(B/G'), refused past 2^22 slots */
+      int64_t B0 = x->t, G1 = x->pp.g, tries = 0;
+      if ((x->t - x->pp.L - 2 * x->pp.o) / G1 > ((int64_t)1 << 22)) e = OC_EUNSUP;
+      while (e == OC_OK) {
+        slots sl = {0, 0, 0, NULL, NULL};
+        e = slots_plan(x, x->t, &sl);
+        slots_free(&sl);
+        if (e != OC_EUNSUP) break;
+        e = OC_OK;
+        if (++tries <= 4096 && x->t + 1 - B0 <= G1) x->t++;
+        else if (x->t < B0 + G1) x->t = B0 + G1;
+        else e = OC_EUNSUP;
+      }
     }
   } else {
     if (n < 1 || n - 1 > OC_PROCS_MAX / p->unit) { free(x); return OC_ERANGE; }

@@ -49,6 +49,8 @@
   X(kbcast_bounds)                                                             \
   X(kbcast_theorem7)                                                           \
   X(kbcast_pack_long_messages)                                                 \
+  X(mutants_campaign)                                                          \
+  X(mutants_combining)                                                         \
   X(cli_plan_json_fig1)                                                        \
   X(cli_postal_rational)                                                       \
   X(cli_csv_roundtrip)                                                         \
@@ -57,7 +59,8 @@
   X(cli_bound_edges)                                                           \
   X(cli_text_output)                                                           \
   X(cli_combining)                                                             \
-  X(cli_kbcast)
+  X(cli_kbcast)                                                                \
+  X(cli_edges)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

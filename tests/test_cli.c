@@ -421,3 +421,40 @@ void test_cli_kbcast(void) {
   CHECK_EQ(R.code, 2);
   CHECK(HAS(R.err, "--degree"));
 }
+
+/* Edges for every problem: P near 2^62, L, o, g near 2^31 and 2^40, lambda
+ * with large numerator and denominator: each command either answers (exit
+ * 0, one JSON line with a time) or refuses cleanly (exit 2, one line on
+ * stderr, nothing on stdout) - never a crash or a hang. */
+void test_cli_edges(void) {
+  static const char *problems[] = {"bcast", "kbcast", "sum", "reduce", "allreduce", "alltoall"};
+  static const char *procs[] = {"4611686018427387904", "4611686018427387903", "1073741824", "65537", "2"};
+  static const char *lat[] = {"2147483647", "1099511627776", "0", "1"};
+  static const char *lam[] = {"1099511627775/1099511627774", "1099511627776", "1", "3/2"};
+  int answered = 0, refused = 0;
+  for (size_t a = 0; a < sizeof problems / sizeof problems[0]; a++)
+    for (size_t b = 0; b < sizeof procs / sizeof procs[0]; b++)
+      for (size_t k = 0; k < 4; k++) {
+        const char *cmd = (b >= 3 && k >= 2) ? "plan" : "bound";
+        if (strcmp(problems[a], "kbcast") == 0 || k == 3) {
+          RUN(NULL, cmd, problems[a], "--procs", procs[b], "--lambda", lam[k], "--items", "3",
+              "--operands", "1000", "--json");
+        } else {
+          RUN(NULL, cmd, problems[a], "--procs", procs[b], "--latency", lat[k], "--overhead",
+              lat[(k + 1) % 4], "--gap", lat[(k + 2) % 4], "--json");
+        }
+        if (R.code == 0) {
+          CHECK(HAS(R.out, "\"time\":"));
+          /* one line (the capture keeps 64 KiB: long operand lists are cut) */
+          CHECK(lines(R.out) == 1 || strlen(R.out) >= sizeof R.out - 1);
+          answered++;
+        } else {
+          if (R.code != 2 || lines(R.err) != 1 || R.out[0] != '\0')
+            test_failf(__FILE__, __LINE__, "%s %s P=%s k=%zu: exit %d, stderr '%s'", cmd,
+                       problems[a], procs[b], k, R.code, R.err);
+          refused++;
+        }
+      }
+  fprintf(stderr, "  edges: %d answered, %d refused cleanly\n", answered, refused);
+  CHECK(answered > 0 && refused > 0);
+}
