@@ -273,6 +273,7 @@ int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
  * that each end in their addition are max(g, o + a) apart.  See
  * docs/ALGORITHMS.md for the derivation and the exhaustive check. */
 typedef struct oc_reduce oc_reduce;
+#define OC_REDUCE_PLAN_MAX ((int64_t)1 << 22) /* global sum/reduce plans */
 
 int oc_sum_new(oc_reduce **out, const oc_params *p, int64_t root, int64_t n);
 /* ordered != 0: operand i at rank i and the result is the rank-order fold

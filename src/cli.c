@@ -468,9 +468,14 @@ static void solve(cli *c, int plan, result *r) {
     r->lb = oc_reduce_lower_bound(x);
     r->time = oc_reduce_completion(x);
     r->used = oc_reduce_used(x);
-    r->counts = (int64_t *)malloc((size_t)c->p.P * sizeof *r->counts);
-    if (r->counts == NULL) die("out of memory");
-    if ((e = oc_reduce_counts(x, r->counts)) != OC_OK) lib_fail(c->problem, e);
+    if (c->p.P > OC_REDUCE_PLAN_MAX && (plan || sum))
+      die("--procs: %lld processors: sum and reduce plans (and sum's operand counts) "
+          "go up to %lld", (long long)c->p.P, (long long)OC_REDUCE_PLAN_MAX);
+    if (c->p.P <= OC_REDUCE_PLAN_MAX) { /* reduce: all ones, listed up to there */
+      r->counts = (int64_t *)malloc((size_t)c->p.P * sizeof *r->counts);
+      if (r->counts == NULL) die("out of memory");
+      if ((e = oc_reduce_counts(x, r->counts)) != OC_OK) lib_fail(c->problem, e);
+    }
     if (plan) {
       if ((e = oc_reduce_schedule(x, &r->s)) != OC_OK) lib_fail(c->problem, e);
       if ((e = oc_verify_reduce(&c->p, c->root, n, &r->s, &v)) != OC_OK) lib_fail("verify", e);

@@ -643,7 +643,8 @@ static int emit(const oc_reduce *x, const plan *pl, oc_sched *out) {
 static int plan_all(const oc_reduce *x, plan *pl) {
   int e;
   memset(pl, 0, sizeof *pl);
-  if (x->p.P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE; /* O(P) arrays */
+  /* the plan keeps about 80 bytes per processor, and the schedule more */
+  if (x->p.P > OC_REDUCE_PLAN_MAX) return OC_ERANGE;
   e = plan_build(x, pl);
   if (e == OC_OK) e = plan_operands(x, pl);
   if (e == OC_OK) e = plan_blocks(pl);
@@ -658,7 +659,12 @@ static int plan_all(const oc_reduce *x, plan *pl) {
 
 int oc_reduce_counts(const oc_reduce *x, int64_t *counts) {
   plan pl;
-  int e = plan_all(x, &pl);
+  int e;
+  if (x->reduce) { /* one operand each: no plan needed */
+    for (int64_t q = 0; q < x->p.P; q++) counts[q] = 1;
+    return OC_OK;
+  }
+  e = plan_all(x, &pl);
   if (e == OC_OK) {
     for (int64_t q = 0; q < x->p.P; q++) counts[q] = 0;
     for (int64_t i = 0; i < pl.U; i++) counts[pl.rank[i]] = pl.N[i];
