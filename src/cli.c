@@ -287,9 +287,8 @@ static void check_problem(cli *c, int required) {
     die("--counts: only meaningful for 'optcast verify sum'");
   if (c->set[O_ITEMS] && !is(c, "bcast") && !is(c, "alltoall") && !is(c, "kbcast"))
     die("--items: not a parameter of '%s'", c->problem);
-  if (strcmp(c->cmd, "rank") == 0 && !is(c, "bcast"))
-    die("rank: the per-rank view is available for bcast (and in the library "
-        "for reductions)");
+  if (strcmp(c->cmd, "rank") == 0 && !is(c, "bcast") && !is(c, "reduce"))
+    die("rank: the per-rank view is available for bcast and reduce");
 }
 
 /* ---- output helpers --------------------------------------------------------- */
@@ -640,6 +639,57 @@ static int cmd_plan(cli *c) {
   return 0;
 }
 
+/* A rank's own part of a reduction: whom it sends to and when, who sends
+ * to it. */
+static int cmd_rank_reduce(cli *c) {
+  oc_reduce *x = NULL;
+  oc_reduce_view v;
+  int e;
+  char b1[64];
+  e = oc_reduce_new(&x, &c->p, c->root, !c->set[O_COMMUTATIVE]);
+  if (e == OC_EUNSUP)
+    die("--root: a rank-order reduction to root %lld is beyond this planner for "
+        "these parameters; --commutative always works", (long long)c->root);
+  if (e) die("--procs: cannot set up the reduction: %s", oc_strerror(e));
+  if ((e = oc_reduce_rank(x, c->rank, &v)) != OC_OK)
+    die("--rank: cannot compute the plan: %s", oc_strerror(e));
+  if (c->set[O_JSON]) {
+    json_head(stdout, c, problem_alg(c), oc_reduce_completion(x), oc_reduce_lower_bound(x));
+    printf(",\"ordered\":%s,\"rank\":%lld,\"parent\":%lld,",
+           c->set[O_COMMUTATIVE] ? "false" : "true", (long long)v.rank, (long long)v.parent);
+    if (v.parent < 0) printf("\"send\":null"); else json_time(stdout, "send", c, v.send);
+    printf(",\"children\":[");
+    for (int64_t k = 0; k < v.nchildren; k++) {
+      int64_t r, t;
+      if (oc_reduce_child(x, &v, k, &r, &t) != OC_OK) die("--rank: internal error");
+      printf("%s{\"rank\":%lld,", k ? "," : "", (long long)r);
+      json_time(stdout, "send", c, t);
+      putchar('}');
+    }
+    printf("]}\n");
+  } else {
+    printf("optcast rank reduce: ");
+    print_params_text(stdout, c);
+    printf(", %s\nrank %lld: ", c->set[O_COMMUTATIVE] ? "cyclic order" : "rank order",
+           (long long)v.rank);
+    if (v.parent < 0)
+      printf("root, holds the result at %s\n",
+             tfmt(b1, sizeof b1, c, oc_reduce_completion(x)));
+    else
+      printf("sends its partial result to %lld at %s\n", (long long)v.parent,
+             tfmt(b1, sizeof b1, c, v.send));
+    printf("%lld ranks send to it (the last to send first):\n", (long long)v.nchildren);
+    for (int64_t k = 0; k < v.nchildren && k < 64; k++) {
+      int64_t r, t;
+      if (oc_reduce_child(x, &v, k, &r, &t) != OC_OK) die("--rank: internal error");
+      printf("  %lld at %s\n", (long long)r, tfmt(b1, sizeof b1, c, t));
+    }
+    if (v.nchildren > 64) printf("  ... %lld more\n", (long long)(v.nchildren - 64));
+  }
+  oc_reduce_free(x);
+  return 0;
+}
+
 static int cmd_rank(cli *c) {
   oc_bcast *bc = NULL;
   oc_bcast_view v;
@@ -647,6 +697,7 @@ static int cmd_rank(cli *c) {
   char b1[64], b2[64];
   if (!c->set[O_RANK]) die("missing --rank (which processor's plan)");
   c->rank = need_int(c, O_RANK, 0, c->p.P - 1);
+  if (is(c, "reduce")) return cmd_rank_reduce(c);
   if (c->alg == OC_BCAST_BARNOY)
     die("--algorithm: bar-noy-kipnis has no per-rank view (use karp or "
         "shou-chen)");

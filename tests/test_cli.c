@@ -271,6 +271,16 @@ void test_cli_bound_edges(void) {
   CHECK_EQ(R.code, 0);
   CHECK(HAS(R.out, "\"rank\":123456789"));
   CHECK(HAS(R.out, "\"children\":["));
+  /* the reduction's per-rank view: the plan's tree (see cli_combining) */
+  RUN(NULL, "rank", "reduce", "--procs", "8", "--latency", "5", "--overhead", "2",
+      "--gap", "4", "--root", "3", "--rank", "3", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"children\":[{\"rank\":2,\"send\":14},{\"rank\":7,\"send\":10},"
+                   "{\"rank\":5,\"send\":6},{\"rank\":4,\"send\":2}]"));
+  RUN(NULL, "rank", "reduce", "--procs", "4611686018427387904", "--latency", "6",
+      "--overhead", "2", "--gap", "4", "--root", "5", "--rank", "6", "--commutative");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "rank 6: "));
 }
 
 void test_cli_text_output(void) {
