@@ -90,7 +90,7 @@ static void usage(FILE *f) {
       "       optcast bound PROBLEM [params] [--json]\n"
       "       optcast verify [PROBLEM] [params] [--json] < schedule.csv\n"
       "       optcast rank [PROBLEM] --rank R [params] [--json]\n"
-      "PROBLEM: bcast sum reduce allreduce alltoall (kbcast cbcast scan: "
+      "PROBLEM: bcast kbcast sum reduce allreduce alltoall (cbcast scan: "
       "planned)\n"
       "params:  --model logp|postal  --procs P  --root r  --algorithm NAME\n"
       "         logp:   --latency L --overhead o --gap g   (integers)\n"
@@ -317,8 +317,16 @@ static void json_time(FILE *f, const char *key, const cli *c, int64_t x) {
   fprintf(f, "\"%s\":%s", key, tfmt(b, sizeof b, c, x));
 }
 
+static void json_head_v(FILE *f, const cli *c, const char *alg, int64_t time,
+                        int64_t lb, int valid);
 static void json_head(FILE *f, const cli *c, const char *alg, int64_t time,
                       int64_t lb) {
+  json_head_v(f, c, alg, time, lb, 1);
+}
+
+/* valid = 0: a schedule that breaks a rule is never "optimal" */
+static void json_head_v(FILE *f, const cli *c, const char *alg, int64_t time,
+                        int64_t lb, int valid) {
   fprintf(f, "{\"problem\":\"%s\",\"model\":\"%s\",\"algorithm\":\"%s\","
              "\"P\":%lld,\"procs\":%lld,",
           c->problem, c->p.model == OC_MODEL_LOGP ? "logp" : "postal", alg,
@@ -326,7 +334,7 @@ static void json_head(FILE *f, const cli *c, const char *alg, int64_t time,
   json_time(f, "time", c, time);
   fputc(',', f);
   json_time(f, "lower_bound", c, lb);
-  fprintf(f, ",\"optimal\":%s", time == lb ? "true" : "false");
+  fprintf(f, ",\"optimal\":%s", valid && time == lb ? "true" : "false");
   if (c->p.model == OC_MODEL_LOGP) {
     fprintf(f, ",\"L\":%lld,\"o\":%lld,\"g\":%lld", (long long)c->p.L,
             (long long)c->p.o, (long long)c->p.g);
@@ -348,6 +356,16 @@ static void json_head(FILE *f, const cli *c, const char *alg, int64_t time,
           (long long)c->items);
 }
 
+/* An exact time for CSV: the decimal when it terminates, else a/b. */
+static const char *texact(char *b, size_t n, const cli *c, int64_t x) {
+  int64_t gg = oc_gcd(x, c->p.unit), den = c->p.unit / gg;
+  while (den % 2 == 0) den /= 2;
+  while (den % 5 == 0) den /= 5;
+  if (den == 1) return tfmt(b, n, c, x);
+  snprintf(b, n, "%lld/%lld", (long long)(x / gg), (long long)(c->p.unit / gg));
+  return b;
+}
+
 static void print_csv(FILE *f, const cli *c, oc_sched *s) {
   char b[64];
   if (s->len != NULL) { /* long messages: their packets (CSV has no length) */
@@ -360,7 +378,7 @@ static void print_csv(FILE *f, const cli *c, oc_sched *s) {
   oc_sched_sort(s);
   fputs("time,src,dst,item\n", f);
   for (size_t i = 0; i < s->n; i++)
-    fprintf(f, "%s,%lld,%lld,%lld\n", tfmt(b, sizeof b, c, s->msg[i].t),
+    fprintf(f, "%s,%lld,%lld,%lld\n", texact(b, sizeof b, c, s->msg[i].t),
             (long long)s->msg[i].src, (long long)s->msg[i].dst,
             (long long)s->msg[i].item);
 }
@@ -381,6 +399,7 @@ typedef struct result {
   int64_t used;    /* sum: processors used */
   int optimal_known; /* time == lb proves optimality */
   oc_kbcast_result kres; /* kbcast */
+  int upper_only;          /* bound: time is an upper bound, no plan behind it */
 } result;
 
 static void result_free(result *r) {
@@ -397,7 +416,8 @@ static void check_plan_size(const cli *c) {
 
 static int64_t operands(const cli *c) {
   if (!c->set[O_OPERANDS]) die("missing --operands (how many operands to sum)");
-  return need_int(c, O_OPERANDS, 1, OC_PROCS_MAX / c->p.unit);
+  /* times (about n additions at one processor) stay within 2^60 units */
+  return need_int(c, O_OPERANDS, 1, ((int64_t)1 << 60) / c->p.unit);
 }
 
 static void lib_fail(const char *what, int e) {
@@ -456,7 +476,7 @@ static void solve(cli *c, int plan, result *r) {
     int sum = is(c, "sum");
     int64_t n = sum ? operands(c) : c->p.P;
     r->alg = problem_alg(c);
-    check_plan_size(c);
+    if (plan) check_plan_size(c);
     e = sum ? oc_sum_new(&x, &c->p, c->root, n)
             : oc_reduce_new(&x, &c->p, c->root, !c->set[O_COMMUTATIVE]);
     if (e == OC_EUNSUP && !sum)
@@ -484,9 +504,18 @@ static void solve(cli *c, int plan, result *r) {
   } else if (is(c, "allreduce")) {
     r->alg = problem_alg(c);
     if (plan) check_plan_size(c);
-    if (!plan && c->p.P > OC_GLOBAL_PROCS_MAX)
-      die("--procs: allreduce times are computed up to P = %lld",
-          (long long)OC_GLOBAL_PROCS_MAX);
+    if (!plan && c->p.P > ((int64_t)1 << 16)) {
+      /* no circulant plan this large: the lower bound, and at most a
+       * reduction plus a broadcast (shifted by at most g) */
+      int64_t B;
+      if ((e = oc_reduce_time(&c->p, &r->lb)) != OC_OK) lib_fail("allreduce", e);
+      if ((e = oc_bcast_time(&c->p, &B)) != OC_OK) lib_fail("allreduce", e);
+      r->time = r->lb + B + c->p.g;
+      r->upper_only = 1;
+      r->alg = "reduce-then-bcast";
+      r->optimal_known = 0;
+      return;
+    }
     e = c->set[O_ORDERED]
             ? oc_allreduce_ordered_schedule(&c->p, plan ? &r->s : NULL, &r->time, &r->lb)
             : oc_allreduce_schedule(&c->p, plan ? &r->s : NULL, &r->time, &r->lb);
@@ -587,14 +616,15 @@ static int cmd_bound(cli *c) {
   if (c->set[O_JSON]) {
     json_head(stdout, c, r.alg, r.time, r.lb);
     json_extra(stdout, c, &r);
+    if (r.upper_only) printf(",\"time_is_upper_bound\":true");
     printf(",\"bound\":\"%s\"}\n", bound_source(c));
   } else {
     printf("optcast bound %s: ", c->problem);
     print_params_text(stdout, c);
     printf("\nlower bound %s (%s)\n", tfmt(b, sizeof b, c, r.lb), bound_source(c));
     if (r.time != r.lb)
-      printf("best known schedule: %s ('optcast plan %s')\n",
-             tfmt(b, sizeof b, c, r.time), c->problem);
+      printf("best known schedule: %s%s ('optcast plan %s')\n",
+             r.upper_only ? "at most " : "", tfmt(b, sizeof b, c, r.time), c->problem);
   }
   result_free(&r);
   return 0;
@@ -788,12 +818,66 @@ static int64_t *parse_counts(const cli *c, int64_t n) {
       die("--counts: '%s' is not a count", buf);
     sum += cnt[q++];
     if (sum > OC_PROCS_MAX) die("--counts: the counts add up to more than 2^62");
+    if (x[len] == ',' && x[len + 1] == '\0') die("--counts: a trailing comma");
     x += len + (x[len] == ',');
   }
   if (q != c->p.P) die("--counts: expected %lld counts, got %lld", (long long)c->p.P, (long long)q);
   if (sum != n) die("--counts: the counts add up to %lld, not --operands %lld",
                     (long long)sum, (long long)n);
   return cnt;
+}
+
+/* Rows a combining schedule cannot have, reported at their own time before
+ * the additions are inferred: a processor or time out of range, the root
+ * sending, a processor sending twice.  Returns 1 when none; else fills v. */
+static int precheck_tree(const cli *c, const oc_sched *s, oc_verdict *v) {
+  int64_t best = INT64_MAX;
+  memset(v, 0, sizeof *v);
+  v->ok = 1;
+  for (int pass = 0; pass < 2; pass++) { /* range first, then in time order */
+    for (size_t i = 0; i < s->n; i++) {
+      const oc_msg *m = &s->msg[i];
+      int bad_range = m->src < 0 || m->src >= c->p.P || m->dst < 0 || m->dst >= c->p.P ||
+                      m->src == m->dst || m->t < 0;
+      if (pass == 0 && bad_range && m->t < best) {
+        best = m->t < 0 ? 0 : m->t;
+        v->ok = 0;
+        v->rule = OC_RULE_RANGE;
+        v->proc = (m->src >= 0 && m->src < c->p.P) ? m->src : 0;
+        v->at = best;
+        snprintf(v->detail, sizeof v->detail, "row %zu (%lld -> %lld) is out of range",
+                 i + 1, (long long)m->src, (long long)m->dst);
+      }
+    }
+    if (!v->ok) break;
+  }
+  if (v->ok) { /* sends by the root; a processor's second send (in time) */
+    int64_t *first = (int64_t *)malloc((size_t)c->p.P * sizeof *first);
+    int64_t *second = (int64_t *)malloc((size_t)c->p.P * sizeof *second);
+    if (first == NULL || second == NULL) die("out of memory");
+    for (int64_t q = 0; q < c->p.P; q++) first[q] = second[q] = INT64_MAX;
+    for (size_t i = 0; i < s->n; i++) {
+      int64_t q = s->msg[i].src, t = s->msg[i].t;
+      if (t < first[q]) { second[q] = first[q]; first[q] = t; }
+      else if (t < second[q]) second[q] = t;
+    }
+    for (int64_t q = 0; q < c->p.P; q++) {
+      int64_t at = q == c->root ? first[q] : second[q];
+      if (at < best) {
+        best = at;
+        v->ok = 0;
+        v->rule = OC_RULE_RESULT;
+        v->proc = q;
+        v->at = at;
+        snprintf(v->detail, sizeof v->detail, "%s",
+                 q == c->root ? "the root sends its partial result away"
+                              : "sends a second partial result");
+      }
+    }
+    free(first);
+    free(second);
+  }
+  return v->ok;
 }
 
 static int cmd_verify(cli *c) {
@@ -806,8 +890,7 @@ static int cmd_verify(cli *c) {
   char b1[64], b2[64];
   if (c->set[O_CSV]) die("--csv: verify reads CSV; it prints text or --json");
   if (is(c, "bcast") && c->items != 1)
-    die("--items: bcast carries one item; k items is 'kbcast' (not "
-        "implemented yet)");
+    die("--items: bcast carries one item; for k items use 'kbcast'");
   check_plan_size(c);
   if (is(c, "sum")) {
     n = operands(c);
@@ -839,8 +922,9 @@ static int cmd_verify(cli *c) {
       if (cnt == NULL) die("out of memory");
       for (int64_t q = 0; q < c->p.P; q++) cnt[q] = 1;
     }
-    e = oc_reduce_infer(&c->p, c->root, cnt, c->set[O_ORDERED], &s);
-    if (e == OC_EINVALID) {
+    if (!precheck_tree(c, &s, &v)) {
+      /* v says why: the first bad row, at its time */
+    } else if ((e = oc_reduce_infer(&c->p, c->root, cnt, c->set[O_ORDERED], &s)) == OC_EINVALID) {
       memset(&v, 0, sizeof v);
       v.ok = 0;
       v.rule = OC_RULE_FOLD;
@@ -860,7 +944,7 @@ static int cmd_verify(cli *c) {
                "twice, sends from the root, a cycle, or only forwards)");
     } else if (e) {
       lib_fail("verify", e);
-    } else if ((e = oc_verify_reduce(&c->p, c->root, n, &s, &v)) != OC_OK) {
+    } else if (v.ok && (e = oc_verify_reduce(&c->p, c->root, n, &s, &v)) != OC_OK) {
       lib_fail("verify", e);
     }
     if (is(c, "sum")) e = oc_sum_time(&c->p, n, &lb); else e = oc_reduce_time(&c->p, &lb);
@@ -897,9 +981,8 @@ static int cmd_verify(cli *c) {
       (void)t;
     }
   } else if (is(c, "allreduce")) {
-    int64_t t;
     if ((e = oc_verify_allreduce(&c->p, &s, &v)) != OC_OK) lib_fail("verify", e);
-    if ((e = oc_allreduce_schedule(&c->p, NULL, &t, &lb)) != OC_OK) lib_fail("bound", e);
+    if ((e = oc_reduce_time(&c->p, &lb)) != OC_OK) lib_fail("bound", e);
   } else {
     int64_t t;
     if ((e = oc_verify_alltoall(&c->p, c->items, c->set[O_PERSONALIZED], &s, &v)) != OC_OK)
@@ -907,10 +990,14 @@ static int cmd_verify(cli *c) {
     if ((e = oc_alltoall_schedule(&c->p, c->items, c->set[O_PERSONALIZED], NULL, &t, &lb)) != OC_OK)
       lib_fail("bound", e);
   }
-  free(cnt);
   if (c->set[O_JSON]) {
-    json_head(stdout, c, "input", v.time, lb);
+    json_head_v(stdout, c, "input", v.time, lb, v.ok);
     printf(",\"messages\":%zu,\"valid\":%s", s.n, v.ok ? "true" : "false");
+    if (is(c, "sum") && cnt != NULL) { /* the contract's key for sum */
+      printf(",\"operands\":%lld,\"operands_per_proc\":[", (long long)n);
+      for (int64_t q = 0; q < c->p.P; q++) printf("%s%lld", q ? "," : "", (long long)cnt[q]);
+      printf("]");
+    }
     if (!v.ok) {
       printf(",\"violation\":{\"processor\":%lld,", (long long)v.proc);
       if (v.at > ((int64_t)1 << 60))
@@ -940,6 +1027,7 @@ static int cmd_verify(cli *c) {
       printf("invalid: processor %lld, time %s, rule %s: %s\n",
              (long long)v.proc, at, oc_rule_name(v.rule), v.detail);
   }
+  free(cnt);
   oc_sched_free(&s);
   return v.ok ? 0 : EXIT_CHECK;
 }

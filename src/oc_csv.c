@@ -74,8 +74,8 @@ int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
     for (char *q = line; *q; q++)
       if (*q == ',') {
         *q = '\0';
-        if (nf == 5) break;
-        f[nf++] = q + 1;
+        if (nf < 5) f[nf] = q + 1;
+        nf++;
       }
     if (nf != 4) FAIL("row %zu: expected 4 fields (time,src,dst,item), got %d", row, nf);
     {

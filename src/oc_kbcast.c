@@ -132,7 +132,7 @@ static int run_pack(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
   res->time = B;
   /* Lemma 12: m f_{1 + (lambda-1)/m}(n), lambda' = (p + (m-1)q)/(mq) */
   if ((e = postal_f(P, lp + (m - 1) * q, m * q, &fB, &fd)) != OC_OK) goto out;
-  res->formula = m * q * fB / fd;
+  res->formula = (m * q / fd) * fB; /* fd divides mq: no overflow */
   for (size_t i = 0; out != NULL && i < t.n && e == OC_OK; i++)
     e = oc_sched_push_long(out, t.msg[i].t, rot(root, t.msg[i].src, P),
                            rot(root, t.msg[i].dst, P), 0, m);
@@ -151,10 +151,10 @@ static int run_pipeline(const oc_params *p, int64_t root, int64_t m, oc_sched *o
   res->time = P == 1 ? 0 : B + (m - 1) * q;
   if (m * q <= lp) { /* PIPELINE-1, Lemma 14: m f_{lambda/m}(n) + (m - 1) */
     if ((e = postal_f(P, lp, m * q, &fB, &fd)) != OC_OK) goto out;
-    res->formula = m * q * fB / fd + (m - 1) * q;
+    res->formula = (m * q / fd) * fB + (m - 1) * q; /* fd divides mq */
   } else { /* PIPELINE-2, Lemma 16: lambda f_{m/lambda}(n) + (lambda - 1) */
     if ((e = postal_f(P, m * q, lp, &fB, &fd)) != OC_OK) goto out;
-    res->formula = lp * fB / fd + (lp - q);
+    res->formula = (lp / fd) * fB + (lp - q); /* fd divides p */
   }
   for (size_t i = 0; out != NULL && i < t.n && e == OC_OK; i++)
     for (int64_t j = 0; j < m && e == OC_OK; j++)
@@ -203,9 +203,9 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
   if (e) return e;
   if (p->model != OC_MODEL_POSTAL) return OC_EUNSUP;
   if (m < 1 || root < 0 || root >= p->P || degree < 0) return OC_ERANGE;
-  if (p->P > OC_GLOBAL_PROCS_MAX || m > KB_MAX_MSGS / p->P ||
-      m > OC_PARAM_MAX / p->g)
-    return OC_ERANGE;
+  if (m > OC_PARAM_MAX / p->g) return OC_ERANGE;
+  if (out != NULL && (p->P > OC_GLOBAL_PROCS_MAX || m > KB_MAX_MSGS / p->P))
+    return OC_ERANGE; /* the schedule's messages */
   memset(res, 0, sizeof *res);
   res->alg = alg;
   res->formula = -1;
@@ -221,6 +221,8 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
     oc_kbcast_alg lo = alg == OC_KB_BEST ? OC_KB_REPEAT : OC_KB_DTREE;
     memset(&best, 0, sizeof best);
     for (int a = lo; a <= OC_KB_DTREE; a++) {
+      if (a == OC_KB_DTREE && (p->P > OC_GLOBAL_PROCS_MAX || m > KB_MAX_MSGS / p->P))
+        continue; /* DTREE is simulated item by item: too large */
       if (a == OC_KB_DTREE) {
         int64_t dmax = oc_min64(p->P - 1, 64);
         for (int64_t d = 1; d <= dmax || (d == dmax + 1 && p->P - 1 > 64); d++) {
@@ -250,7 +252,9 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
   case OC_KB_REPEAT: return run_repeat(p, root, m, out, res);
   case OC_KB_PACK: return run_pack(p, root, m, out, res);
   case OC_KB_PIPELINE: return run_pipeline(p, root, m, out, res);
-  case OC_KB_DTREE: return run_dtree(p, root, m, oc_min64(degree, oc_max64(p->P - 1, 1)), out, res);
+  case OC_KB_DTREE:
+    if (p->P > OC_GLOBAL_PROCS_MAX || m > KB_MAX_MSGS / p->P) return OC_ERANGE;
+    return run_dtree(p, root, m, oc_min64(degree, oc_max64(p->P - 1, 1)), out, res);
   default: return OC_EINVAL;
   }
 }

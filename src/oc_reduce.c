@@ -825,8 +825,23 @@ int oc_reduce_infer(const oc_params *p, int64_t root, const int64_t *counts,
           break;
         }
         if (o > 0 && now + a > nb) { FLUSH(); now = nb; continue; } /* no room */
-        if (pf < nxt) { /* fold the oldest pending value */
-          int64_t ch = arr[pf++].from;
+        if (pf < nxt) { /* fold a pending value: the oldest, or (ordered) the
+                           oldest one next to the accumulator */
+          int64_t ch;
+          if (ordered) {
+            int64_t jj = pf;
+            while (jj < nxt && base[arr[jj].from] + size[arr[jj].from] != alo &&
+                   base[arr[jj].from] != c)
+              jj++;
+            if (jj == nxt) { /* none fits yet: wait for the next arrival */
+              FLUSH();
+              if (nxt < end_k) { now = o > 0 ? oc_max64(now, nb) : oc_max64(now, arr[nxt].t); continue; }
+              e = OC_EINVALID;
+              break;
+            }
+            if (jj != pf) { arrival tmp = arr[jj]; arr[jj] = arr[pf]; arr[pf] = tmp; }
+          }
+          ch = arr[pf++].from;
           FLUSH();
           if (e) break;
           if (base[ch] + size[ch] == alo) {
@@ -838,10 +853,19 @@ int oc_reduce_infer(const oc_params *p, int64_t root, const int64_t *counts,
           } else {
             e = OC_EINVALID; /* a partial result not next to the accumulator */
           }
-        } else { /* one more own operand */
-          c++;
-          left--;
-          run++;
+        } else { /* own operands: as many as fit before the next reception
+                    (o > 0) or until the next value arrives (o = 0) */
+          int64_t k = left;
+          if (nxt < end_k) {
+            if (o > 0) k = oc_min64(k, (nb - now) / a);
+            else k = oc_min64(k, (arr[nxt].t - now + a - 1) / a);
+          }
+          if (k < 1) k = 1;
+          c += k;
+          left -= k;
+          run += k;
+          now += k * a;
+          continue;
         }
         now += a;
       }

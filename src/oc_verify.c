@@ -832,6 +832,7 @@ typedef struct aproc {
   size_t nh, cap;
   size_t next;       /* next arrival (index into its sorted arrivals) */
   int64_t free_at;   /* end of its last addition */
+  uint32_t sp, rp;   /* first send / reception overhead not yet behind it */
 } aproc;
 
 typedef struct amsg { int64_t arr; size_t i; } amsg;
@@ -854,19 +855,25 @@ typedef struct actx {
   int64_t P, a, o;
 } actx;
 
-/* earliest t >= t0 with [t, t + a) free of q's send and receive overheads */
-static int64_t afit(const actx *x, int64_t q, int64_t t0) {
+/* earliest t >= t0 with [t, t + a) free of q's send and receive overheads;
+ * t0 never decreases for a processor, so the overheads already behind it
+ * are skipped for good (amortised O(1)) */
+static int64_t afit(actx *x, int64_t q, int64_t t0) {
+  aproc *r = &x->pr[q];
   int64_t t = t0;
   int moved = 1;
+  if (x->o == 0) return t0; /* no overheads to avoid */
   while (moved) {
     moved = 0;
-    for (uint32_t j = x->soff[q]; j < x->soff[q + 1]; j++) {
-      int64_t s0 = x->sendt[j];
-      if (x->o > 0 && s0 < t + x->a && t < s0 + x->o) { t = s0 + x->o; moved = 1; }
+    while (x->soff[q] + r->sp < x->soff[q + 1] && x->sendt[x->soff[q] + r->sp] + x->o <= t) r->sp++;
+    while (x->aoff[q] + r->rp < x->aoff[q + 1] && x->arr[x->aoff[q] + r->rp].arr <= t) r->rp++;
+    if (x->soff[q] + r->sp < x->soff[q + 1]) {
+      int64_t s0 = x->sendt[x->soff[q] + r->sp];
+      if (s0 < t + x->a && t < s0 + x->o) { t = s0 + x->o; moved = 1; }
     }
-    for (uint32_t j = x->aoff[q]; j < x->aoff[q + 1]; j++) {
-      int64_t r0 = x->arr[j].arr - x->o;
-      if (x->o > 0 && r0 < t + x->a && t < r0 + x->o) { t = r0 + x->o; moved = 1; }
+    if (x->aoff[q] + r->rp < x->aoff[q + 1]) {
+      int64_t r0 = x->arr[x->aoff[q] + r->rp].arr - x->o;
+      if (r0 < t + x->a && t < r0 + x->o) { t = r0 + x->o; moved = 1; }
     }
   }
   return t;
@@ -958,6 +965,7 @@ int oc_verify_allreduce(const oc_params *p, const oc_sched *s, oc_verdict *v) {
   }
   for (int64_t q = 0; q < x.P; q++) {
     qsort(x.arr + x.aoff[q], x.aoff[q + 1] - x.aoff[q], sizeof *x.arr, amsg_cmp);
+    sort_i64(x.sendt + x.soff[q], x.soff[q + 1] - x.soff[q]);
     x.pr[q].h = (win *)malloc(8 * sizeof(win));
     if (x.pr[q].h == NULL) { e = OC_ENOMEM; goto done; }
     x.pr[q].cap = 8;

@@ -60,7 +60,8 @@
   X(cli_text_output)                                                           \
   X(cli_combining)                                                             \
   X(cli_kbcast)                                                                \
-  X(cli_edges)
+  X(cli_edges)                                                                 \
+  X(cli_review_regressions)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

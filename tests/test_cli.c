@@ -468,3 +468,71 @@ void test_cli_edges(void) {
   fprintf(stderr, "  edges: %d answered, %d refused cleanly\n", answered, refused);
   CHECK(answered > 0 && refused > 0);
 }
+
+/* Regressions from a code review: each was a wrong answer or an exit code
+ * against the contract. */
+void test_cli_review_regressions(void) {
+  static char csv[1 << 16];
+  /* exact CSV times for lambda = 7/3, and they read back */
+  RUN(NULL, "plan", "sum", "--procs", "2", "--lambda", "7/3", "--operands", "7", "--csv");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "/3,"));
+  snprintf(csv, sizeof csv, "%s", R.out);
+  RUN(NULL, "plan", "sum", "--procs", "2", "--lambda", "7/3", "--operands", "7", "--json");
+  {
+    const char *q = strstr(R.out, "\"operands_per_proc\":[");
+    char counts[64];
+    long a = 0, b = 0;
+    CHECK(q != NULL);
+    CHECK(sscanf(q, "\"operands_per_proc\":[%ld,%ld]", &a, &b) == 2);
+    snprintf(counts, sizeof counts, "%ld,%ld", a, b);
+    RUN(csv, "verify", "sum", "--procs", "2", "--lambda", "7/3", "--operands", "7",
+        "--counts", counts);
+    CHECK_EQ(R.code, 0);
+  }
+  /* a huge operand count at one processor: answered at once */
+  RUN("time,src,dst,item\n", "verify", "sum", "--procs", "1", "--latency", "1",
+      "--overhead", "0", "--gap", "1", "--operands", "40000000000", "--counts", "40000000000");
+  CHECK_EQ(R.code, 0);
+  /* operands whose time would pass 2^60: refused, naming --operands */
+  RUN(NULL, "plan", "sum", "--procs", "4", "--latency", "1", "--overhead", "0", "--gap", "1",
+      "--operands", "4611686018427387904");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--operands"));
+  /* an invalid schedule is never "optimal" */
+  RUN("time,src,dst,item\n0,0,1,0\n0,0,2,0\n1,1,3,0\n", "verify", "bcast", "--procs", "4",
+      "--latency", "1", "--overhead", "0", "--gap", "1", "--json");
+  CHECK_EQ(R.code, 1);
+  CHECK(HAS(R.out, "\"optimal\":false"));
+  /* rank order may need a value held back until its neighbour arrives */
+  RUN("time,src,dst,item\n0,0,2,0\n1,1,2,0\n", "verify", "reduce", "--procs", "3", "--latency",
+      "1", "--overhead", "0", "--gap", "1", "--root", "2", "--ordered");
+  CHECK_EQ(R.code, 0);
+  /* bounds without plans */
+  RUN(NULL, "bound", "kbcast", "--procs", "1000", "--lambda", "2", "--items", "100000", "--json");
+  CHECK_EQ(R.code, 0);
+  RUN(NULL, "bound", "allreduce", "--procs", "70000", "--latency", "2", "--overhead", "1",
+      "--gap", "1", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"time_is_upper_bound\":true"));
+  RUN(NULL, "bound", "reduce", "--procs", "2147483648", "--latency", "2", "--overhead", "1",
+      "--gap", "1", "--json");
+  CHECK_EQ(R.code, 0);
+  /* no overflow in the lemma's time */
+  RUN(NULL, "plan", "kbcast", "--procs", "2", "--lambda", "1048577/1048576", "--items", "4096",
+      "--algorithm", "pack", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"lemma_time\":4096.0000009"));
+  /* input details */
+  RUN("time,src,dst,item\n0,0,1,0\n", "verify", "sum", "--procs", "2", "--latency", "1",
+      "--overhead", "0", "--gap", "1", "--operands", "3", "--counts", "1,2,");
+  CHECK_EQ(R.code, 2);
+  RUN("time,src,dst,item\n0,0,1,0,1,2,3\n", "verify", "--procs", "2", "--latency", "1",
+      "--overhead", "0", "--gap", "1");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "got 7"));
+  RUN("time,src,dst,item\n5,1,2,0\n0,0,9,0\n", "verify", "reduce", "--procs", "3", "--latency",
+      "1", "--overhead", "0", "--gap", "1", "--root", "2");
+  CHECK_EQ(R.code, 1);
+  CHECK(HAS(R.err, "time 0, rule range"));
+}
