@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   /* rationals: a terminating time prints exactly and reads back equal */
   if (oc_parse_rational(s, OC_PARAM_MAX, &num, &den) == OC_OK) {
-    int64_t d2 = den, f = 0;
+    int64_t d2 = den;
     while (d2 % 2 == 0) d2 /= 2;
     while (d2 % 5 == 0) d2 /= 5;
     oc_format_time(b, sizeof b, num, den);
@@ -37,7 +37,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (oc_parse_rational(b, OC_PARAM_MAX, &num2, &den2) != OC_OK) abort();
       if (num2 != num || den2 != den) abort();
     }
-    (void)f;
   }
   /* parameters and the reach function: B is the index function of f */
   if (size >= 32) {

@@ -430,6 +430,15 @@ static void lib_fail(const char *what, int e) {
   die("--procs: %s: %s", what, oc_strerror(e));
 }
 
+/* oc_reduce_new's failures, named for the user */
+static void reduce_fail(const cli *c, int e) {
+  if (e == OC_EUNSUP)
+    die("--root: a rank-order reduction to root %lld is beyond this planner for "
+        "these parameters (more than 2^22 reception slots, or no split found); "
+        "--commutative always works", (long long)c->root);
+  lib_fail(c->problem, e);
+}
+
 /* plan = 1: build and verify the schedule; 0: times only */
 static void solve(cli *c, int plan, result *r) {
   oc_verdict v;
@@ -482,10 +491,7 @@ static void solve(cli *c, int plan, result *r) {
     if (plan) check_plan_size(c);
     e = sum ? oc_sum_new(&x, &c->p, c->root, n)
             : oc_reduce_new(&x, &c->p, c->root, !c->set[O_COMMUTATIVE]);
-    if (e == OC_EUNSUP && !sum)
-      die("--root: a rank-order reduction to root %lld is beyond this planner for "
-          "these parameters (more than 2^22 reception slots, or no split found); "
-          "--commutative always works", (long long)c->root);
+    if (e == OC_EUNSUP && !sum) reduce_fail(c, e);
     if (e) lib_fail(c->problem, e);
     r->lb = oc_reduce_lower_bound(x);
     r->time = oc_reduce_completion(x);
@@ -680,10 +686,7 @@ static int cmd_rank_reduce(cli *c) {
   int e;
   char b1[64];
   e = oc_reduce_new(&x, &c->p, c->root, !c->set[O_COMMUTATIVE]);
-  if (e == OC_EUNSUP)
-    die("--root: a rank-order reduction to root %lld is beyond this planner for "
-        "these parameters; --commutative always works", (long long)c->root);
-  if (e) die("--procs: cannot set up the reduction: %s", oc_strerror(e));
+  if (e) reduce_fail(c, e);
   if ((e = oc_reduce_rank(x, c->rank, &v)) != OC_OK)
     die("--rank: cannot compute the plan: %s", oc_strerror(e));
   if (c->set[O_JSON]) {

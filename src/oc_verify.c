@@ -916,7 +916,6 @@ int oc_verify_allreduce(const oc_params *p, const oc_sched *s, oc_verdict *v) {
   vctx c;
   actx x;
   unsigned char *bad = NULL;
-  size_t *order = NULL;
   int e;
   char d[240];
   if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
@@ -932,7 +931,6 @@ int oc_verify_allreduce(const oc_params *p, const oc_sched *s, oc_verdict *v) {
   x.a = p->unit;
   x.o = p->o;
   bad = (unsigned char *)calloc(s->n + 1, 1);
-  order = (size_t *)malloc((s->n + 1) * sizeof *order);
   x.pr = (aproc *)calloc((size_t)x.P, sizeof *x.pr);
   x.aoff = (uint32_t *)calloc((size_t)x.P + 1, sizeof *x.aoff);
   x.soff = (uint32_t *)calloc((size_t)x.P + 1, sizeof *x.soff);
@@ -940,7 +938,7 @@ int oc_verify_allreduce(const oc_params *p, const oc_sched *s, oc_verdict *v) {
   x.sendt = (int64_t *)malloc((s->n + 1) * sizeof *x.sendt);
   x.val = (win *)malloc((s->n + 1) * sizeof *x.val);
   x.known = (unsigned char *)calloc(s->n + 1, 1);
-  if (!bad || !order || !x.pr || !x.aoff || !x.soff || !x.arr || !x.sendt || !x.val || !x.known) {
+  if (!bad || !x.pr || !x.aoff || !x.soff || !x.arr || !x.sendt || !x.val || !x.known) {
     e = OC_ENOMEM;
     goto done;
   }
@@ -1030,7 +1028,6 @@ done:
   if (x.pr)
     for (int64_t q = 0; q < x.P; q++) free(x.pr[q].h);
   free(bad);
-  free(order);
   free(x.pr);
   free(x.aoff);
   free(x.soff);
