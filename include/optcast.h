@@ -262,6 +262,66 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
 int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
                     int64_t *karp31);
 
+/* ---- k-port model: multi-message broadcast (Bar-Noy & Ho, seed 004) -------
+ * n processors in synchronous rounds 1, 2, ...; in one round a processor
+ * sends at most k messages, to distinct processors, and receives at most k,
+ * from distinct processors; what arrives in round r can be sent from round
+ * r + 1 on.  The source (root) holds m messages; every processor must get
+ * all of them.  Times are round counts.  See docs/ALGORITHMS.md ("k-port")
+ * for the reconstruction of the seed's lost formulas and the exhaustive
+ * checks behind them.
+ *  KTREE     k spanning trees, each node with at most k children summed
+ *            over the trees (the seed's Theorem 6); message i goes down
+ *            tree i mod k, one level per round: ceil(m/k) - 1 + H rounds
+ *            for trees of height H (the source at depth 0)
+ *  ROTATION  the rotation algorithm: the (k+1)-ary d-cube with the
+ *            dimension of round r being r mod d; every message reaches
+ *            everyone d + 1 rounds after the source sends it, so
+ *            ceil(m/k) + ceil(log_{k+1} n) rounds, within one of the lower
+ *            bound (the seed's Theorem 10).  See oc_kport_plan for the n
+ *            it covers.
+ *  BEST      the faster of the two for the instance */
+typedef enum oc_kport_alg {
+  OC_KP_KTREE = 0,
+  OC_KP_ROTATION = 1,
+  OC_KP_BEST = 2
+} oc_kport_alg;
+
+#define OC_KPORT_PLAN_MAX ((int64_t)1 << 23) /* m * (n - 1) messages; n * m */
+#define OC_KPORT_ITEMS_MAX ((int64_t)1 << 40)
+
+const char *oc_kport_alg_name(oc_kport_alg a);
+int oc_kport_alg_parse(const char *name, oc_kport_alg *out);
+
+typedef struct oc_kport_bounds {
+  int64_t depth;   /* ceil(log_{k+1} n): Lemma 1, one message            */
+  int64_t lemma2;  /* ceil(m/k') - 1 + depth, k' = min(k, n-1)           */
+  int64_t lemma3;  /* lemma2 + 1 when the last beta messages need more
+                      bandwidth than depth rounds give (Lemma 3), else
+                      lemma2                                             */
+  int64_t recv;    /* 1 + ceil((m-1)/k'): receptions at one processor     */
+  int64_t lb;      /* the largest of these (0 when n = 1)                 */
+} oc_kport_bounds;
+
+/* 1 <= n <= OC_PROCS_MAX, 1 <= k <= OC_PARAM_MAX, 1 <= m <= OC_KPORT_ITEMS_MAX. */
+int oc_kport_bound(int64_t n, int64_t k, int64_t m, oc_kport_bounds *out);
+
+typedef struct oc_kport_result {
+  oc_kport_alg alg;   /* the algorithm run (BEST: the winner)              */
+  int64_t time;       /* rounds                                            */
+  int64_t height;     /* KTREE: the trees' height H; ROTATION: d + 1       */
+} oc_kport_result;
+
+/* The schedule (CSV time = the round a message is sent in, from 1).
+ * m * n <= OC_KPORT_PLAN_MAX.  ROTATION covers every n for which the
+ * project has a construction (docs/ALGORITHMS.md), OC_EUNSUP otherwise;
+ * BEST then runs KTREE.  out may be NULL: times only. */
+int oc_kport_plan(int64_t n, int64_t k, int64_t m, int64_t root,
+                  oc_kport_alg alg, oc_sched *out, oc_kport_result *res);
+/* Whether ROTATION has a construction for (n, k), and its per-message
+ * depth in rounds. */
+int oc_kport_rotation_covers(int64_t n, int64_t k, int64_t *depth);
+
 /* ---- summation and reduction -----------------------------------------------
  * SUM: n operands, their placement chosen by the algorithm, summed in
  * minimum time at `root` (Karp et al. section 5; Shou & Chen section 3).
@@ -433,6 +493,14 @@ int oc_verify_allreduce(const oc_params *p, const oc_sched *s, oc_verdict *v);
  * last addition; the message rules hold across both phases. */
 int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
                                 oc_verdict *v);
+
+/* Checks a k-port schedule (msg t = round >= 1): RANGE, HELD (sent only
+ * from the round after it arrived; the root holds everything), CAP_OUT
+ * (more than k sends in a round, or two to one processor), CAP_IN (more
+ * than k receptions, or two from one processor), MISSING.  v->time = the
+ * round in which the last processor gets its last message. */
+int oc_verify_kport(int64_t n, int64_t k, int64_t m, int64_t root,
+                    const oc_sched *s, oc_verdict *v);
 
 /* Every processor must end with every item of the others (personalized:
  * every item addressed to it); items start at their sources at time 0. */

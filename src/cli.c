@@ -42,6 +42,8 @@ static const struct {
 static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
                                  "allreduce", "reduce", "sum",    "scan"};
 
+static int is_problem(const char *problem, const char *name);
+
 typedef struct cli {
   const char *cmd;
   const char *problem;
@@ -51,6 +53,9 @@ typedef struct cli {
   int64_t root, items, rank, degree;
   oc_bcast_alg alg;
   oc_kbcast_alg kalg;
+  int kport;            /* --model kport */
+  int64_t kports;       /* its k */
+  oc_kport_alg kpalg;
   FILE *in; /* the schedule for verify */
 } cli;
 
@@ -92,7 +97,7 @@ static void usage(FILE *f) {
       "       optcast rank [PROBLEM] --rank R [params] [--json]\n"
       "PROBLEM: bcast kbcast sum reduce allreduce alltoall (cbcast scan: "
       "planned)\n"
-      "params:  --model logp|postal  --procs P  --root r  --algorithm NAME\n"
+      "params:  --model logp|postal|kport  --procs P  --root r  --algorithm NAME\n"
       "         logp:   --latency L --overhead o --gap g   (integers)\n"
       "         postal: --lambda X (or --latency X), X >= 1: 2.5 or 5/2\n"
       "         sum: --operands n; reduce: --commutative; alltoall: --items k,"
@@ -100,6 +105,7 @@ static void usage(FILE *f) {
       "         kbcast (postal): --items m --algorithm repeat|pack|pipeline|dtree|best"
       " [--degree d]\n"
       "         allreduce: --ordered (rank order, for non-commutative operators)\n"
+      "         kport:  --ports k, bcast|kbcast --items m --algorithm ktree|rotation|best\n"
       "         verify sum: --counts c0,c1,...; verify reduce: --ordered\n"
       "algorithms for bcast: karp (default, = optimal), shou-chen, "
       "bar-noy-kipnis\n"
@@ -185,15 +191,49 @@ static const char *problem_alg(const cli *c) {
   return "karp";
 }
 
+/* --model kport: n processors, k ports, m items (Bar-Noy & Ho) */
+static void build_kport(cli *c) {
+  static const int other[] = {O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_LINES,
+                              O_DEGREE, O_RANK};
+  for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+    if (c->set[other[i]])
+      die("--%s: not a parameter of --model kport (it takes --ports, --procs, "
+          "--items, --root, --algorithm)", OPTS[other[i]].name);
+  if (!is_problem(c->problem, "bcast") && !is_problem(c->problem, "kbcast"))
+    die("problem '%s' is not implemented for --model kport (available: bcast, "
+        "kbcast)", c->problem);
+  if (strcmp(c->cmd, "rank") == 0)
+    die("rank: no per-rank view for --model kport (use plan)");
+  if (!c->set[O_PORTS]) die("missing --ports (required for --model kport)");
+  if (!c->set[O_PROCS]) die("missing --procs (number of processors)");
+  c->kport = 1;
+  c->p.P = need_int(c, O_PROCS, 1, OC_PROCS_MAX);
+  c->kports = need_int(c, O_PORTS, 1, OC_PARAM_MAX);
+  c->root = c->set[O_ROOT] ? need_int(c, O_ROOT, 0, c->p.P - 1) : 0;
+  c->items = c->set[O_ITEMS] ? need_int(c, O_ITEMS, 1, OC_KPORT_ITEMS_MAX) : 1;
+  if (is_problem(c->problem, "bcast") && c->items != 1)
+    die("--items: bcast carries one item; k items is 'kbcast'");
+  c->kpalg = OC_KP_BEST;
+  if (c->set[O_ALGORITHM] &&
+      oc_kport_alg_parse(c->val[O_ALGORITHM], &c->kpalg) != OC_OK)
+    die("--algorithm: unknown algorithm '%s' for --model kport (expected "
+        "ktree, rotation or best)", c->val[O_ALGORITHM]);
+}
+
 static void build_params(cli *c) {
   const char *model = c->val[O_MODEL];
   int64_t P;
   if (model == NULL) model = c->set[O_LAMBDA] ? "postal" : "logp";
-  if (strcmp(model, "kport") == 0 || strcmp(model, "rrp") == 0)
-    die("--model: '%s' is not implemented yet (available: logp, postal)", model);
-  if (strcmp(model, "logp") != 0 && strcmp(model, "postal") != 0)
+  if (strcmp(model, "rrp") == 0)
+    die("--model: '%s' is not implemented yet (available: logp, postal, kport)", model);
+  if (strcmp(model, "logp") != 0 && strcmp(model, "postal") != 0 &&
+      strcmp(model, "kport") != 0)
     die("--model: unknown model '%s' (expected logp, postal, kport or rrp)",
         model);
+  if (strcmp(model, "kport") == 0) {
+    build_kport(c);
+    return;
+  }
   if (c->set[O_PORTS]) die("--ports: only meaningful with --model kport");
   if (c->set[O_LINES]) die("--lines: only meaningful with --model rrp");
   if (!c->set[O_PROCS]) die("missing --procs (number of processors)");
@@ -257,8 +297,12 @@ static void build_params(cli *c) {
         c->val[O_ALGORITHM], c->problem, problem_alg(c));
 }
 
+static int is_problem(const char *problem, const char *name) {
+  return strcmp(problem, name) == 0;
+}
+
 static int is(const cli *c, const char *name) {
-  return strcmp(c->problem, name) == 0;
+  return is_problem(c->problem, name);
 }
 
 static void check_problem(cli *c, int required) {
@@ -807,6 +851,28 @@ static char *read_all(FILE *f, size_t *len) {
   return buf;
 }
 
+/* --model kport: cli_kport.c does the work */
+static int run_kport(cli *c) {
+  cli_kport_args a;
+  char *buf = NULL;
+  size_t len = 0;
+  int rc;
+  if (c->set[O_JSON] && c->set[O_CSV]) die("--json and --csv: choose one");
+  memset(&a, 0, sizeof a);
+  a.cmd = c->cmd;
+  a.problem = c->problem;
+  a.n = c->p.P;
+  a.k = c->kports;
+  a.m = c->items;
+  a.root = c->root;
+  a.alg = c->kpalg;
+  a.json = c->set[O_JSON];
+  a.csv = c->set[O_CSV];
+  if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
+  rc = cli_kport(&a, buf, len);
+  free(buf);
+  return rc;
+}
 
 static int64_t *parse_counts(const cli *c, int64_t n) {
   int64_t *cnt = (int64_t *)calloc((size_t)c->p.P, sizeof *cnt), sum = 0, q = 0;
@@ -1005,15 +1071,12 @@ static int cmd_verify(cli *c) {
       printf("]");
     }
     if (!v.ok) {
-      printf(",\"violation\":{\"processor\":%lld,", (long long)v.proc);
+      char at[64];
       if (v.at > ((int64_t)1 << 60))
-        printf("\"at\":null");
+        snprintf(at, sizeof at, "null");
       else
-        json_time(stdout, "at", c, v.at);
-      printf(",\"rule\":\"%s\",\"detail\":\"", oc_rule_name(v.rule));
-      for (const char *q = v.detail; *q; q++)
-        if (*q == '"' || *q == '\\') printf("\\%c", *q); else putchar(*q);
-      printf("\"}");
+        tfmt(at, sizeof at, c, v.at);
+      cli_json_violation(stdout, &v, at);
     }
     printf("}\n");
   } else if (v.ok) {
@@ -1066,6 +1129,7 @@ static int cli_run(int argc, char **argv, FILE *in) {
     die("--rank: only meaningful with 'optcast rank'");
   if (c.set[O_CSV] && strcmp(c.cmd, "plan") != 0)
     die("--csv: only 'optcast plan' prints a schedule");
+  if (c.kport) return run_kport(&c);
   if (strcmp(c.cmd, "plan") == 0) return cmd_plan(&c);
   if (strcmp(c.cmd, "bound") == 0) return cmd_bound(&c);
   if (strcmp(c.cmd, "rank") == 0) return cmd_rank(&c);

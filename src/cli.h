@@ -16,4 +16,19 @@ int cli_render_tree(FILE *f, const oc_params *p, int64_t root,
 int cli_render_activity(FILE *f, const oc_params *p, int64_t root,
                         const oc_sched *s, int64_t completion);
 
+/* `,"violation":{...}` for verify --json; at: the JSON value of its time
+ * (a number, or "null" for "at the end"). */
+void cli_json_violation(FILE *f, const oc_verdict *v, const char *at);
+
+/* k-port problems (cli_kport.c); the options are checked by cli.c.  buf:
+ * the schedule read from stdin for verify (NUL at len).  Returns the exit
+ * code; errors print one line on stderr. */
+typedef struct cli_kport_args {
+  const char *cmd, *problem;
+  int64_t n, k, m, root;
+  oc_kport_alg alg;
+  int json, csv;
+} cli_kport_args;
+int cli_kport(const cli_kport_args *a, char *buf, size_t len);
+
 #endif

@@ -207,3 +207,11 @@ int cli_render_activity(FILE *f, const oc_params *p, int64_t root,
   tree_free(&in);
   return OC_OK;
 }
+
+void cli_json_violation(FILE *f, const oc_verdict *v, const char *at) {
+  fprintf(f, ",\"violation\":{\"processor\":%lld,\"at\":%s,\"rule\":\"%s\",\"detail\":\"",
+          (long long)v->proc, at, oc_rule_name(v->rule));
+  for (const char *q = v->detail; *q; q++)
+    if (*q == '"' || *q == '\\') fprintf(f, "\\%c", *q); else fputc(*q, f);
+  fputs("\"}", f);
+}

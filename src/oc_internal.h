@@ -51,6 +51,35 @@ int oc_bcast_post_locate(const oc_bcast *b, int64_t x, oc_post *out);
 int64_t oc_bcast_post_child(const oc_bcast *b, const oc_post *v, int64_t k,
                             int64_t *label);
 
+/* k-port rotation for any n (oc_kport_chain.c): a chain of boxes. */
+#define KP_CHAIN_MAX 64             /* boxes in a chain                 */
+#define KP_CHAIN_CHILDREN 64        /* children of a FRONT; k <= this   */
+#define KP_CHAIN_PROCS_MAX ((int64_t)1 << 24)
+enum { KP_EL_FRONT = 0, KP_EL_SINGLE = 1, KP_EL_CUBE = 2 };
+typedef struct kp_elem {
+  int type;   /* KP_EL_*                                               */
+  int e;      /* CUBE: dimension                                       */
+  int spare;  /* FRONT: 1 = hands each message on to the next box     */
+  int64_t nch;
+  int ch[KP_CHAIN_CHILDREN]; /* FRONT children: 0 = SINGLE, e = CUBE(e) */
+} kp_elem;
+typedef struct kp_chain {
+  int64_t n, k, d, len;
+  kp_elem el[KP_CHAIN_MAX];
+} kp_chain;
+/* OC_EUNSUP when no chain of delay d + 1 was found. */
+int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out);
+/* m messages from root (relabelled x -> (x + root) mod n); out may be
+ * NULL; *time = the last arrival round. */
+int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
+                        oc_sched *out, int64_t *time);
+
+/* Verdicts (oc_verify.c): start valid; record a violation, keeping the
+ * earliest (time, then processor, then rule order). */
+void oc_verdict_init(oc_verdict *v);
+void oc_verdict_violate(oc_verdict *v, oc_rule rule, int64_t proc, int64_t at,
+                        int64_t item, size_t msg, const char *detail);
+
 /* Tests only: drop the table so that every value of f comes from the
  * closed form. */
 void oc_bcast_test_closed_form(oc_bcast *b);

@@ -65,9 +65,8 @@ typedef struct vctx {
 } vctx;
 
 /* Keep the earliest violation; `at` = OC_TIME_MAX + 1 means "at the end". */
-static void violate(vctx *c, oc_rule rule, int64_t proc, int64_t at,
-                    int64_t item, size_t msg, const char *detail) {
-  oc_verdict *v = c->v;
+void oc_verdict_violate(oc_verdict *v, oc_rule rule, int64_t proc, int64_t at,
+                        int64_t item, size_t msg, const char *detail) {
   if (!v->ok) {
     if (at > v->at) return;
     if (at == v->at && proc > v->proc) return;
@@ -80,6 +79,11 @@ static void violate(vctx *c, oc_rule rule, int64_t proc, int64_t at,
   v->item = item;
   v->msg = msg;
   snprintf(v->detail, sizeof v->detail, "%s", detail);
+}
+
+static void violate(vctx *c, oc_rule rule, int64_t proc, int64_t at,
+                    int64_t item, size_t msg, const char *detail) {
+  oc_verdict_violate(c->v, rule, proc, at, item, msg, detail);
 }
 
 /* A time in the user's units, for messages. */
@@ -296,7 +300,7 @@ static int op_spans(const oc_params *p, const oc_sched *s,
   return OC_OK;
 }
 
-static void verdict_init(oc_verdict *v) {
+void oc_verdict_init(oc_verdict *v) {
   memset(v, 0, sizeof *v);
   v->ok = 1;
   v->item = -1;
@@ -319,7 +323,7 @@ static int verify_bcast_core(const oc_params *p, int64_t root, int64_t items,
   if (P > OC_GLOBAL_PROCS_MAX || root < 0 || root >= P || items < 1 ||
       items > OC_GLOBAL_PROCS_MAX / P || s->n >= UINT32_MAX)
     return OC_ERANGE;
-  verdict_init(v);
+  oc_verdict_init(v);
   c.p = p;
   c.v = v;
   h = p->L + 2 * p->o;
@@ -477,7 +481,7 @@ int oc_verify_reduce(const oc_params *p, int64_t root, int64_t n,
   if (P > OC_GLOBAL_PROCS_MAX || root < 0 || root >= P || n < 1 ||
       s->n >= UINT32_MAX || s->nop >= UINT32_MAX)
     return OC_ERANGE;
-  verdict_init(v);
+  oc_verdict_init(v);
   c.p = p;
   c.v = v;
   h = p->L + 2 * p->o;
@@ -768,7 +772,7 @@ int oc_verify_alltoall(const oc_params *p, int64_t k, int personalized,
       (personalized && P > OC_GLOBAL_PROCS_MAX / (P * k)) || s->n >= UINT32_MAX)
     return OC_ERANGE;
   items = personalized ? P * P * k : P * k;
-  verdict_init(v);
+  oc_verdict_init(v);
   c.p = p;
   c.v = v;
   h = p->L + 2 * p->o;
@@ -921,7 +925,7 @@ int oc_verify_allreduce(const oc_params *p, const oc_sched *s, oc_verdict *v) {
   if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
   if ((e = oc_params_check(p)) != OC_OK) return e;
   if (p->P > OC_GLOBAL_PROCS_MAX || s->n >= UINT32_MAX) return OC_ERANGE;
-  verdict_init(v);
+  oc_verdict_init(v);
   c.p = p;
   c.v = v;
   memset(&x, 0, sizeof x);
@@ -1071,7 +1075,7 @@ int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
     unsigned char *opbad = (unsigned char *)calloc(s->nop + 1, 1);
     uint32_t *coff = NULL;
     span *cs = NULL;
-    verdict_init(&vm);
+    oc_verdict_init(&vm);
     c.p = p;
     c.v = &vm;
     if (bad == NULL || opbad == NULL) { free(bad); free(opbad); e = OC_ENOMEM; goto out; }

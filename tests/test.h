@@ -49,6 +49,14 @@
   X(kbcast_bounds)                                                             \
   X(kbcast_theorem7)                                                           \
   X(kbcast_pack_long_messages)                                                 \
+  X(kport_bounds_exhaustive)                                                   \
+  X(kport_bounds_values)                                                       \
+  X(kport_rotation_cube)                                                       \
+  X(kport_random)                                                              \
+  X(kport_mutants)                                                             \
+  X(kport_verify_rules)                                                        \
+  X(kport_k1_postal)                                                           \
+  X(kport_ktree_all)                                                           \
   X(mutants_campaign)                                                          \
   X(mutants_combining)                                                         \
   X(cli_plan_json_fig1)                                                        \
@@ -61,7 +69,8 @@
   X(cli_combining)                                                             \
   X(cli_kbcast)                                                                \
   X(cli_edges)                                                                 \
-  X(cli_review_regressions)
+  X(cli_review_regressions)                                                    \
+  X(cli_kport)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

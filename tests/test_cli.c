@@ -536,3 +536,79 @@ void test_cli_review_regressions(void) {
   CHECK_EQ(R.code, 1);
   CHECK(HAS(R.err, "time 0, rule range"));
 }
+
+/* --model kport: plan, bound, verify, and refusals */
+void test_cli_kport(void) {
+  static char csv[1 << 16];
+  RUN(NULL, "plan", "kbcast", "--model", "kport", "--ports", "2", "--procs", "9",
+      "--items", "6", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"model\":\"kport\""));
+  CHECK(HAS(R.out, "\"algorithm\":\"rotation\""));
+  CHECK(HAS(R.out, "\"n\":9,\"P\":9"));
+  CHECK(HAS(R.out, "\"time\":5,"));        /* ceil(6/2) + log_3 9 */
+  CHECK(HAS(R.out, "\"lower_bound\":5,")); /* Lemma 3: 2 * 8 > 3^2 - 1 */
+  CHECK(HAS(R.out, "\"optimal\":true"));
+  CHECK_EQ(lines(R.out), 1);
+  RUN(NULL, "plan", "kbcast", "--model", "kport", "--ports", "3", "--procs", "30",
+      "--items", "7", "--algorithm", "ktree", "--csv");
+  CHECK_EQ(R.code, 0);
+  CHECK(strncmp(R.out, "time,src,dst,item\n", 18) == 0);
+  CHECK_EQ(lines(R.out), 1 + 7 * 29);
+  snprintf(csv, sizeof csv, "%s", R.out);
+  RUN(csv, "verify", "kbcast", "--model", "kport", "--ports", "3", "--procs", "30",
+      "--items", "7", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"valid\":true"));
+  RUN(csv, "verify", "kbcast", "--model", "kport", "--ports", "2", "--procs", "30",
+      "--items", "7");
+  CHECK_EQ(R.code, 1); /* three ports used */
+  CHECK(HAS(R.err, "capacity-"));
+  RUN(csv, "verify", "kbcast", "--model", "kport", "--ports", "3", "--procs", "30",
+      "--items", "8");
+  CHECK_EQ(R.code, 1);
+  CHECK(HAS(R.err, "missing"));
+  RUN("time,src,dst,item\n1.5,0,1,0\n", "verify", "kbcast", "--model", "kport",
+      "--ports", "1", "--procs", "2");
+  CHECK_EQ(R.code, 2);
+  RUN(NULL, "bound", "kbcast", "--model", "kport", "--ports", "4", "--procs",
+      "4611686018427387904", "--items", "1099511627776", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"lower_bound\":274877906971,")); /* 2^38 - 1 + 32 */
+  RUN(NULL, "plan", "bcast", "--model", "kport", "--ports", "2", "--procs", "5");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "reception table"));
+  /* refusals: exit 2, one line naming the parameter, nothing on stdout */
+  {
+    static const char *const bad[][16] = {
+        {"plan", "kbcast", "--model", "kport", "--procs", "9", NULL},
+        {"plan", "kbcast", "--model", "kport", "--ports", "0", "--procs", "9", NULL},
+        {"plan", "kbcast", "--model", "kport", "--ports", "2", "--procs", "9",
+         "--latency", "3", NULL},
+        {"plan", "sum", "--model", "kport", "--ports", "2", "--procs", "9", NULL},
+        {"plan", "kbcast", "--model", "kport", "--ports", "2", "--procs", "9",
+         "--items", "0", NULL},
+        {"plan", "kbcast", "--model", "kport", "--ports", "2", "--procs", "9",
+         "--root", "9", NULL},
+        {"plan", "kbcast", "--model", "kport", "--ports", "2", "--procs", "9",
+         "--algorithm", "binomial", NULL},
+        {"plan", "kbcast", "--model", "kport", "--ports", "2", "--procs",
+         "100000", "--items", "1000", NULL},
+        {"rank", "bcast", "--model", "kport", "--ports", "2", "--procs", "9",
+         "--rank", "1", NULL},
+        {"plan", "bcast", "--model", "kport", "--ports", "2", "--procs", "9",
+         "--items", "3", NULL},
+        {"plan", "kbcast", "--model", "kport", "--ports", "2", "--procs", "21",
+         "--algorithm", "rotation", NULL},
+    };
+    static const char *const name[] = {"--ports", "--ports", "--latency", "sum",
+                                       "--items", "--root", "--algorithm", "--items",
+                                       "rank", "--items", "--algorithm"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      run_optcast(&R, NULL, bad[i]);
+      if (R.code != 2 || !HAS(R.err, name[i]) || R.out[0] != '\0' || lines(R.err) != 1)
+        test_failf(__FILE__, __LINE__, "case %zu: code %d, err '%s', out '%.40s'", i,
+                   R.code, R.err, R.out);
+    }
+  }
+}

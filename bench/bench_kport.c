@@ -1,0 +1,154 @@
+/* bench_kport.c - the k-port model (Bar-Noy & Ho).
+ *
+ *   ./build/bench_kport table   the issue's grid (n <= 200, 1 <= k <= 6,
+ *                               m <= 64): time minus lower bound for k-tree,
+ *                               rotation and best, every schedule verified,
+ *                               and the (n, k) where best is above Lemma 2+1
+ *   ./build/bench_kport time    plan and verify large instances: medians of
+ *                               7 runs, nanoseconds per message
+ * Markdown on stdout (docs/ALGORITHMS.md, docs/BENCHMARKS.md).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "optcast.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* plan + verify; returns the time, -1 when the algorithm has no plan */
+static int64_t run(int64_t n, int64_t k, int64_t m, oc_kport_alg alg) {
+  oc_sched s;
+  oc_kport_result r;
+  oc_verdict v;
+  int e;
+  oc_sched_init(&s);
+  e = oc_kport_plan(n, k, m, 0, alg, &s, &r);
+  if (e == OC_EUNSUP) {
+    oc_sched_free(&s);
+    return -1;
+  }
+  if (e != OC_OK || oc_verify_kport(n, k, m, 0, &s, &v) != OC_OK || !v.ok ||
+      v.time != r.time) {
+    fprintf(stderr, "bench_kport: n=%lld k=%lld m=%lld %s failed\n", (long long)n,
+            (long long)k, (long long)m, oc_kport_alg_name(alg));
+    exit(1);
+  }
+  oc_sched_free(&s);
+  return r.time;
+}
+
+static void table(void) {
+  printf("| k | algorithm | instances | +0 | +1 | +2 | +3 | +4 or more |\n");
+  printf("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  for (int64_t k = 1; k <= 6; k++) {
+    long cnt[3][6] = {{0}};
+    for (int64_t n = 2; n <= 200; n++)
+      for (int64_t m = 1; m <= 64; m++) {
+        oc_kport_bounds b;
+        int64_t t[3];
+        oc_kport_bound(n, k, m, &b);
+        t[0] = run(n, k, m, OC_KP_KTREE);
+        t[1] = run(n, k, m, OC_KP_ROTATION);
+        t[2] = run(n, k, m, OC_KP_BEST);
+        for (int a = 0; a < 3; a++) {
+          int64_t g;
+          if (t[a] < 0) continue;
+          g = t[a] - b.lb;
+          cnt[a][5]++;
+          cnt[a][g > 4 ? 4 : g]++;
+        }
+      }
+    for (int a = 0; a < 3; a++)
+      printf("| %lld | %s | %ld | %ld | %ld | %ld | %ld | %ld |\n", (long long)k,
+             a == 0 ? "ktree" : a == 1 ? "rotation (where it has a chain)" : "best",
+             cnt[a][5], cnt[a][0], cnt[a][1], cnt[a][2], cnt[a][3], cnt[a][4]);
+  }
+  printf("\nn (2..200) where best exceeds Lemma 2 + 1 for some m <= 64, "
+         "with the largest excess over Lemma 2 + 1:\n\n");
+  for (int64_t k = 2; k <= 6; k++) {
+    int first = 1;
+    printf("- k = %lld:", (long long)k);
+    for (int64_t n = 2; n <= 200; n++) {
+      int64_t worst = 0;
+      for (int64_t m = 1; m <= 64; m++) {
+        oc_kport_bounds b;
+        oc_kport_result r;
+        oc_kport_bound(n, k, m, &b);
+        oc_kport_plan(n, k, m, 0, OC_KP_BEST, NULL, &r);
+        if (r.time - (b.lemma2 + 1) > worst) worst = r.time - (b.lemma2 + 1);
+      }
+      if (worst > 0) {
+        printf("%s %lld%s", first ? "" : ",", (long long)n, worst > 1 ? "(+2)" : "");
+        first = 0;
+      }
+    }
+    printf("%s\n", first ? " none" : "");
+  }
+}
+
+static void timing(void) {
+  static const struct { int64_t n, k, m; } cases[] = {
+      {4096, 7, 1024}, {4095, 4, 2048}, {1024, 3, 4096}, {8192, 2, 512}};
+  printf("| n | k | m | algorithm | messages | plan (ms) | verify (ms) | ns/message |\n");
+  printf("| ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |\n");
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int alg = 0; alg < 2; alg++) {
+      double tp[7], tv[7];
+      size_t msgs = 0;
+      int ok = 1;
+      for (int rep = 0; rep < 7 && ok; rep++) {
+        oc_sched s;
+        oc_kport_result r;
+        oc_verdict v;
+        double t0, t1, t2;
+        oc_sched_init(&s);
+        t0 = now();
+        if (oc_kport_plan(cases[c].n, cases[c].k, cases[c].m, 0, (oc_kport_alg)alg, &s,
+                          &r) != OC_OK) {
+          ok = 0;
+          oc_sched_free(&s);
+          break;
+        }
+        t1 = now();
+        if (oc_verify_kport(cases[c].n, cases[c].k, cases[c].m, 0, &s, &v) != OC_OK ||
+            !v.ok)
+          exit(1);
+        t2 = now();
+        tp[rep] = t1 - t0;
+        tv[rep] = t2 - t1;
+        msgs = s.n;
+        oc_sched_free(&s);
+      }
+      if (!ok) continue;
+      qsort(tp, 7, sizeof *tp, cmp_d);
+      qsort(tv, 7, sizeof *tv, cmp_d);
+      printf("| %lld | %lld | %lld | %s | %zu | %.1f | %.1f | %.0f |\n",
+             (long long)cases[c].n, (long long)cases[c].k, (long long)cases[c].m,
+             oc_kport_alg_name((oc_kport_alg)alg), msgs, 1e3 * tp[3], 1e3 * tv[3],
+             1e9 * (tp[3] + tv[3]) / (double)msgs);
+    }
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "table") == 0) {
+    table();
+    return 0;
+  }
+  if (argc > 1 && strcmp(argv[1], "time") == 0) {
+    timing();
+    return 0;
+  }
+  fprintf(stderr, "usage: bench_kport table|time\n");
+  return 2;
+}

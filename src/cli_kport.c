@@ -1,0 +1,231 @@
+/* cli_kport.c - `optcast plan|bound|verify bcast|kbcast --model kport`.
+ *
+ * cli.c parses and range-checks the options; here the k-port problems are
+ * solved, checked and printed.  Errors print one line on stderr and return
+ * exit code 2 (nothing on stdout); a schedule that breaks a rule returns 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int kp_fail(const char *what, int e) {
+  fprintf(stderr, "optcast: %s: %s\n", what, oc_strerror(e));
+  return 2;
+}
+
+static const char *kp_bound_text(void) {
+  return "Bar-Noy & Ho Lemmas 1-3 (reconstructed): ceil(m/k') - 1 + "
+         "ceil(log_{k+1} n), +1 when the last batch needs more bandwidth; "
+         "receptions: 1 + ceil((m-1)/k')";
+}
+
+static void kp_json_head(const cli_kport_args *a, const char *alg, int64_t time,
+                         const oc_kport_bounds *b, int valid) {
+  printf("{\"problem\":\"%s\",\"model\":\"kport\",\"algorithm\":\"%s\","
+         "\"n\":%lld,\"P\":%lld,\"k\":%lld,\"ports\":%lld,\"m\":%lld,"
+         "\"items\":%lld,\"root\":%lld,\"time\":%lld,\"lower_bound\":%lld,"
+         "\"optimal\":%s,\"bounds\":{\"lemma1\":%lld,\"lemma2\":%lld,"
+         "\"lemma3\":%lld,\"receive\":%lld}",
+         a->problem, alg, (long long)a->n, (long long)a->n, (long long)a->k,
+         (long long)a->k, (long long)a->m, (long long)a->m, (long long)a->root,
+         (long long)time, (long long)b->lb,
+         valid && time == b->lb ? "true" : "false", (long long)b->depth,
+         (long long)b->lemma2, (long long)b->lemma3, (long long)b->recv);
+}
+
+static void kp_params_text(const cli_kport_args *a) {
+  printf("k-port k=%lld, n=%lld, m=%lld, root %lld", (long long)a->k,
+         (long long)a->n, (long long)a->m, (long long)a->root);
+}
+
+/* Karp et al.'s reception table turned sideways: one row per processor,
+ * one column per round, the items that arrive there in that round. */
+static void kp_table(const cli_kport_args *a, const oc_sched *s, int64_t rounds) {
+  int64_t w = 1;
+  char cell[64];
+  if (a->n > 32 || rounds > 24) {
+    printf("(reception table drawn for n <= 32 and at most 24 rounds; use --csv)\n");
+    return;
+  }
+  for (size_t i = 0; i < s->n; i++) {
+    int64_t c = 0;
+    for (size_t j = 0; j < s->n; j++)
+      if (s->msg[j].dst == s->msg[i].dst && s->msg[j].t == s->msg[i].t)
+        c += snprintf(cell, sizeof cell, "%lld", (long long)s->msg[j].item) + 1;
+    if (c - 1 > w) w = c - 1;
+  }
+  printf("reception table (row: processor, column: round, entry: items received)\n");
+  printf("%6s", "round");
+  for (int64_t r = 1; r <= rounds; r++) printf(" %*lld", (int)w, (long long)r);
+  printf("\n");
+  for (int64_t q = 0; q < a->n; q++) {
+    printf("%6lld", (long long)q);
+    for (int64_t r = 1; r <= rounds; r++) {
+      size_t len = 0;
+      cell[0] = '\0';
+      for (size_t j = 0; j < s->n; j++)
+        if (s->msg[j].dst == q && s->msg[j].t == r && len + 24 < sizeof cell)
+          len += (size_t)snprintf(cell + len, sizeof cell - len, "%s%lld",
+                                  len ? "," : "", (long long)s->msg[j].item);
+      printf(" %*s", (int)w, q == a->root ? (r == 1 ? "src" : "") : (len ? cell : "."));
+    }
+    printf("\n");
+  }
+}
+
+static int kp_plan(const cli_kport_args *a) {
+  oc_sched s;
+  oc_kport_result r;
+  oc_kport_bounds b;
+  oc_verdict v;
+  int e;
+  if ((e = oc_kport_bound(a->n, a->k, a->m, &b)) != OC_OK) return kp_fail("bound", e);
+  if (a->m > OC_KPORT_PLAN_MAX / a->n) {
+    fprintf(stderr,
+            "optcast: --items, --procs: a schedule of %lld x %lld is too large "
+            "(n * m at most %lld); 'optcast bound' takes any size\n",
+            (long long)a->m, (long long)a->n, (long long)OC_KPORT_PLAN_MAX);
+    return 2;
+  }
+  oc_sched_init(&s);
+  e = oc_kport_plan(a->n, a->k, a->m, a->root, a->alg, &s, &r);
+  if (e == OC_EUNSUP) {
+    oc_sched_free(&s);
+    fprintf(stderr,
+            "optcast: --algorithm: rotation has no construction for n=%lld, k=%lld "
+            "(docs/ALGORITHMS.md lists the cases); use ktree or best\n",
+            (long long)a->n, (long long)a->k);
+    return 2;
+  }
+  if (e != OC_OK) {
+    oc_sched_free(&s);
+    return kp_fail("plan", e);
+  }
+  if ((e = oc_verify_kport(a->n, a->k, a->m, a->root, &s, &v)) != OC_OK) {
+    oc_sched_free(&s);
+    return kp_fail("verify", e);
+  }
+  if (!v.ok || v.time != r.time) { /* a bug: never print an unchecked plan */
+    fprintf(stderr, "optcast: internal error: the %s schedule fails the verifier: %s\n",
+            oc_kport_alg_name(r.alg), v.ok ? "time differs" : v.detail);
+    oc_sched_free(&s);
+    return 2;
+  }
+  oc_sched_sort(&s);
+  if (a->csv) {
+    fputs("time,src,dst,item\n", stdout);
+    for (size_t i = 0; i < s.n; i++)
+      printf("%lld,%lld,%lld,%lld\n", (long long)s.msg[i].t, (long long)s.msg[i].src,
+             (long long)s.msg[i].dst, (long long)s.msg[i].item);
+  } else if (a->json) {
+    kp_json_head(a, oc_kport_alg_name(r.alg), r.time, &b, 1);
+    printf(",\"depth\":%lld,\"messages\":%zu,\"verified\":true}\n",
+           (long long)r.height, s.n);
+  } else {
+    printf("optcast plan %s: ", a->problem);
+    kp_params_text(a);
+    printf(", algorithm %s\n", oc_kport_alg_name(r.alg));
+    printf("time %lld rounds, lower bound %lld (%s); %zu messages; checked by the "
+           "verifier: valid\n",
+           (long long)r.time, (long long)b.lb,
+           r.time == b.lb ? "optimal" : "above the bound", s.n);
+    printf("%s %lld (source at depth 0)\n",
+           r.alg == OC_KP_KTREE ? "tree height" : "rounds per message",
+           (long long)r.height);
+    printf("bounds: Lemma 1 %lld, Lemma 2 %lld, Lemma 3 %lld, receptions %lld\n\n",
+           (long long)b.depth, (long long)b.lemma2, (long long)b.lemma3,
+           (long long)b.recv);
+    kp_table(a, &s, r.time);
+  }
+  oc_sched_free(&s);
+  return 0;
+}
+
+static int kp_bound(const cli_kport_args *a) {
+  oc_kport_bounds b;
+  int e = oc_kport_bound(a->n, a->k, a->m, &b);
+  if (e != OC_OK) return kp_fail("bound", e);
+  if (a->json) {
+    kp_json_head(a, "bound", b.lb, &b, 1);
+    printf(",\"bound\":\"%s\"}\n", kp_bound_text());
+  } else {
+    printf("optcast bound %s: ", a->problem);
+    kp_params_text(a);
+    printf("\nlower bound %lld rounds (%s)\n", (long long)b.lb, kp_bound_text());
+    printf("Lemma 1 %lld, Lemma 2 %lld, Lemma 3 %lld, receptions %lld; the "
+           "rotation algorithm reaches Lemma 2 + 1 = %lld where it has a "
+           "construction\n",
+           (long long)b.depth, (long long)b.lemma2, (long long)b.lemma3,
+           (long long)b.recv, (long long)b.lemma2 + 1);
+  }
+  return 0;
+}
+
+static int kp_verify(const cli_kport_args *a, char *buf, size_t len) {
+  oc_params p;
+  oc_sched s;
+  oc_verdict v;
+  oc_kport_bounds b;
+  char err[256];
+  int e;
+  if (a->m > OC_KPORT_PLAN_MAX / a->n) {
+    fprintf(stderr, "optcast: --items, --procs: n * m at most %lld for verify\n",
+            (long long)OC_KPORT_PLAN_MAX);
+    return 2;
+  }
+  /* rounds are integers: read them as postal times with lambda = 1 */
+  if (oc_params_postal(&p, a->n, 1, 1) != OC_OK) return kp_fail("verify", OC_EINVAL);
+  oc_sched_init(&s);
+  if ((e = oc_sched_read_csv(buf, len, &p, &s, err, sizeof err)) != OC_OK) {
+    oc_sched_free(&s);
+    if (e == OC_EPARSE) {
+      fprintf(stderr, "optcast: schedule: %s\n", err);
+      return 2;
+    }
+    return kp_fail("schedule", e);
+  }
+  if ((e = oc_verify_kport(a->n, a->k, a->m, a->root, &s, &v)) != OC_OK ||
+      (e = oc_kport_bound(a->n, a->k, a->m, &b)) != OC_OK) {
+    oc_sched_free(&s);
+    return kp_fail("verify", e);
+  }
+  if (a->json) {
+    kp_json_head(a, "input", v.ok ? v.time : 0, &b, v.ok);
+    printf(",\"messages\":%zu,\"valid\":%s", s.n, v.ok ? "true" : "false");
+    if (!v.ok) {
+      char at[32];
+      if (v.at > ((int64_t)1 << 60))
+        snprintf(at, sizeof at, "null");
+      else
+        snprintf(at, sizeof at, "%lld", (long long)v.at);
+      cli_json_violation(stdout, &v, at);
+    }
+    printf("}\n");
+  } else if (v.ok) {
+    printf("valid: %zu messages, completion round %lld, lower bound %lld (%s)\n", s.n,
+           (long long)v.time, (long long)b.lb,
+           v.time == b.lb ? "optimal" : "above the bound");
+  }
+  if (!v.ok) {
+    char at[32];
+    if (v.at > ((int64_t)1 << 60))
+      snprintf(at, sizeof at, "the end");
+    else
+      snprintf(at, sizeof at, "round %lld", (long long)v.at);
+    fprintf(stderr, "optcast: invalid schedule: processor %lld, %s, rule %s: %s\n",
+            (long long)v.proc, at, oc_rule_name(v.rule), v.detail);
+    if (!a->json)
+      printf("invalid: processor %lld, %s, rule %s: %s\n", (long long)v.proc, at,
+             oc_rule_name(v.rule), v.detail);
+  }
+  oc_sched_free(&s);
+  return v.ok ? 0 : 1;
+}
+
+int cli_kport(const cli_kport_args *a, char *buf, size_t len) {
+  if (strcmp(a->cmd, "plan") == 0) return kp_plan(a);
+  if (strcmp(a->cmd, "bound") == 0) return kp_bound(a);
+  return kp_verify(a, buf, len);
+}

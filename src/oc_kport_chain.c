@@ -1,0 +1,323 @@
+/* oc_kport_chain.c - the rotation algorithm for any n: a chain of
+ * "broadcast black boxes" (Bar-Noy & Ho, seed 004, section 4 and
+ * Theorem 7), with boxes of our own where the seed's could not be read.
+ *
+ * A box receives, every round, the k messages of one batch (lane b = the
+ * b-th message of the batch) at its entry processors, gives each of them
+ * to all its processors within t rounds (the entry round counts), and may
+ * hand each message on ("spare" send) to the next box.  The source feeds
+ * box 1 in round beta + 1 with batch beta; box i gets a message i - 1
+ * rounds later, so the delay of the chain is max_i (i - 1 + t_i) and m
+ * messages take ceil(m/k) - 1 + that many rounds.  With d =
+ * ceil(log_{k+1} n) the target is d + 1, which makes the algorithm one
+ * round above Lemma 2 (Theorem 10 of the seed).  Boxes:
+ *
+ *  CUBE(e)   the (k+1)-ary e-cube of oc_kport.c without its vertex 0:
+ *            (k+1)^e - 1 processors, lane b enters at b e_c (c = the
+ *            dimension of the entry round), t = e + 1; its spare is the
+ *            send the cube schedule makes to vertex 0 (by the entry
+ *            vertex, e rounds after entry).
+ *  SINGLE    one processor taking all k lanes (from distinct senders):
+ *            t = 1, spare one round later.  Never first (the source would
+ *            send k messages to one processor) nor after a SINGLE.
+ *  FRONT     k processors z_1..z_k, lane b entering z_b, and x children
+ *            (CUBEs and SINGLEs).  One round after entry z_b sends lane b
+ *            to every child's entry (x sends), to y = k - 1 - x other
+ *            fronts (z_{b+1}, ..., z_{b+y}, indices mod k) and, as the
+ *            box's spare, to the next box (1 send): k sends.  The x fronts
+ *            it skips (z_{b+y+1}, ..., z_{b+k-1}) get lane b from the
+ *            children's spares, child j feeding z_{b+y+1+j}.  So z_c
+ *            receives lane c from outside and every other lane once, from
+ *            distinct processors: k receptions a round.  t = max(2, e + 2
+ *            for a CUBE(e) child, 3 for a SINGLE child).  The last box may
+ *            be a FRONT without spare: y = k - x, x >= 1, and one child's
+ *            spare unused.
+ *
+ * The seed's "special" boxes of a(k+1)^e - 1 processors (delay 1) are
+ * replaced by FRONTs with a <= k - 1 CUBE(e) children; what they cannot
+ * reach - n just below (k+1)^d, above about k (k+1)^(d-1) - is listed
+ * in docs/ALGORITHMS.md, with the k-tree taking over there.
+ *
+ * kp_chain_find searches chains box by box (largest first, failures
+ * memoised); oc_kport.c emits and checks nothing here - the verifier
+ * checks every schedule.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "oc_internal.h"
+
+#define KPC_STEPS_MAX 200000 /* search effort before giving up */
+
+typedef struct kpc_search {
+  int64_t n, k, d;
+  kp_chain *out;
+  long steps;
+  /* children options: sizes and kinds; multisets enumerated on the fly */
+  int64_t pw[64];
+  /* memo of failures: (position, remaining, prev_single) */
+  uint64_t *memo;
+  size_t mask;
+} kpc_search;
+
+static uint64_t kpc_key(int64_t i, int64_t rem, int ps) {
+  return ((uint64_t)rem << 8 | (uint64_t)i << 1 | (uint64_t)ps) + 1;
+}
+
+static int kpc_memo(kpc_search *s, uint64_t key, int add) {
+  size_t h = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 17) & s->mask;
+  for (size_t probes = 0; s->memo[h] != 0 && probes <= s->mask; probes++) {
+    if (s->memo[h] == key) return 1;
+    h = (h + 1) & s->mask;
+  }
+  if (add && s->memo[h] == 0) s->memo[h] = key;
+  return 0;
+}
+
+static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single);
+
+/* the element's size */
+static int64_t kpc_child_size(const kpc_search *s, int e) {
+  return e == 0 ? 1 : s->pw[e] - 1;
+}
+
+/* Try FRONTs at position i with children chosen from kinds e = emax..0
+ * (0 = SINGLE, allowed when tl >= 3), count <= cmax.  last: s = 0. */
+static int kpc_front(kpc_search *s, int64_t i, int64_t rem, int last, int e,
+                     int64_t cmax, int64_t tl) {
+  kp_elem *el = &s->out->el[i - 1];
+  if (++s->steps > KPC_STEPS_MAX) return 0;
+  if (e < 0 || cmax == 0) {
+    if (rem < 0) return 0;
+    if (last) {
+      if (rem != 0 || el->nch == 0) return 0;
+      el->spare = 0;
+      s->out->len = i;
+      return 1;
+    }
+    el->spare = 1;
+    return kpc_rec(s, i + 1, rem, 0);
+  }
+  if (e == 0 && tl < 3) return kpc_front(s, i, rem, last, -1, cmax, tl);
+  /* take c children of kind e, c from the most down to 0 */
+  {
+    int64_t sz = kpc_child_size(s, e), cmost = cmax;
+    if (sz > 0 && rem / sz < cmost) cmost = rem / sz;
+    for (int64_t c = cmost; c >= 0; c--) {
+      int64_t base = el->nch;
+      if (base + c > KP_CHAIN_CHILDREN) continue;
+      for (int64_t j = 0; j < c; j++) el->ch[base + j] = e;
+      el->nch = base + c;
+      if (kpc_front(s, i, rem - c * sz, last, e - 1, cmax - c, tl)) return 1;
+      el->nch = base;
+      if (s->steps > KPC_STEPS_MAX) return 0;
+    }
+  }
+  return 0;
+}
+
+/* Position i (1-based) with rem processors left to place. */
+static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single) {
+  int64_t tl = s->d + 2 - i; /* box i must finish within tl rounds */
+  kp_elem *el;
+  uint64_t key;
+  if (rem == 0) {
+    s->out->len = i - 1;
+    return i > 1;
+  }
+  if (tl <= 0 || i > KP_CHAIN_MAX || ++s->steps > KPC_STEPS_MAX) return 0;
+  key = kpc_key(i, rem, prev_single);
+  if (kpc_memo(s, key, 0)) return 0;
+  el = &s->out->el[i - 1];
+  memset(el, 0, sizeof *el);
+  /* a CUBE closing the chain */
+  for (int64_t f = 1; f < tl && f < 63 && s->pw[f] - 1 <= rem; f++)
+    if (s->pw[f] - 1 == rem) {
+      el->type = KP_EL_CUBE;
+      el->e = (int)f;
+      s->out->len = i;
+      return 1;
+    }
+  /* a SINGLE closing the chain */
+  if (rem == 1 && i > 1 && !prev_single) {
+    el->type = KP_EL_SINGLE;
+    s->out->len = i;
+    return 1;
+  }
+  if (tl >= 2 && rem >= s->k) { /* a SINGLE before it feeds z_b from one processor: fine */
+    int emax = (int)oc_min64(tl - 2, 62);
+    while (emax > 0 && s->pw[emax] - 1 > rem - s->k) emax--;
+    el->type = KP_EL_FRONT;
+    el->nch = 0;
+    if (kpc_front(s, i, rem - s->k, 1, emax, s->k, tl)) return 1;
+    el->nch = 0;
+    if (kpc_front(s, i, rem - s->k, 0, emax, s->k - 1, tl)) return 1;
+  }
+  /* a SINGLE in the middle (not first, not after a SINGLE) */
+  if (i > 1 && !prev_single && s->k >= 2) {
+    memset(el, 0, sizeof *el);
+    el->type = KP_EL_SINGLE;
+    if (kpc_rec(s, i + 1, rem - 1, 1)) return 1;
+  }
+  if (s->steps <= KPC_STEPS_MAX) kpc_memo(s, key, 1);
+  return 0;
+}
+
+int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out) {
+  kpc_search s;
+  int ok;
+  memset(out, 0, sizeof *out);
+  if (n < 2 || k < 1 || k > KP_CHAIN_CHILDREN || n > KP_CHAIN_PROCS_MAX)
+    return OC_EUNSUP;
+  memset(&s, 0, sizeof s);
+  s.n = n;
+  s.k = k;
+  s.out = out;
+  s.pw[0] = 1;
+  for (int e = 1; e < 64; e++)
+    s.pw[e] = s.pw[e - 1] > (OC_PROCS_MAX / (k + 1)) ? OC_PROCS_MAX : s.pw[e - 1] * (k + 1);
+  for (s.d = 0; s.pw[s.d] < n; s.d++) {}
+  out->k = k;
+  out->n = n;
+  out->d = s.d;
+  if (s.pw[s.d] == n) { /* the cube alone */
+    out->len = 1;
+    out->el[0].type = KP_EL_CUBE;
+    out->el[0].e = (int)s.d;
+    return OC_OK;
+  }
+  s.mask = ((size_t)1 << 16) - 1;
+  s.memo = (uint64_t *)calloc(s.mask + 1, sizeof *s.memo);
+  if (s.memo == NULL) return OC_ENOMEM;
+  ok = kpc_rec(&s, 1, n - 1, 0);
+  free(s.memo);
+  return ok ? OC_OK : OC_EUNSUP;
+}
+
+/* ---- emission ----------------------------------------------------------------- */
+typedef struct kpc_emit {
+  const kp_chain *c;
+  int64_t n, k, m, root, B;
+  oc_sched *out;
+  int64_t last; /* latest arrival round */
+  int64_t *buf; /* cube knower list */
+  int64_t pw[64];
+  int e;
+} kpc_emit;
+
+static int kpc_send(kpc_emit *x, int64_t r, int64_t src, int64_t dst, int64_t item) {
+  if (r > x->last) x->last = r;
+  if (x->out == NULL) return OC_OK;
+  return oc_sched_push(x->out, r, (src + x->root) % x->n, (dst + x->root) % x->n, item);
+}
+
+static int64_t kpc_dim(int64_t r, int e) { return (r - 1) % e; }
+
+/* A message entering CUBE(e) (vertices base + v - 1, v = 1..(k+1)^e - 1)
+ * in round rho on lane b from feeder: its sends; returns the spare
+ * sender and round through *sp, *spr. */
+static int kpc_cube(kpc_emit *x, int64_t base, int e, int64_t rho, int64_t b,
+                    int64_t feeder, int64_t item, int64_t *sp, int64_t *spr) {
+  int64_t B = x->k + 1, cnt = 1, entry;
+  int err;
+  entry = b * x->pw[kpc_dim(rho, e)];
+  if ((err = kpc_send(x, rho, feeder, base + entry - 1, item)) != OC_OK) return err;
+  x->buf[0] = entry;
+  *sp = -1;
+  for (int s = 1; s <= e; s++) {
+    int64_t r = rho + s, c = kpc_dim(r, e), have = cnt;
+    for (int64_t q = 0; q < have; q++) {
+      int64_t v = x->buf[q], dig = (v / x->pw[c]) % B;
+      for (int64_t a = 1; a <= x->k; a++) {
+        int64_t w = v + ((dig + a) % B - dig) * x->pw[c];
+        if (w == 0) {
+          *sp = base + v - 1;
+          *spr = r;
+          continue;
+        }
+        if ((err = kpc_send(x, r, base + v - 1, base + w - 1, item)) != OC_OK) return err;
+        x->buf[cnt++] = w;
+      }
+    }
+  }
+  return OC_OK;
+}
+
+int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
+                        oc_sched *out, int64_t *time) {
+  kpc_emit x;
+  int64_t bases[KP_CHAIN_MAX], nb = 1, maxcube = 1;
+  int err = OC_OK;
+  memset(&x, 0, sizeof x);
+  x.c = c;
+  x.n = c->n;
+  x.k = c->k;
+  x.m = m;
+  x.root = root;
+  x.out = out;
+  x.pw[0] = 1;
+  for (int e = 1; e < 64; e++)
+    x.pw[e] = x.pw[e - 1] > (OC_PROCS_MAX / (c->k + 1)) ? OC_PROCS_MAX : x.pw[e - 1] * (c->k + 1);
+  for (int64_t i = 0; i < c->len; i++) {
+    const kp_elem *el = &c->el[i];
+    bases[i] = nb;
+    if (el->type == KP_EL_CUBE) {
+      nb += x.pw[el->e] - 1;
+      maxcube = oc_max64(maxcube, x.pw[el->e]);
+    } else if (el->type == KP_EL_SINGLE) {
+      nb += 1;
+    } else {
+      nb += c->k;
+      for (int64_t j = 0; j < el->nch; j++) {
+        if (el->ch[j] > 0) maxcube = oc_max64(maxcube, x.pw[el->ch[j]]);
+        nb += el->ch[j] > 0 ? x.pw[el->ch[j]] - 1 : 1;
+      }
+    }
+  }
+  if (nb != c->n) return OC_EINVAL;
+  x.buf = (int64_t *)malloc((size_t)maxcube * sizeof *x.buf);
+  if (x.buf == NULL) return OC_ENOMEM;
+  for (int64_t item = 0; item < m && err == OC_OK; item++) {
+    int64_t beta = item / c->k, b = item % c->k + 1; /* lane b = 1..k */
+    int64_t feeder = -1, rho = beta + 1;            /* source: processor 0 */
+    for (int64_t i = 0; i < c->len && err == OC_OK; i++, rho++) {
+      const kp_elem *el = &c->el[i];
+      int64_t base = bases[i], sp = -1, spr = 0;
+      if (feeder < 0) feeder = 0;
+      if (el->type == KP_EL_CUBE) {
+        err = kpc_cube(&x, base, el->e, rho, b, feeder, item, &sp, &spr);
+        feeder = sp;
+      } else if (el->type == KP_EL_SINGLE) {
+        err = kpc_send(&x, rho, feeder, base, item);
+        feeder = base; /* sends on one round later */
+      } else {
+        int64_t k = c->k, z = base + b - 1, xch = el->nch;
+        int64_t y = el->spare ? k - 1 - xch : k - xch, cb = base + k;
+        if ((err = kpc_send(&x, rho, feeder, z, item)) != OC_OK) break;
+        for (int64_t j = 1; j <= y && err == OC_OK; j++)
+          err = kpc_send(&x, rho + 1, z, base + (b - 1 + j) % k, item);
+        for (int64_t j = 0; j < xch && err == OC_OK; j++) {
+          int64_t miss = base + (b - 1 + y + 1 + j) % k, csp = -1, cspr = 0;
+          int e = el->ch[j];
+          if (e == 0) { /* SINGLE child */
+            err = kpc_send(&x, rho + 1, z, cb, item);
+            csp = cb;
+            cspr = rho + 2;
+            cb += 1;
+          } else {
+            err = kpc_cube(&x, cb, e, rho + 1, b, z, item, &csp, &cspr);
+            cb += x.pw[e] - 1;
+          }
+          if (err == OC_OK && (j < k - 1 - y) && csp >= 0)
+            err = kpc_send(&x, cspr, csp, miss, item);
+        }
+        feeder = el->spare ? z : -1;
+      }
+      /* the next box is fed one round later by `feeder` (its spare) */
+      if (feeder < 0 && i + 1 < c->len) err = OC_EINVAL;
+    }
+  }
+  free(x.buf);
+  if (err == OC_OK && time != NULL) *time = x.last;
+  return err;
+}

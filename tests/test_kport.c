@@ -1,0 +1,383 @@
+/* test_kport.c - the k-port model: bounds against exhaustive search, both
+ * algorithms through the verifier, the verifier against a reference
+ * checker on mutants, and k = 1 against the postal model with lambda = 1. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "brute_kport.h"
+#include "test.h"
+
+__extension__ typedef unsigned __int128 u128;
+
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* Reference checker written from the contract, quadratic and plain:
+ * returns 1 when valid and the completion round in *time. */
+static int ref_check(int64_t n, int64_t k, int64_t m, int64_t root,
+                     const oc_sched *s, int64_t *time) {
+  int64_t done = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    const oc_msg *a = &s->msg[i];
+    int64_t outs = 0, ins = 0;
+    if (a->t < 1 || a->src < 0 || a->src >= n || a->dst < 0 || a->dst >= n ||
+        a->src == a->dst || a->item < 0 || a->item >= m)
+      return 0;
+    if (a->src != root) { /* held: some message brought it earlier */
+      int held = 0;
+      for (size_t j = 0; j < s->n && !held; j++)
+        held = s->msg[j].dst == a->src && s->msg[j].item == a->item &&
+               s->msg[j].t < a->t;
+      if (!held) return 0;
+    }
+    for (size_t j = 0; j < s->n; j++) {
+      const oc_msg *b = &s->msg[j];
+      if (b->t != a->t) continue;
+      if (b->src == a->src) {
+        outs++;
+        if (j != i && b->dst == a->dst) return 0;
+      }
+      if (b->dst == a->dst) {
+        ins++;
+        if (j != i && b->src == a->src) return 0;
+      }
+    }
+    if (outs > k || ins > k) return 0;
+  }
+  for (int64_t q = 0; q < n; q++)
+    for (int64_t x = 0; x < m; x++) {
+      int64_t first = INT64_MAX;
+      if (q == root) continue;
+      for (size_t j = 0; j < s->n; j++)
+        if (s->msg[j].dst == q && s->msg[j].item == x && s->msg[j].t < first)
+          first = s->msg[j].t;
+      if (first == INT64_MAX) return 0;
+      if (first > done) done = first;
+    }
+  *time = done;
+  return 1;
+}
+
+/* plan, verify, and check the time the planner reports */
+static int64_t plan_checked(int64_t n, int64_t k, int64_t m, int64_t root,
+                            oc_kport_alg alg, oc_kport_result *res) {
+  oc_sched s;
+  oc_verdict v;
+  int e;
+  oc_sched_init(&s);
+  e = oc_kport_plan(n, k, m, root, alg, &s, res);
+  if (e == OC_EUNSUP) {
+    oc_sched_free(&s);
+    return -1;
+  }
+  CHECK_OK(e);
+  CHECK_OK(oc_verify_kport(n, k, m, root, &s, &v));
+  if (!v.ok)
+    test_failf(__FILE__, __LINE__, "n=%lld k=%lld m=%lld %s: %s", (long long)n,
+               (long long)k, (long long)m, oc_kport_alg_name(res->alg), v.detail);
+  CHECK_EQ(v.time, res->time);
+  CHECK_EQ(s.n, (size_t)(m * (n - 1))); /* every processor gets each item once */
+  oc_sched_free(&s);
+  return res->time;
+}
+
+/* The seed's lemmas (reconstructed) are the exact optimum on every tiny
+ * instance, found by exhaustive search; every algorithm is at or above it. */
+void test_kport_bounds_exhaustive(void) {
+  int nmax = test_sweep() ? 8 : 6, kmax = test_sweep() ? 4 : 3,
+      mmax = test_sweep() ? 5 : 4, cases = 0;
+  for (int k = 1; k <= kmax; k++)
+    for (int n = 2; n <= nmax; n++)
+      for (int m = 1; m <= mmax; m++) {
+        oc_kport_bounds b;
+        oc_kport_result r;
+        int opt;
+        if (n == 8 && k >= 3 && m >= 4) continue; /* 24-34 s each: run by hand */
+        opt = brute_kport_opt(n, k, m, 16);
+        CHECK(opt > 0);
+        CHECK_OK(oc_kport_bound(n, k, m, &b));
+        if (opt != b.lb)
+          test_failf(__FILE__, __LINE__, "n=%d k=%d m=%d: optimum %d, bound %lld", n,
+                     k, m, opt, (long long)b.lb);
+        CHECK(plan_checked(n, k, m, 0, OC_KP_BEST, &r) >= opt);
+        cases++;
+      }
+  CHECK(cases >= 60);
+  printf("  k-port: lower bound = exhaustive optimum on %d instances (n <= %d, k <= %d, "
+         "m <= %d)\n", cases, nmax, kmax, mmax);
+}
+
+/* Lemma 2 / 3 by hand: Corollary 4 (n a power of k + 1) and small cases */
+void test_kport_bounds_values(void) {
+  oc_kport_bounds b;
+  CHECK_OK(oc_kport_bound(9, 2, 6, &b)); /* 3 batches of 2: beta = 2 */
+  CHECK_EQ(b.depth, 2);
+  CHECK_EQ(b.lemma2, 4);
+  CHECK_EQ(b.lemma3, 5); /* 2 * 8 > 3^2 - 1 */
+  CHECK_OK(oc_kport_bound(9, 2, 5, &b)); /* beta = 1: Corollary 4's -1 case */
+  CHECK_EQ(b.lemma3, 4);
+  CHECK_EQ(b.lb, 4);
+  CHECK_OK(oc_kport_bound(3, 2, 2, &b)); /* receptions: round 1 brings one */
+  CHECK_EQ(b.recv, 2);
+  CHECK_EQ(b.lb, 2);
+  CHECK_OK(oc_kport_bound(1, 3, 7, &b));
+  CHECK_EQ(b.lb, 0);
+  CHECK_OK(oc_kport_bound(5, 10, 8, &b)); /* k' = n - 1 = 4 */
+  CHECK_EQ(b.lemma2, 2);
+  CHECK_EQ(b.recv, 3);
+  /* the edges: nothing wraps */
+  {
+    int64_t n = (int64_t)1 << 62, k = (int64_t)1 << 40, m = (int64_t)1 << 40;
+    u128 pw = 1;
+    int64_t d = 0;
+    CHECK_OK(oc_kport_bound(n, k, m, &b));
+    while (pw < (u128)n) { pw *= (u128)(k + 1); d++; }
+    CHECK_EQ(b.depth, d);
+    CHECK_EQ(b.lemma2, 1 - 1 + d);
+    CHECK_OK(oc_kport_bound(n, 1, m, &b));
+    CHECK_EQ(b.depth, 62);
+    CHECK_EQ(b.lb, m - 1 + 62);
+    CHECK_OK(oc_kport_bound(3, (int64_t)1 << 40, (int64_t)1 << 40, &b));
+    CHECK_EQ(b.lemma2, ((int64_t)1 << 39) - 1 + 1);
+  }
+  CHECK_EQ(oc_kport_bound(0, 1, 1, &b), OC_EINVAL);
+  CHECK_EQ(oc_kport_bound(4, 0, 1, &b), OC_EINVAL);
+  CHECK_EQ(oc_kport_bound(4, 1, 0, &b), OC_EINVAL);
+  CHECK_EQ(oc_kport_bound(4, ((int64_t)1 << 40) + 1, 1, &b), OC_EINVAL);
+}
+
+/* n = (k+1)^d: the rotation algorithm is the seed's Theorem 10 bound
+ * ceil(m/k) + d, optimal whenever the last batch has two messages. */
+void test_kport_rotation_cube(void) {
+  for (int64_t k = 1; k <= 6; k++)
+    for (int64_t n = k + 1; n <= (test_sweep() ? 4096 : 400); n *= k + 1)
+      for (int64_t m = 1; m <= 13; m += 3) {
+        oc_kport_result r;
+        oc_kport_bounds b;
+        int64_t d = 0, pw = 1;
+        while (pw < n) { pw *= k + 1; d++; }
+        CHECK_OK(oc_kport_bound(n, k, m, &b));
+        CHECK_EQ(plan_checked(n, k, m, n / 2, OC_KP_ROTATION, &r),
+                 n == 2 ? m : ceil_div(m, k) + d);
+        if (m - k * (ceil_div(m, k) - 1) >= 2 && n > 2) CHECK_EQ(r.time, b.lb);
+      }
+}
+
+/* Random instances: every schedule verified; rotation within one round of
+ * Lemma 2 wherever it has a construction; k-tree at its formula. */
+void test_kport_random(void) {
+  int cases = test_sweep() ? 0 : 250, covered = 0;
+  int64_t kk, N;
+  if (test_sweep()) { /* the grid, whole */
+    for (int64_t k = 1; k <= 6; k++)
+      for (int64_t n = 1; n <= 200; n++)
+        for (int64_t m = 1; m <= 64; m++) {
+          oc_kport_result a, r, best;
+          oc_kport_bounds b;
+          CHECK_OK(oc_kport_bound(n, k, m, &b));
+          CHECK(plan_checked(n, k, m, (7 * n / 11) % n, OC_KP_KTREE, &a) >= b.lb);
+          if (plan_checked(n, k, m, 0, OC_KP_ROTATION, &r) >= 0) {
+            CHECK(r.time >= b.lb);
+            CHECK(r.time <= b.lemma2 + 1);
+            covered++;
+          }
+          CHECK(plan_checked(n, k, m, n - 1, OC_KP_BEST, &best) >= b.lb);
+          CHECK(best.time <= a.time);
+        }
+    CHECK(covered > 40000);
+    printf("  k-port sweep: %d of %d (n, k, m) covered by rotation, all within Lemma 2 + 1\n",
+           covered, 6 * 200 * 64);
+    return;
+  }
+  for (int i = 0; i < cases; i++) {
+    int64_t k = test_range(1, 6), n = test_range(1, 200), m = test_range(1, 64);
+    int64_t root = test_range(0, n - 1);
+    oc_kport_result a, r;
+    oc_kport_bounds b;
+    CHECK_OK(oc_kport_bound(n, k, m, &b));
+    CHECK(plan_checked(n, k, m, root, OC_KP_KTREE, &a) >= b.lb);
+    N = n - 1;
+    kk = k < N ? k : N;
+    if (kk > m) kk = m;
+    if (n > 1) CHECK(a.time <= ceil_div(m, kk) - 1 + a.height);
+    if (plan_checked(n, k, m, root, OC_KP_ROTATION, &r) >= 0) {
+      CHECK(r.time >= b.lb);
+      CHECK(r.time <= b.lemma2 + 1);
+      covered++;
+    }
+  }
+  CHECK(covered > cases / 3);
+}
+
+/* Every mutant of a valid schedule: the verifier and the reference checker
+ * agree, and mutants that break a rule are rejected. */
+void test_kport_mutants(void) {
+  int tried = 0, killed = 0, rounds = test_sweep() ? 60 : 12;
+  for (int it = 0; it < rounds; it++) {
+    int64_t k = test_range(1, 4), n = test_range(2, 14), m = test_range(1, 6);
+    oc_sched s;
+    oc_kport_result r;
+    oc_sched_init(&s);
+    CHECK_OK(oc_kport_plan(n, k, m, 0, it % 2 ? OC_KP_BEST : OC_KP_KTREE, &s, &r));
+    for (size_t i = 0; i < s.n; i++)
+      for (int kind = 0; kind < 6; kind++) {
+        oc_sched x;
+        oc_verdict v;
+        int64_t t_ref = 0;
+        int ref;
+        oc_sched_init(&x);
+        for (size_t j = 0; j < s.n; j++) {
+          oc_msg a = s.msg[j];
+          if (j == i) {
+            if (kind == 0) a.t -= 1;                      /* shift earlier */
+            if (kind == 1) a.t += 1;                      /* shift later   */
+            if (kind == 2) continue;                      /* drop          */
+            if (kind == 3) a.dst = (a.dst + 1) % n;       /* retarget      */
+            if (kind == 4) a.item = (a.item + 1) % m;     /* other item    */
+            if (kind == 5) { CHECK_OK(oc_sched_push(&x, a.t, a.src, a.dst, a.item)); }
+          }
+          CHECK_OK(oc_sched_push(&x, a.t, a.src, a.dst, a.item));
+        }
+        CHECK_OK(oc_verify_kport(n, k, m, 0, &x, &v));
+        ref = ref_check(n, k, m, 0, &x, &t_ref);
+        if (v.ok != ref)
+          test_failf(__FILE__, __LINE__, "n=%lld k=%lld m=%lld kind %d: verifier %d, "
+                     "reference %d (%s)", (long long)n, (long long)k, (long long)m,
+                     kind, v.ok, ref, v.detail);
+        if (v.ok && ref) CHECK_EQ(v.time, t_ref);
+        tried++;
+        killed += !v.ok;
+        oc_sched_free(&x);
+      }
+    oc_sched_free(&s);
+  }
+  CHECK(tried > 100);
+  CHECK(killed * 2 > tried); /* duplicates and drops of spare sends survive */
+}
+
+/* Rules one by one on handmade schedules (n = 4, k = 2, m = 2). */
+void test_kport_verify_rules(void) {
+  static const struct {
+    int64_t msg[8][4]; /* t, src, dst, item; t = 0 ends */
+    int ok;
+    oc_rule rule;
+  } cases[] = {
+      /* valid: 0 -> 1 (item 0), 0 -> 2 (item 1); then swaps and 3 */
+      {{{1, 0, 1, 0}, {1, 0, 2, 1}, {2, 1, 2, 0}, {2, 2, 1, 1}, {2, 1, 3, 0},
+        {2, 2, 3, 1}}, 1, OC_RULE_NONE},
+      /* held: 1 forwards item 1 it has not got */
+      {{{1, 0, 1, 0}, {1, 0, 2, 1}, {2, 1, 2, 0}, {2, 1, 3, 1}, {2, 1, 3, 0},
+        {2, 2, 1, 1}, {3, 2, 3, 1}}, 0, OC_RULE_HELD},
+      /* two messages from 0 to 1 in round 1 */
+      {{{1, 0, 1, 0}, {1, 0, 1, 1}, {2, 1, 2, 0}, {2, 1, 3, 1}, {3, 2, 3, 0},
+        {3, 3, 2, 1}}, 0, OC_RULE_CAP_OUT},
+      /* 3 sends in one round with k = 2 */
+      {{{1, 0, 1, 0}, {1, 0, 2, 1}, {2, 1, 2, 0}, {2, 1, 3, 0}, {2, 2, 1, 1},
+        {3, 1, 3, 1}, {3, 1, 0, 0}, {3, 1, 2, 1}}, 0, OC_RULE_CAP_OUT},
+      /* 3 receives in one round */
+      {{{1, 0, 1, 0}, {1, 0, 2, 1}, {2, 1, 3, 0}, {2, 2, 3, 1}, {2, 0, 3, 0},
+        {3, 1, 2, 0}, {3, 2, 1, 1}}, 0, OC_RULE_CAP_IN},
+      /* round 0 */
+      {{{1, 0, 1, 0}, {1, 0, 2, 1}, {2, 1, 2, 0}, {2, 2, 1, 1}, {2, 1, 3, 0},
+        {-1, 2, 3, 1}}, 0, OC_RULE_RANGE},
+      /* 3 never gets item 1 */
+      {{{1, 0, 1, 0}, {1, 0, 2, 1}, {2, 1, 2, 0}, {2, 2, 1, 1}, {2, 1, 3, 0}},
+       0, OC_RULE_MISSING},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    oc_sched s;
+    oc_verdict v;
+    int64_t t_ref = 0;
+    oc_sched_init(&s);
+    for (int i = 0; i < 8 && cases[c].msg[i][0] != 0; i++)
+      CHECK_OK(oc_sched_push(&s, cases[c].msg[i][0], cases[c].msg[i][1],
+                             cases[c].msg[i][2], cases[c].msg[i][3]));
+    CHECK_OK(oc_verify_kport(4, 2, 2, 0, &s, &v));
+    if (v.ok != cases[c].ok || v.rule != cases[c].rule)
+      test_failf(__FILE__, __LINE__, "case %zu: ok %d rule %s (%s)", c, v.ok,
+                 oc_rule_name(v.rule), v.detail);
+    CHECK_EQ(ref_check(4, 2, 2, 0, &s, &t_ref), cases[c].ok);
+    if (v.ok) CHECK_EQ(v.time, 2);
+    oc_sched_free(&s);
+  }
+  {
+    oc_sched s;
+    oc_verdict v;
+    oc_sched_init(&s);
+    CHECK_EQ(oc_verify_kport(0, 1, 1, 0, &s, &v), OC_EINVAL);
+    CHECK_EQ(oc_verify_kport(4, 1, 1, 4, &s, &v), OC_EINVAL);
+    CHECK_EQ(oc_verify_kport(1 << 20, 1, 1 << 20, 0, &s, &v), OC_ERANGE);
+    CHECK_OK(oc_verify_kport(1, 3, 3, 0, &s, &v)); /* alone: nothing to do */
+    CHECK(v.ok);
+    CHECK_EQ(v.time, 0);
+  }
+}
+
+/* k = 1 is the simultaneous send/receive model, i.e. postal with lambda = 1
+ * (a message sent at time t - 1 arrives at t = its k-port round): the
+ * bounds agree with Bar-Noy & Kipnis's, and schedules of either model pass
+ * the other's verifier with the same time. */
+void test_kport_k1_postal(void) {
+  for (int64_t n = 1; n <= 40; n++)
+    for (int64_t m = 1; m <= 9; m++) {
+      oc_params p;
+      oc_kport_bounds b;
+      int64_t lb, l8, k31;
+      oc_kbcast_result kr;
+      oc_sched s, x;
+      oc_verdict v;
+      oc_kport_result r;
+      CHECK_OK(oc_params_postal(&p, n, 1, 1));
+      CHECK_OK(oc_kport_bound(n, 1, m, &b));
+      CHECK_OK(oc_kbcast_bound(&p, m, &lb, &l8, &k31));
+      CHECK_EQ(b.lb, n == 1 ? 0 : l8); /* (m - 1) + ceil(log2 n) */
+      CHECK(b.lb <= lb);
+      /* postal schedules as k-port ones */
+      oc_sched_init(&s);
+      oc_sched_init(&x);
+      CHECK_OK(oc_kbcast_plan(&p, 0, m, OC_KB_BEST, 0, &s, &kr));
+      if (s.len == NULL) { /* PACK's long messages have no k-port form */
+        for (size_t i = 0; i < s.n; i++)
+          CHECK_OK(oc_sched_push(&x, s.msg[i].t + 1, s.msg[i].src, s.msg[i].dst,
+                                 s.msg[i].item));
+        CHECK_OK(oc_verify_kport(n, 1, m, 0, &x, &v));
+        CHECK(v.ok);
+        CHECK_EQ(v.time, kr.time);
+      }
+      oc_sched_free(&s);
+      oc_sched_free(&x);
+      /* k-port schedules as postal ones */
+      oc_sched_init(&s);
+      oc_sched_init(&x);
+      CHECK_OK(oc_kport_plan(n, 1, m, 0, OC_KP_BEST, &s, &r));
+      for (size_t i = 0; i < s.n; i++)
+        CHECK_OK(oc_sched_push(&x, s.msg[i].t - 1, s.msg[i].src, s.msg[i].dst,
+                               s.msg[i].item));
+      CHECK_OK(oc_verify_bcast(&p, 0, m, &x, &v));
+      CHECK(v.ok);
+      if (n > 1) CHECK_EQ(v.time, r.time);
+      oc_sched_free(&s);
+      oc_sched_free(&x);
+    }
+}
+
+/* The trees of the k-tree algorithm obey Theorem 6 for every n <= 300,
+ * k <= 8 (the verifier sees it), and the plan refuses what it cannot hold. */
+void test_kport_ktree_all(void) {
+  for (int64_t k = 2; k <= 8; k++)
+    for (int64_t n = 2; n <= (test_sweep() ? 1000 : 300); n += (n < 60 ? 1 : 7)) {
+      oc_kport_result r;
+      int64_t t = plan_checked(n, k, 2 * k + 1, n / 3, OC_KP_KTREE, &r);
+      oc_kport_bounds b;
+      CHECK_OK(oc_kport_bound(n, k, 2 * k + 1, &b));
+      CHECK(t - b.lb <= 3 + (n > 300)); /* the gap the docs tabulate */
+    }
+  {
+    oc_kport_result r;
+    CHECK_EQ(oc_kport_plan(1 << 22, 2, 4, 0, OC_KP_KTREE, NULL, &r), OC_ERANGE);
+    CHECK_EQ(oc_kport_plan(4, 2, 4, 4, OC_KP_KTREE, NULL, &r), OC_EINVAL);
+    CHECK_EQ(oc_kport_plan(4, 2, 4, 0, (oc_kport_alg)7, NULL, &r), OC_EINVAL);
+    CHECK_OK(oc_kport_plan(1, 2, 4, 0, OC_KP_BEST, NULL, &r));
+    CHECK_EQ(r.time, 0);
+  }
+}
