@@ -145,15 +145,25 @@ static int kp_plan(const cli_kport_args *a) {
 
 static int kp_bound(const cli_kport_args *a) {
   oc_kport_bounds b;
-  int e = oc_kport_bound(a->n, a->k, a->m, &b);
+  oc_kport_result r;
+  int e = oc_kport_bound(a->n, a->k, a->m, &b), known = 0;
   if (e != OC_OK) return kp_fail("bound", e);
+  /* the best schedule's time, when one can be built (times only) */
+  if (a->m <= OC_KPORT_PLAN_MAX / a->n &&
+      oc_kport_plan(a->n, a->k, a->m, a->root, OC_KP_BEST, NULL, &r) == OC_OK)
+    known = 1;
   if (a->json) {
-    kp_json_head(a, "bound", b.lb, &b, 1);
+    kp_json_head(a, known ? oc_kport_alg_name(r.alg) : "bound", known ? r.time : b.lb,
+                 &b, known); /* no schedule behind it: never "optimal" */
+    if (!known) printf(",\"time_is_lower_bound\":true");
     printf(",\"bound\":\"%s\"}\n", kp_bound_text());
   } else {
     printf("optcast bound %s: ", a->problem);
     kp_params_text(a);
     printf("\nlower bound %lld rounds (%s)\n", (long long)b.lb, kp_bound_text());
+    if (known && r.time != b.lb)
+      printf("best known schedule: %lld rounds, %s ('optcast plan %s')\n",
+             (long long)r.time, oc_kport_alg_name(r.alg), a->problem);
     printf("Lemma 1 %lld, Lemma 2 %lld, Lemma 3 %lld, receptions %lld; the "
            "rotation algorithm reaches Lemma 2 + 1 = %lld where it has a "
            "construction\n",

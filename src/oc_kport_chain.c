@@ -38,9 +38,11 @@
  * reach - n just below (k+1)^d, above about k (k+1)^(d-1) - is listed
  * in docs/ALGORITHMS.md, with the k-tree taking over there.
  *
- * kp_chain_find searches chains box by box (largest first, failures
- * memoised); oc_kport.c emits and checks nothing here - the verifier
- * checks every schedule.
+ * oc_kport_chain_find searches chains box by box (largest children first,
+ * failures memoised, at most KPC_STEPS_MAX steps); oc_kport_chain_emit
+ * writes a message's sends box by box, O(1) per message sent.  Nothing
+ * here checks a schedule: the verifier checks every one (tests, and
+ * `optcast plan` before printing).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,8 +55,7 @@ typedef struct kpc_search {
   int64_t n, k, d;
   kp_chain *out;
   long steps;
-  /* children options: sizes and kinds; multisets enumerated on the fly */
-  int64_t pw[64];
+  int64_t pw[64]; /* (k+1)^e, saturated */
   /* memo of failures: (position, remaining, prev_single) */
   uint64_t *memo;
   size_t mask;
@@ -197,12 +198,11 @@ int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out) {
 /* ---- emission ----------------------------------------------------------------- */
 typedef struct kpc_emit {
   const kp_chain *c;
-  int64_t n, k, m, root, B;
+  int64_t n, k, m, root;
   oc_sched *out;
   int64_t last; /* latest arrival round */
   int64_t *buf; /* cube knower list */
   int64_t pw[64];
-  int e;
 } kpc_emit;
 
 static int kpc_send(kpc_emit *x, int64_t r, int64_t src, int64_t dst, int64_t item) {

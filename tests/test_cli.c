@@ -574,7 +574,13 @@ void test_cli_kport(void) {
   RUN(NULL, "bound", "kbcast", "--model", "kport", "--ports", "4", "--procs",
       "4611686018427387904", "--items", "1099511627776", "--json");
   CHECK_EQ(R.code, 0);
-  CHECK(HAS(R.out, "\"lower_bound\":274877906971,")); /* 2^38 - 1 + 32 */
+  CHECK(HAS(R.out, "\"lower_bound\":274877906971,")); /* 2^38 - 1 + 27 + 1 */
+  CHECK(HAS(R.out, "\"time_is_lower_bound\":true"));
+  CHECK(HAS(R.out, "\"optimal\":false"));
+  RUN(NULL, "bound", "kbcast", "--model", "kport", "--ports", "2", "--procs", "100",
+      "--items", "10", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"time\":10,\"lower_bound\":9,")); /* rotation: Lemma 2 + 1 */
   RUN(NULL, "plan", "bcast", "--model", "kport", "--ports", "2", "--procs", "5");
   CHECK_EQ(R.code, 0);
   CHECK(HAS(R.out, "reception table"));
