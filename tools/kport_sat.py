@@ -4,6 +4,11 @@
     tools/kport_sat.py N K M1,M2,...     optimum for each m, next to optcast's
     tools/kport_sat.py N K M --rounds T --csv FILE
                                          is T rounds enough?  (schedule to FILE)
+    tools/kport_sat.py N K M --periodic P --delay D [--csv FILE]
+                                         a steady-state schedule of period P in
+                                         which every message reaches everyone D
+                                         rounds after the source sends it; it is
+                                         unrolled for M messages and verified
 
 Needs a SAT solver (Debian: `apt-get install cadical`; set KPORT_SAT_SOLVER
 for another DIMACS solver that prints "s SATISFIABLE" and "v" lines) and
@@ -120,6 +125,114 @@ def solve(n, k, m, T):
     return sorted(key for key, v in x.items() if v in true)
 
 
+def encode_periodic(n, k, D, P):
+    """Message (phase f, lane l) enters in rounds = f (mod P); s[f,l,a,p,q]:
+    at age a (round f + a of its life) p sends it to q.  The port rules hold
+    in each round t (mod P) over all messages in flight, ages 0..D-1."""
+    nv = [0]
+    cls = []
+
+    def new():
+        nv[0] += 1
+        return nv[0]
+
+    s, h = {}, {}
+    for f in range(P):
+        for l in range(k):
+            for a in range(D):
+                for p in range(n):
+                    if (a == 0) != (p == 0):
+                        continue  # the source sends each message once, at age 0
+                    for q in range(1, n):
+                        if q != p:
+                            s[f, l, a, p, q] = new()
+                for q in range(1, n):
+                    h[f, l, a, q] = new()
+    cards = []
+    for f in range(P):
+        for l in range(k):
+            src = [s[f, l, 0, 0, q] for q in range(1, n)]
+            cls.append(src)
+            cards.append((src, 1))
+            for a in range(D):
+                for q in range(1, n):
+                    arr = [s[f, l, a, p, q] for p in range(n) if (f, l, a, p, q) in s]
+                    cls.append([-h[f, l, a, q]] + ([h[f, l, a - 1, q]] if a else []) + arr)
+                    if a:
+                        for p in range(1, n):
+                            if (f, l, a, p, q) in s:
+                                cls.append([-s[f, l, a, p, q], h[f, l, a - 1, p]])
+            for q in range(1, n):
+                cls.append([h[f, l, D - 1, q]])
+    for t in range(P):
+        pair = {}
+        for a in range(D):
+            f = (t - a) % P
+            for l in range(k):
+                for p in range(n):
+                    for q in range(1, n):
+                        if (f, l, a, p, q) in s:
+                            pair.setdefault((p, q), []).append(s[f, l, a, p, q])
+        y = {}
+        for pq, lits in pair.items():
+            y[pq] = new()
+            for v in lits:
+                cls.append([-v, y[pq]])
+            cards.append((lits, 1))
+        for p in range(n):
+            cards.append(([y[p, q] for q in range(1, n) if (p, q) in y], k))
+        for q in range(1, n):
+            cards.append(([y[p, q] for p in range(n) if (p, q) in y], k))
+    return nv, cls, s, cards
+
+
+def solve_periodic(n, k, D, P):
+    nv, cls, s, cards = encode_periodic(n, k, D, P)
+
+    def new():
+        nv[0] += 1
+        return nv[0]
+
+    for lits, K in cards:  # Sinz's sequential counter
+        if len(lits) <= K:
+            continue
+        c = [[new() for _ in range(K)] for _ in lits]
+        for a, l in enumerate(lits):
+            cls.append([-l, c[a][0]])
+            if a > 0:
+                for j in range(K):
+                    cls.append([-c[a - 1][j], c[a][j]])
+                for j in range(1, K):
+                    cls.append([-l, -c[a - 1][j - 1], c[a][j]])
+                cls.append([-l, -c[a - 1][K - 1]])
+    with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as f:
+        f.write("p cnf %d %d\n" % (nv[0], len(cls)))
+        for c in cls:
+            f.write(" ".join(map(str, c)) + " 0\n")
+        name = f.name
+    try:
+        out = subprocess.run([SOLVER, "-q", name], capture_output=True, text=True).stdout
+    finally:
+        os.unlink(name)
+    if "s SATISFIABLE" not in out:
+        return None
+    true = set()
+    for line in out.splitlines():
+        if line.startswith("v "):
+            true.update(int(t) for t in line[2:].split() if int(t) > 0)
+    return sorted(key for key, v in s.items() if v in true)
+
+
+def unroll(sol, k, P, m):
+    rows = []
+    for item in range(m):
+        b, l = divmod(item, k)
+        for (f, l2, a, p, q) in sol:
+            if f == b % P and l2 == l:
+                rows.append((b + a + 1, p, q, item))
+    return sorted(rows)
+
+
 def optcast(*args):
     res = subprocess.run([OPTCAST] + list(args), capture_output=True, text=True)
     return res
@@ -140,6 +253,22 @@ def main(argv):
         sys.exit(__doc__)
     n, k = int(argv[1]), int(argv[2])
     params = ["--model", "kport", "--ports", str(k), "--procs", str(n)]
+    if "--periodic" in argv:
+        m = int(argv[3])
+        P = int(argv[argv.index("--periodic") + 1])
+        D = int(argv[argv.index("--delay") + 1])
+        sol = solve_periodic(n, k, D, P)
+        if sol is None:
+            print("n=%d k=%d: no schedule of period %d and delay %d" % (n, k, P, D))
+            return 1
+        csv, t = check(n, k, m, unroll(sol, k, P, m))
+        sinks = [p for p in range(1, n) if not any(r[3] == p for r in sol)]
+        print("n=%d k=%d: period %d, delay %d; unrolled for m=%d: %d rounds (verified); "
+              "processors that never send: %s" % (n, k, P, D, m, t, sinks))
+        if "--csv" in argv:
+            with open(argv[argv.index("--csv") + 1], "w") as f:
+                f.write(csv)
+        return 0
     if "--rounds" in argv:
         m = int(argv[3])
         T = int(argv[argv.index("--rounds") + 1])
