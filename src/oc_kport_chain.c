@@ -168,8 +168,7 @@ int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out) {
   kpc_search s;
   int ok;
   memset(out, 0, sizeof *out);
-  if (n < 2 || k < 1 || k > KP_CHAIN_CHILDREN || n > KP_CHAIN_PROCS_MAX)
-    return OC_EUNSUP;
+  if (n < 2 || k < 1 || n > KP_CHAIN_PROCS_MAX) return OC_EUNSUP;
   memset(&s, 0, sizeof s);
   s.n = n;
   s.k = k;
@@ -187,6 +186,7 @@ int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out) {
     out->el[0].e = (int)s.d;
     return OC_OK;
   }
+  if (k > KP_CHAIN_CHILDREN) return OC_EUNSUP; /* FRONTs hold at most this */
   s.mask = ((size_t)1 << 16) - 1;
   s.memo = (uint64_t *)calloc(s.mask + 1, sizeof *s.memo);
   if (s.memo == NULL) return OC_ENOMEM;
