@@ -1,5 +1,6 @@
 /* fuzz_verify.c - libFuzzer target: the CSV reader and every verifier.
- * Input: 6 bytes choosing the model and problem, then CSV text. */
+ * Input: 6 bytes choosing the model and problem (the eighth problem is
+ * the k-port verifier), then CSV text. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int problem;
   if (size < 6) return 0;
   P = 1 + data[0] % 16;
-  problem = data[4] % 7;
+  problem = data[4] % 8;
   root = data[5] % P;
   if (data[1] & 0x80) {
     if (oc_params_postal(&p, P, 1 + data[2] % 9, 1 + data[3] % 4) != OC_OK) return 0;
@@ -36,6 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 2: oc_verify_allreduce(&p, &s, &v); break;
     case 3: oc_verify_alltoall(&p, 1 + data[3] % 3, data[2] & 1, &s, &v); break;
     case 4: oc_verify_allreduce_ordered(&p, &s, &v); break;
+    case 7: /* k-port: times read as rounds */
+      oc_verify_kport(P, 1 + data[2] % 4, 1 + data[3] % 5, root, &s, &v);
+      break;
     default: { /* sum / reduce: additions inferred, then checked */
       int64_t cnt[16];
       for (int64_t q = 0; q < P; q++) cnt[q] = problem == 5 ? 1 : 1 + (data[(q % 4) + 1] % 3);
