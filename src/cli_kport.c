@@ -178,8 +178,8 @@ static int kp_verify(const cli_kport_args *a, char *buf, size_t len) {
   oc_sched s;
   oc_verdict v;
   oc_kport_bounds b;
-  char err[256];
-  int e;
+  char err[256], at[32];
+  int e, end;
   if (a->m > OC_KPORT_PLAN_MAX / a->n) {
     fprintf(stderr, "optcast: --items, --procs: n * m at most %lld for verify\n",
             (long long)OC_KPORT_PLAN_MAX);
@@ -201,17 +201,13 @@ static int kp_verify(const cli_kport_args *a, char *buf, size_t len) {
     oc_sched_free(&s);
     return kp_fail("verify", e);
   }
+  /* the violation's round: a number, or null / "the end" for missing items */
+  end = v.at > ((int64_t)1 << 60);
+  snprintf(at, sizeof at, "%lld", (long long)v.at);
   if (a->json) {
     kp_json_head(a, "input", v.ok ? v.time : 0, &b, v.ok);
     printf(",\"messages\":%zu,\"valid\":%s", s.n, v.ok ? "true" : "false");
-    if (!v.ok) {
-      char at[32];
-      if (v.at > ((int64_t)1 << 60))
-        snprintf(at, sizeof at, "null");
-      else
-        snprintf(at, sizeof at, "%lld", (long long)v.at);
-      cli_json_violation(stdout, &v, at);
-    }
+    if (!v.ok) cli_json_violation(stdout, &v, end ? "null" : at);
     printf("}\n");
   } else if (v.ok) {
     printf("valid: %zu messages, completion round %lld, lower bound %lld (%s)\n", s.n,
@@ -219,16 +215,12 @@ static int kp_verify(const cli_kport_args *a, char *buf, size_t len) {
            v.time == b.lb ? "optimal" : "above the bound");
   }
   if (!v.ok) {
-    char at[32];
-    if (v.at > ((int64_t)1 << 60))
-      snprintf(at, sizeof at, "the end");
-    else
-      snprintf(at, sizeof at, "round %lld", (long long)v.at);
-    fprintf(stderr, "optcast: invalid schedule: processor %lld, %s, rule %s: %s\n",
-            (long long)v.proc, at, oc_rule_name(v.rule), v.detail);
+    fprintf(stderr, "optcast: invalid schedule: processor %lld, %s%s, rule %s: %s\n",
+            (long long)v.proc, end ? "the end" : "round ", end ? "" : at,
+            oc_rule_name(v.rule), v.detail);
     if (!a->json)
-      printf("invalid: processor %lld, %s, rule %s: %s\n", (long long)v.proc, at,
-             oc_rule_name(v.rule), v.detail);
+      printf("invalid: processor %lld, %s%s, rule %s: %s\n", (long long)v.proc,
+             end ? "the end" : "round ", end ? "" : at, oc_rule_name(v.rule), v.detail);
   }
   oc_sched_free(&s);
   return v.ok ? 0 : 1;

@@ -281,34 +281,36 @@ static int64_t kp_phys(int64_t x, int64_t root, int64_t n) {
   return (x + root) % n;
 }
 
-static int kp_ktree(int64_t n, int64_t k, int64_t m, int64_t root, oc_sched *out,
-                    oc_kport_result *res) {
-  kp_trees t;
+/* The trees and their time (the schedule is kp_ktree_emit's). */
+static int kp_ktree_build(int64_t n, int64_t k, int64_t m, kp_trees *t,
+                          oc_kport_result *res) {
   int64_t N = n - 1, time = 0, H = 0, kk = oc_min64(oc_min64(k, N), m);
   int e;
   /* The greedy rule can run out of conflict-free pairs when k is close to
    * n (e.g. n = 10, k = 7); fewer trees always work (one tree does). */
-  while ((e = kp_build_trees(N, k, m, kk, &t)) == OC_EINVAL && kk > 1) kk--;
+  while ((e = kp_build_trees(N, k, m, kk, t)) == OC_EINVAL && kk > 1) kk--;
   if (e != OC_OK) return e;
-  for (int64_t j = 0; j < t.kk; j++) {
-    int64_t cnt = kp_ceil(m - j, t.kk); /* messages down tree j */
-    if (cnt > 0 && cnt - 1 + t.H[j] > time) time = cnt - 1 + t.H[j];
-    if (t.H[j] > H) H = t.H[j];
+  for (int64_t j = 0; j < t->kk; j++) {
+    int64_t cnt = kp_ceil(m - j, t->kk); /* messages down tree j */
+    if (cnt > 0 && cnt - 1 + t->H[j] > time) time = cnt - 1 + t->H[j];
+    if (t->H[j] > H) H = t->H[j];
   }
-  if (out != NULL) {
-    for (int64_t i = 0; i < m && e == OC_OK; i++) {
-      int64_t j = i % t.kk, b = i / t.kk;
-      for (int64_t y = 1; y <= N && e == OC_OK; y++)
-        e = oc_sched_push(out, b + t.dep[j * (N + 1) + y],
-                          kp_phys(t.par[j * (N + 1) + y], root, n),
-                          kp_phys(y, root, n), i);
-    }
-  }
-  kp_trees_free(&t);
-  if (e == OC_OK && res != NULL) {
-    res->alg = OC_KP_KTREE;
-    res->time = time;
-    res->height = H;
+  res->alg = OC_KP_KTREE;
+  res->time = time;
+  res->height = H;
+  return OC_OK;
+}
+
+static int kp_ktree_emit(const kp_trees *t, int64_t n, int64_t m, int64_t root,
+                         oc_sched *out) {
+  int64_t N = n - 1;
+  int e = OC_OK;
+  for (int64_t i = 0; i < m && e == OC_OK; i++) {
+    int64_t j = i % t->kk, b = i / t->kk;
+    for (int64_t y = 1; y <= N && e == OC_OK; y++)
+      e = oc_sched_push(out, b + t->dep[j * (N + 1) + y],
+                        kp_phys(t->par[j * (N + 1) + y], root, n), kp_phys(y, root, n),
+                        i);
   }
   return e;
 }
@@ -334,6 +336,7 @@ static int kp_rotation(int64_t n, int64_t k, int64_t m, int64_t root,
 int oc_kport_plan(int64_t n, int64_t k, int64_t m, int64_t root,
                   oc_kport_alg alg, oc_sched *out, oc_kport_result *res) {
   oc_kport_result a, b;
+  kp_trees t;
   int e;
   if (!kp_args_ok(n, k, m) || root < 0 || root >= n ||
       (alg != OC_KP_KTREE && alg != OC_KP_ROTATION && alg != OC_KP_BEST))
@@ -347,11 +350,22 @@ int oc_kport_plan(int64_t n, int64_t k, int64_t m, int64_t root,
     }
     return OC_OK;
   }
-  if (alg == OC_KP_KTREE) return kp_ktree(n, k, m, root, out, res);
   if (alg == OC_KP_ROTATION) return kp_rotation(n, k, m, root, out, res);
-  /* BEST: times first (cheap), then the winner's schedule */
-  if ((e = kp_ktree(n, k, m, root, NULL, &a)) != OC_OK) return e;
-  if (kp_rotation(n, k, m, root, NULL, &b) == OC_OK && b.time < a.time)
-    return kp_rotation(n, k, m, root, out, res);
-  return kp_ktree(n, k, m, root, out, res);
+  /* KTREE, and BEST: the k-tree's time comes with its trees; the rotation
+   * (when it has a chain) is written straight into out and kept if it is
+   * faster, else cut off again and the k-tree written from the same trees */
+  if ((e = kp_ktree_build(n, k, m, &t, &a)) != OC_OK) return e;
+  if (alg == OC_KP_BEST) {
+    size_t n0 = out != NULL ? out->n : 0;
+    if (kp_rotation(n, k, m, root, out, &b) == OC_OK && b.time < a.time) {
+      kp_trees_free(&t);
+      if (res != NULL) *res = b;
+      return OC_OK;
+    }
+    if (out != NULL) out->n = n0;
+  }
+  e = out != NULL ? kp_ktree_emit(&t, n, m, root, out) : OC_OK;
+  kp_trees_free(&t);
+  if (e == OC_OK && res != NULL) *res = a;
+  return e;
 }

@@ -61,6 +61,13 @@ typedef struct kpc_search {
   size_t mask;
 } kpc_search;
 
+/* pw[e] = (k+1)^e, saturated at OC_PROCS_MAX */
+static void kpc_powers(int64_t k, int64_t pw[64]) {
+  pw[0] = 1;
+  for (int e = 1; e < 64; e++)
+    pw[e] = pw[e - 1] > OC_PROCS_MAX / (k + 1) ? OC_PROCS_MAX : pw[e - 1] * (k + 1);
+}
+
 static uint64_t kpc_key(int64_t i, int64_t rem, int ps) {
   return ((uint64_t)rem << 8 | (uint64_t)i << 1 | (uint64_t)ps) + 1;
 }
@@ -173,9 +180,7 @@ int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out) {
   s.n = n;
   s.k = k;
   s.out = out;
-  s.pw[0] = 1;
-  for (int e = 1; e < 64; e++)
-    s.pw[e] = s.pw[e - 1] > (OC_PROCS_MAX / (k + 1)) ? OC_PROCS_MAX : s.pw[e - 1] * (k + 1);
+  kpc_powers(k, s.pw);
   for (s.d = 0; s.pw[s.d] < n; s.d++) {}
   out->k = k;
   out->n = n;
@@ -255,9 +260,7 @@ int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
   x.m = m;
   x.root = root;
   x.out = out;
-  x.pw[0] = 1;
-  for (int e = 1; e < 64; e++)
-    x.pw[e] = x.pw[e - 1] > (OC_PROCS_MAX / (c->k + 1)) ? OC_PROCS_MAX : x.pw[e - 1] * (c->k + 1);
+  kpc_powers(c->k, x.pw);
   for (int64_t i = 0; i < c->len; i++) {
     const kp_elem *el = &c->el[i];
     bases[i] = nb;

@@ -36,15 +36,80 @@ OPTCAST = os.path.join(HERE, "..", "build", "optcast")
 SOLVER = os.environ.get("KPORT_SAT_SOLVER", "cadical")
 
 
-def encode(n, k, m, T):
-    nv = [0]
-    cls = []
+class Cnf:
+    """Clauses over variables 1, 2, ...; solved by the external SAT solver."""
 
-    def new():
-        nv[0] += 1
-        return nv[0]
+    def __init__(self):
+        self.nvars = 0
+        self.clauses = []
 
-    x, h, y = {}, {}, {}
+    def new(self):
+        self.nvars += 1
+        return self.nvars
+
+    def add(self, clause):
+        self.clauses.append(clause)
+
+    def at_most(self, lits, K):
+        """At most K of lits true (Sinz's sequential counter)."""
+        if len(lits) <= K:
+            return
+        if K == 0:
+            self.clauses.extend([-l] for l in lits)
+            return
+        c = [[self.new() for _ in range(K)] for _ in lits]
+        for a, l in enumerate(lits):
+            self.add([-l, c[a][0]])
+            if a > 0:
+                for j in range(K):
+                    self.add([-c[a - 1][j], c[a][j]])
+                for j in range(1, K):
+                    self.add([-l, -c[a - 1][j - 1], c[a][j]])
+                self.add([-l, -c[a - 1][K - 1]])
+
+    def one_item_per_pair(self, pair, k):
+        """pair: (sender, receiver) -> the literals of its sends in one
+        round.  At most one item per pair, k receivers per sender and k
+        senders per receiver."""
+        out, inn = {}, {}
+        for (p, q), lits in pair.items():
+            y = self.new()
+            for v in lits:
+                self.add([-v, y])
+            self.at_most(lits, 1)
+            out.setdefault(p, []).append(y)
+            inn.setdefault(q, []).append(y)
+        for ys in list(out.values()) + list(inn.values()):
+            self.at_most(ys, k)
+
+    def solve(self, named):
+        """The keys of `named` (key -> variable) true in a solution, sorted;
+        None when unsatisfiable."""
+        with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as f:
+            f.write("p cnf %d %d\n" % (self.nvars, len(self.clauses)))
+            for c in self.clauses:
+                f.write(" ".join(map(str, c)) + " 0\n")
+            name = f.name
+        try:
+            out = subprocess.run([SOLVER, "-q", name], capture_output=True, text=True).stdout
+        finally:
+            os.unlink(name)
+        if "s SATISFIABLE" not in out:
+            if "s UNSATISFIABLE" not in out:
+                sys.exit("kport_sat: the solver gave no answer (is %s installed?)" % SOLVER)
+            return None
+        true = set()
+        for line in out.splitlines():
+            if line.startswith("v "):
+                true.update(int(t) for t in line[2:].split() if int(t) > 0)
+        return sorted(key for key, v in named.items() if v in true)
+
+
+def solve(n, k, m, T):
+    """The schedule (rows) if T rounds suffice, else None.  x[r,p,q,i]: p
+    sends item i to q in round r; h[r,q,i]: q holds i after round r."""
+    cnf = Cnf()
+    x, h = {}, {}
     for r in range(1, T + 1):
         for p in range(n):
             if p != 0 and r == 1:
@@ -52,90 +117,36 @@ def encode(n, k, m, T):
             for q in range(1, n):
                 if q != p:
                     for i in range(m):
-                        x[r, p, q, i] = new()
+                        x[r, p, q, i] = cnf.new()
     for r in range(T + 1):
         for q in range(1, n):
             for i in range(m):
-                h[r, q, i] = new()
+                h[r, q, i] = cnf.new()
     for q in range(1, n):
         for i in range(m):
-            cls.append([-h[0, q, i]])
-            cls.append([h[T, q, i]])
+            cnf.add([-h[0, q, i]])
+            cnf.add([h[T, q, i]])
     for (r, p, q, i), v in x.items():
         if p != 0:
-            cls.append([-v, h[r - 1, p, i]])
+            cnf.add([-v, h[r - 1, p, i]])
     for r in range(1, T + 1):
+        pair = {}
         for q in range(1, n):
             for i in range(m):
                 arrivals = [x[r, p, q, i] for p in range(n) if (r, p, q, i) in x]
-                cls.append([-h[r, q, i], h[r - 1, q, i]] + arrivals)
-
-    def at_most(lits, K):  # Sinz's sequential counter
-        if len(lits) <= K:
-            return
-        if K == 0:
-            cls.extend([-l] for l in lits)
-            return
-        s = [[new() for _ in range(K)] for _ in lits]
-        for a, l in enumerate(lits):
-            cls.append([-l, s[a][0]])
-            if a > 0:
-                for j in range(K):
-                    cls.append([-s[a - 1][j], s[a][j]])
-                for j in range(1, K):
-                    cls.append([-l, -s[a - 1][j - 1], s[a][j]])
-                cls.append([-l, -s[a - 1][K - 1]])
-
-    for r in range(1, T + 1):
-        for p in range(n):
-            for q in range(1, n):
-                xs = [x[r, p, q, i] for i in range(m) if (r, p, q, i) in x]
-                if xs:
-                    y[r, p, q] = new()
-                    for a in xs:
-                        cls.append([-a, y[r, p, q]])
-                    at_most(xs, 1)
-        for p in range(n):
-            at_most([y[r, p, q] for q in range(1, n) if (r, p, q) in y], k)
-        for q in range(1, n):
-            at_most([y[r, p, q] for p in range(n) if (r, p, q) in y], k)
-    return nv[0], cls, x
+                cnf.add([-h[r, q, i], h[r - 1, q, i]] + arrivals)
+                for p in range(n):
+                    if (r, p, q, i) in x:
+                        pair.setdefault((p, q), []).append(x[r, p, q, i])
+        cnf.one_item_per_pair(pair, k)
+    return cnf.solve(x)
 
 
-def solve(n, k, m, T):
-    """The schedule (list of rows) if T rounds suffice, else None."""
-    nvars, cls, x = encode(n, k, m, T)
-    with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as f:
-        f.write("p cnf %d %d\n" % (nvars, len(cls)))
-        for c in cls:
-            f.write(" ".join(map(str, c)) + " 0\n")
-        name = f.name
-    try:
-        out = subprocess.run([SOLVER, "-q", name], capture_output=True, text=True).stdout
-    finally:
-        os.unlink(name)
-    if "s SATISFIABLE" not in out:
-        if "s UNSATISFIABLE" not in out:
-            sys.exit("kport_sat: the solver gave no answer (is %s installed?)" % SOLVER)
-        return None
-    true = set()
-    for line in out.splitlines():
-        if line.startswith("v "):
-            true.update(int(t) for t in line[2:].split() if int(t) > 0)
-    return sorted(key for key, v in x.items() if v in true)
-
-
-def encode_periodic(n, k, D, P):
+def solve_periodic(n, k, D, P):
     """Message (phase f, lane l) enters in rounds = f (mod P); s[f,l,a,p,q]:
     at age a (round f + a of its life) p sends it to q.  The port rules hold
     in each round t (mod P) over all messages in flight, ages 0..D-1."""
-    nv = [0]
-    cls = []
-
-    def new():
-        nv[0] += 1
-        return nv[0]
-
+    cnf = Cnf()
     s, h = {}, {}
     for f in range(P):
         for l in range(k):
@@ -145,25 +156,24 @@ def encode_periodic(n, k, D, P):
                         continue  # the source sends each message once, at age 0
                     for q in range(1, n):
                         if q != p:
-                            s[f, l, a, p, q] = new()
+                            s[f, l, a, p, q] = cnf.new()
                 for q in range(1, n):
-                    h[f, l, a, q] = new()
-    cards = []
+                    h[f, l, a, q] = cnf.new()
     for f in range(P):
         for l in range(k):
             src = [s[f, l, 0, 0, q] for q in range(1, n)]
-            cls.append(src)
-            cards.append((src, 1))
+            cnf.add(src)
+            cnf.at_most(src, 1)
             for a in range(D):
                 for q in range(1, n):
                     arr = [s[f, l, a, p, q] for p in range(n) if (f, l, a, p, q) in s]
-                    cls.append([-h[f, l, a, q]] + ([h[f, l, a - 1, q]] if a else []) + arr)
+                    cnf.add([-h[f, l, a, q]] + ([h[f, l, a - 1, q]] if a else []) + arr)
                     if a:
                         for p in range(1, n):
                             if (f, l, a, p, q) in s:
-                                cls.append([-s[f, l, a, p, q], h[f, l, a - 1, p]])
+                                cnf.add([-s[f, l, a, p, q], h[f, l, a - 1, p]])
             for q in range(1, n):
-                cls.append([h[f, l, D - 1, q]])
+                cnf.add([h[f, l, D - 1, q]])
     for t in range(P):
         pair = {}
         for a in range(D):
@@ -173,54 +183,8 @@ def encode_periodic(n, k, D, P):
                     for q in range(1, n):
                         if (f, l, a, p, q) in s:
                             pair.setdefault((p, q), []).append(s[f, l, a, p, q])
-        y = {}
-        for pq, lits in pair.items():
-            y[pq] = new()
-            for v in lits:
-                cls.append([-v, y[pq]])
-            cards.append((lits, 1))
-        for p in range(n):
-            cards.append(([y[p, q] for q in range(1, n) if (p, q) in y], k))
-        for q in range(1, n):
-            cards.append(([y[p, q] for p in range(n) if (p, q) in y], k))
-    return nv, cls, s, cards
-
-
-def solve_periodic(n, k, D, P):
-    nv, cls, s, cards = encode_periodic(n, k, D, P)
-
-    def new():
-        nv[0] += 1
-        return nv[0]
-
-    for lits, K in cards:  # Sinz's sequential counter
-        if len(lits) <= K:
-            continue
-        c = [[new() for _ in range(K)] for _ in lits]
-        for a, l in enumerate(lits):
-            cls.append([-l, c[a][0]])
-            if a > 0:
-                for j in range(K):
-                    cls.append([-c[a - 1][j], c[a][j]])
-                for j in range(1, K):
-                    cls.append([-l, -c[a - 1][j - 1], c[a][j]])
-                cls.append([-l, -c[a - 1][K - 1]])
-    with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as f:
-        f.write("p cnf %d %d\n" % (nv[0], len(cls)))
-        for c in cls:
-            f.write(" ".join(map(str, c)) + " 0\n")
-        name = f.name
-    try:
-        out = subprocess.run([SOLVER, "-q", name], capture_output=True, text=True).stdout
-    finally:
-        os.unlink(name)
-    if "s SATISFIABLE" not in out:
-        return None
-    true = set()
-    for line in out.splitlines():
-        if line.startswith("v "):
-            true.update(int(t) for t in line[2:].split() if int(t) > 0)
-    return sorted(key for key, v in s.items() if v in true)
+        cnf.one_item_per_pair(pair, k)
+    return cnf.solve(s)
 
 
 def unroll(sol, k, P, m):
