@@ -25,7 +25,8 @@
 enum {
   O_MODEL, O_PROCS, O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_LINES,
   O_ITEMS, O_OPERANDS, O_ROOT, O_ALGORITHM, O_RANK, O_JSON, O_CSV, O_QUIET,
-  O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE, O_COUNT
+  O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE, O_SVG,
+  O_FORMAT, O_COUNT
 };
 static const struct {
   const char *name;
@@ -36,7 +37,7 @@ static const struct {
     {"items", 1},    {"operands", 1}, {"root", 1},    {"algorithm", 1},
     {"rank", 1},     {"json", 0},     {"csv", 0},     {"quiet", 0},
     {"help", 0},     {"personalized", 0}, {"commutative", 0}, {"ordered", 0},
-    {"counts", 1},   {"degree", 1},
+    {"counts", 1},   {"degree", 1},   {"svg", 1},     {"format", 1},
 };
 
 static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
@@ -95,6 +96,7 @@ static void usage(FILE *f) {
       "       optcast bound PROBLEM [params] [--json]\n"
       "       optcast verify [PROBLEM] [params] [--json] < schedule.csv\n"
       "       optcast rank [PROBLEM] --rank R [params] [--json]\n"
+      "       optcast draw PROBLEM [params] (--svg FILE | --format svg)\n"
       "PROBLEM: bcast kbcast sum reduce allreduce alltoall (cbcast scan: "
       "planned)\n"
       "params:  --model logp|postal|kport  --procs P  --root r  --algorithm NAME\n"
@@ -336,6 +338,26 @@ static void check_problem(cli *c, int required) {
     die("--items: not a parameter of '%s'", c->problem);
   if (strcmp(c->cmd, "rank") == 0 && !is(c, "bcast") && !is(c, "reduce"))
     die("rank: the per-rank view is available for bcast and reduce");
+}
+
+/* --svg FILE / --format svg belong to `draw`, and `draw` prints nothing
+ * else.  The fuzzing build never writes files. */
+static void check_draw(const cli *c) {
+  int draw = strcmp(c->cmd, "draw") == 0;
+  if (!draw) {
+    if (c->set[O_SVG]) die("--svg: only meaningful with 'optcast draw'");
+    if (c->set[O_FORMAT]) die("--format: only meaningful with 'optcast draw'");
+    return;
+  }
+  if (c->set[O_JSON]) die("--json: 'optcast draw' writes SVG (use --svg FILE or --format svg)");
+  if (c->set[O_CSV]) die("--csv: 'optcast draw' writes SVG (use --svg FILE or --format svg)");
+  if (c->set[O_FORMAT] && strcmp(c->val[O_FORMAT], "svg") != 0)
+    die("--format: unknown format '%s' (expected svg)", c->val[O_FORMAT]);
+  if (!c->set[O_SVG] && !c->set[O_FORMAT])
+    die("missing --svg FILE or --format svg (where the drawing goes)");
+#ifdef OC_CLI_NO_MAIN
+  if (c->set[O_SVG]) die("--svg: this build writes no files (use --format svg)");
+#endif
 }
 
 /* ---- output helpers --------------------------------------------------------- */
@@ -722,6 +744,48 @@ static int cmd_plan(cli *c) {
   return 0;
 }
 
+/* `optcast draw`: the schedule `plan` builds and verifies, as an SVG
+ * (cli_draw.c); check_draw has vetted the output options. */
+static int cmd_draw(cli *c) {
+  result r;
+  cli_draw_in d;
+  char title[256], sub[256], b1[64], b2[64], err[320];
+  char *ptext = NULL;
+  size_t plen = 0;
+  FILE *m;
+  int e;
+  solve(c, 1, &r);
+  m = open_memstream(&ptext, &plen);
+  if (m == NULL) die("out of memory");
+  print_params_text(m, c);
+  if (fclose(m) != 0) die("out of memory");
+  snprintf(title, sizeof title, "optcast draw %s: %s", c->problem, ptext);
+  free(ptext);
+  snprintf(sub, sizeof sub, "algorithm %s; time %s, lower bound %s (%s); %zu messages%s; "
+           "checked by the verifier: valid", r.alg, tfmt(b1, sizeof b1, c, r.time),
+           tfmt(b2, sizeof b2, c, r.lb), r.time == r.lb ? "optimal" : "above the bound",
+           r.s.n, r.s.nop ? ", with additions" : "");
+  memset(&d, 0, sizeof d);
+  d.title = title;
+  d.subtitle = sub;
+  d.p = &c->p;
+  d.P = c->p.P;
+  d.root = c->root;
+  d.all_hold = !is(c, "bcast") && !is(c, "kbcast");
+  d.time = r.time;
+  d.s = &r.s;
+  d.tree = is(c, "bcast") ? CLI_TREE_BCAST
+           : (is(c, "sum") || is(c, "reduce")) ? CLI_TREE_REDUCE
+           : is(c, "kbcast") ? CLI_TREE_ITEM0 : CLI_TREE_NONE;
+  d.activity = 1;
+  d.table = is(c, "kbcast");
+  d.counts = is(c, "sum") ? r.counts : NULL;
+  e = cli_draw(&d, c->val[O_SVG], err, sizeof err);
+  result_free(&r);
+  if (e != OC_OK) die("--svg: %s", err);
+  return 0;
+}
+
 /* A rank's own part of a reduction: whom it sends to and when, who sends
  * to it. */
 static int cmd_rank_reduce(cli *c) {
@@ -868,6 +932,8 @@ static int run_kport(cli *c) {
   a.alg = c->kpalg;
   a.json = c->set[O_JSON];
   a.csv = c->set[O_CSV];
+  a.draw = strcmp(c->cmd, "draw") == 0;
+  a.svg = c->val[O_SVG];
   if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
   rc = cli_kport(&a, buf, len);
   free(buf);
@@ -1116,14 +1182,17 @@ static int cli_run(int argc, char **argv, FILE *in) {
     return 0;
   }
   if (strcmp(c.cmd, "plan") != 0 && strcmp(c.cmd, "bound") != 0 &&
-      strcmp(c.cmd, "verify") != 0 && strcmp(c.cmd, "rank") != 0)
-    die("unknown command '%s' (expected plan, bound, verify or rank)", c.cmd);
+      strcmp(c.cmd, "verify") != 0 && strcmp(c.cmd, "rank") != 0 &&
+      strcmp(c.cmd, "draw") != 0)
+    die("unknown command '%s' (expected plan, bound, verify, rank or draw)", c.cmd);
   parse_args(&c, argc, argv, 2);
   if (c.set[O_HELP]) {
     usage(stdout);
     return 0;
   }
-  check_problem(&c, strcmp(c.cmd, "plan") == 0 || strcmp(c.cmd, "bound") == 0);
+  check_problem(&c, strcmp(c.cmd, "plan") == 0 || strcmp(c.cmd, "bound") == 0 ||
+                        strcmp(c.cmd, "draw") == 0);
+  check_draw(&c);
   build_params(&c);
   if (c.set[O_RANK] && strcmp(c.cmd, "rank") != 0)
     die("--rank: only meaningful with 'optcast rank'");
@@ -1133,6 +1202,7 @@ static int cli_run(int argc, char **argv, FILE *in) {
   if (strcmp(c.cmd, "plan") == 0) return cmd_plan(&c);
   if (strcmp(c.cmd, "bound") == 0) return cmd_bound(&c);
   if (strcmp(c.cmd, "rank") == 0) return cmd_rank(&c);
+  if (strcmp(c.cmd, "draw") == 0) return cmd_draw(&c);
   return cmd_verify(&c);
 }
 

@@ -28,7 +28,45 @@ typedef struct cli_kport_args {
   int64_t n, k, m, root;
   oc_kport_alg alg;
   int json, csv;
+  int draw;           /* `optcast draw`: an SVG instead of text */
+  const char *svg;    /* its file, or NULL for standard output */
 } cli_kport_args;
 int cli_kport(const cli_kport_args *a, char *buf, size_t len);
+
+
+/* ---- SVG primitives (cli_svg.c) ------------------------------------------ */
+void cli_svg_escape(FILE *f, const char *s);
+void cli_svg_rect(FILE *f, double x, double y, double w, double h,
+                  const char *fill, const char *stroke);
+void cli_svg_line(FILE *f, double x1, double y1, double x2, double y2,
+                  const char *stroke);
+void cli_svg_circle(FILE *f, double cx, double cy, double r, const char *fill,
+                    const char *stroke);
+void cli_svg_text(FILE *f, double x, double y, const char *anchor, int size,
+                  const char *text);
+void cli_svg_begin(FILE *f, double w, double h);
+void cli_svg_end(FILE *f);
+int cli_svg_write_file(const char *path, const char *data, size_t n, char *err,
+                       size_t errlen);
+
+/* ---- `optcast draw` (cli_draw.c) ------------------------------------------
+ * The pictures of one verified schedule as a self-contained SVG. */
+enum { CLI_TREE_NONE = 0, CLI_TREE_BCAST, CLI_TREE_REDUCE, CLI_TREE_ITEM0 };
+typedef struct cli_draw_in {
+  const char *title, *subtitle; /* two header lines (plain text)          */
+  const oc_params *p;   /* LogP / postal parameters; NULL for k-port      */
+  int64_t P;            /* processors                                     */
+  int64_t root;         /* the tree's root; the broadcast source          */
+  int all_hold;         /* every processor holds data from time 0         */
+  int64_t time;         /* completion: model units, or rounds (k-port)    */
+  const oc_sched *s;    /* the verified schedule                          */
+  int tree;             /* CLI_TREE_*                                     */
+  int activity;         /* the activity chart (not for k-port)            */
+  int table;            /* the reception table (multi-item)               */
+  const int64_t *counts; /* sum: operands per processor, or NULL          */
+} cli_draw_in;
+/* Renders d and writes it to path (atomically) or, path NULL, to stdout.
+ * Returns OC_OK or an error with a one-line reason in err. */
+int cli_draw(const cli_draw_in *d, const char *path, char *err, size_t errlen);
 
 #endif

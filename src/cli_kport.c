@@ -75,6 +75,33 @@ static void kp_table(const cli_kport_args *a, const oc_sched *s, int64_t rounds)
   }
 }
 
+/* `optcast draw ... --model kport`: the reception table as an SVG */
+static int kp_draw(const cli_kport_args *a, const oc_sched *s, const oc_kport_result *r,
+                   const oc_kport_bounds *b) {
+  cli_draw_in d;
+  char title[200], sub[200], err[320];
+  snprintf(title, sizeof title, "optcast draw %s: k-port k=%lld, n=%lld, m=%lld, root %lld",
+           a->problem, (long long)a->k, (long long)a->n, (long long)a->m,
+           (long long)a->root);
+  snprintf(sub, sizeof sub, "algorithm %s; %lld rounds, lower bound %lld (%s); %zu "
+           "messages; checked by the verifier: valid", oc_kport_alg_name(r->alg),
+           (long long)r->time, (long long)b->lb,
+           r->time == b->lb ? "optimal" : "above the bound", s->n);
+  memset(&d, 0, sizeof d);
+  d.title = title;
+  d.subtitle = sub;
+  d.P = a->n;
+  d.root = a->root;
+  d.time = r->time;
+  d.s = s;
+  d.table = 1;
+  if (cli_draw(&d, a->svg, err, sizeof err) != OC_OK) {
+    fprintf(stderr, "optcast: --svg: %s\n", err);
+    return 2;
+  }
+  return 0;
+}
+
 static int kp_plan(const cli_kport_args *a) {
   oc_sched s;
   oc_kport_result r;
@@ -114,6 +141,11 @@ static int kp_plan(const cli_kport_args *a) {
     return 2;
   }
   oc_sched_sort(&s);
+  if (a->draw) {
+    e = kp_draw(a, &s, &r, &b);
+    oc_sched_free(&s);
+    return e;
+  }
   if (a->csv) {
     fputs("time,src,dst,item\n", stdout);
     for (size_t i = 0; i < s.n; i++)
@@ -227,7 +259,7 @@ static int kp_verify(const cli_kport_args *a, char *buf, size_t len) {
 }
 
 int cli_kport(const cli_kport_args *a, char *buf, size_t len) {
-  if (strcmp(a->cmd, "plan") == 0) return kp_plan(a);
+  if (strcmp(a->cmd, "plan") == 0 || a->draw) return kp_plan(a);
   if (strcmp(a->cmd, "bound") == 0) return kp_bound(a);
   return kp_verify(a, buf, len);
 }
