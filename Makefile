@@ -4,6 +4,8 @@
 #   make check    every test, optimised and under ASan+UBSan
 #   make bench    benchmark programs (figures in docs/BENCHMARKS.md)
 #   make sweep    the long property sweep (not part of check)
+#   make golden   regenerate tests/golden/*.svg (the drawings of the paper figures)
+#   make svg-e2e  render a drawing in headless Chromium, check the PNG (not in check)
 CC      ?= cc
 CSTD     = -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -14,7 +16,7 @@ LIB_SRC = src/oc_num.c src/oc_reach.c src/oc_bcast.c src/oc_reduce.c src/oc_allt
 CLI_SRC = src/cli.c src/cli_render.c src/cli_kport.c src/cli_svg.c src/cli_draw.c
 TEST_SRC = tests/test_main.c tests/test_reach.c tests/test_bcast.c \
            tests/test_verify.c tests/test_reduce.c tests/test_collect.c tests/test_kbcast.c tests/test_mutants.c tests/test_cli.c tests/brute.c \
-           tests/test_kport.c tests/brute_kport.c
+           tests/test_kport.c tests/brute_kport.c tests/test_draw.c
 HDRS = include/optcast.h src/oc_internal.h src/cli.h tests/test.h tests/brute_kport.h
 
 all: build/optcast build/liboptcast.a
@@ -43,6 +45,18 @@ demo: build/optcast
 check: build/test_optcast build/optcast build-san/test_optcast build-san/optcast
 	@sh tests/run.sh
 
+# the golden drawings (tests/golden/LIST): regenerate after a deliberate change
+golden: build/optcast
+	@grep -v '^#' tests/golden/LIST | while read -r name args; do \
+	  [ -n "$$name" ] || continue; \
+	  ./build/optcast draw $$args --svg tests/golden/$$name.svg || exit 1; \
+	  echo "tests/golden/$$name.svg"; \
+	done
+
+# renders a drawing in headless Chromium and checks the PNG (not in check)
+svg-e2e: build/optcast
+	sh tests/svg_e2e.sh
+
 sweep: build/test_optcast build/optcast
 	OPTCAST_SWEEP=1 ./build/test_optcast
 
@@ -70,4 +84,4 @@ build/bench_%: bench/bench_%.c build/liboptcast.a $(HDRS)
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all demo check sweep bench fuzz clean
+.PHONY: all demo check sweep bench fuzz clean golden svg-e2e

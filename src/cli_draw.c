@@ -298,7 +298,7 @@ static void fill_grid(const cli_draw_in *d, grid *g) {
   }
   for (size_t i = 0; i < s->nop; i++)
     if (oc_op_cost(&s->op[i]) > 0) /* (taking the first operand is free) */
-        mark(g, s->op[i].proc, s->op[i].t,
+      mark(g, s->op[i].proc, s->op[i].t,
            sat_add(s->op[i].t, sat_mul(oc_op_cost(&s->op[i]), p->unit)), A_ADD);
   for (int64_t q = 0; q < g->rows; q++)
     if (ready[q] < INT64_MAX) mark(g, q, ready[q], INT64_MAX, A_HOLD);

@@ -70,7 +70,13 @@
   X(cli_kbcast)                                                                \
   X(cli_edges)                                                                 \
   X(cli_review_regressions)                                                    \
-  X(cli_kport)
+  X(cli_kport)                                                                 \
+  X(draw_xml_checker)                                                          \
+  X(draw_wellformed)                                                           \
+  X(draw_stdout_and_replace)                                                   \
+  X(draw_errors)                                                               \
+  X(draw_golden)                                                               \
+  X(draw_xmllint)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

@@ -1,0 +1,520 @@
+/* test_draw.c - `optcast draw`: every SVG it writes is well-formed XML (a
+ * small checker below), shows what it should (a node per processor, the
+ * legend's colours, the "showing ... of ..." note for large P), the golden
+ * drawings of the paper figures are reproduced byte for byte, files are
+ * written atomically and bad input leaves nothing behind. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+
+/* ---- a small XML well-formedness checker ---------------------------------
+ * Elements balanced and properly nested, attributes quoted and not
+ * repeated, entities among the five predefined ones or numeric, no stray
+ * '<' or '&', exactly one root element, which must be <svg> with the SVG
+ * namespace.  Accepts an XML declaration and comments.  Returns NULL when
+ * well-formed, else what is wrong. */
+#define XML_DEPTH 64
+
+static int name_char(char c, int first) {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':') return 1;
+  return !first && ((c >= '0' && c <= '9') || c == '-' || c == '.');
+}
+
+static const char *xml_name(const char *s, size_t *n) {
+  size_t k = 0;
+  if (!name_char(s[0], 1)) return NULL;
+  while (name_char(s[k], 0)) k++;
+  *n = k;
+  return s + k;
+}
+
+/* an entity or character reference at s ('&'); returns past the ';' */
+static const char *xml_entity(const char *s) {
+  static const char *const named[] = {"amp;", "lt;", "gt;", "quot;", "apos;"};
+  size_t k = 0;
+  s++;
+  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+    if (strncmp(s, named[i], strlen(named[i])) == 0) return s + strlen(named[i]);
+  if (s[0] != '#') return NULL;
+  s++;
+  if (s[0] == 'x') {
+    s++;
+    while ((s[k] >= '0' && s[k] <= '9') || (s[k] >= 'a' && s[k] <= 'f') ||
+           (s[k] >= 'A' && s[k] <= 'F'))
+      k++;
+  } else {
+    while (s[k] >= '0' && s[k] <= '9') k++;
+  }
+  return (k > 0 && k < 8 && s[k] == ';') ? s + k + 1 : NULL;
+}
+
+static int space(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
+
+/* attributes of a start tag from s up to '>' or '/>'; sets *empty */
+static const char *xml_attrs(const char *s, int root, int *empty, const char **why) {
+  const char *seen[32];
+  size_t seen_n[32], nseen = 0;
+  int has_ns = 0;
+  for (;;) {
+    const char *nm, *end;
+    size_t n;
+    char q;
+    int sp = 0;
+    while (space(*s)) { s++; sp = 1; }
+    if (s[0] == '>' || (s[0] == '/' && s[1] == '>')) {
+      *empty = s[0] == '/';
+      if (root && !has_ns) { *why = "root <svg> lacks xmlns"; return NULL; }
+      return s + (*empty ? 2 : 1);
+    }
+    if (!sp) { *why = "attributes not separated by space"; return NULL; }
+    nm = s;
+    if ((end = xml_name(s, &n)) == NULL) { *why = "bad attribute name"; return NULL; }
+    for (size_t i = 0; i < nseen; i++)
+      if (seen_n[i] == n && strncmp(seen[i], nm, n) == 0) { *why = "attribute repeated"; return NULL; }
+    if (nseen < 32) { seen[nseen] = nm; seen_n[nseen++] = n; }
+    s = end;
+    if (*s != '=') { *why = "attribute without '='"; return NULL; }
+    s++;
+    if (*s != '"' && *s != '\'') { *why = "attribute value not quoted"; return NULL; }
+    q = *s++;
+    if (root && n == 5 && strncmp(nm, "xmlns", 5) == 0)
+      has_ns = strncmp(s, "http://www.w3.org/2000/svg", 26) == 0 && s[26] == q;
+    while (*s && *s != q) {
+      if (*s == '<') { *why = "'<' in an attribute value"; return NULL; }
+      if (*s == '&') {
+        if ((s = xml_entity(s)) == NULL) { *why = "bad entity in an attribute"; return NULL; }
+        continue;
+      }
+      s++;
+    }
+    if (*s != q) { *why = "unterminated attribute value"; return NULL; }
+    s++;
+  }
+}
+
+static const char *xml_check(const char *s) {
+  const char *open[XML_DEPTH], *why = NULL;
+  size_t openn[XML_DEPTH];
+  int depth = 0, roots = 0;
+  if (strncmp(s, "<?xml", 5) == 0) {
+    s = strstr(s, "?>");
+    if (s == NULL) return "unterminated XML declaration";
+    s += 2;
+  }
+  while (*s) {
+    if (*s == '&') {
+      if (depth == 0) return "text outside the root";
+      if ((s = xml_entity(s)) == NULL) return "bad entity in text";
+      continue;
+    }
+    if (*s == '>') return "stray '>'";
+    if (*s != '<') {
+      if (depth == 0 && !space(*s)) return "text outside the root";
+      s++;
+      continue;
+    }
+    if (strncmp(s, "<!--", 4) == 0) {
+      s = strstr(s + 4, "-->");
+      if (s == NULL) return "unterminated comment";
+      s += 3;
+    } else if (s[1] == '/') {
+      size_t n;
+      const char *end = xml_name(s + 2, &n);
+      if (end == NULL || depth == 0) return "bad or unexpected end tag";
+      depth--;
+      if (n != openn[depth] || strncmp(s + 2, open[depth], n) != 0) return "mismatched end tag";
+      while (space(*end)) end++;
+      if (*end != '>') return "bad end tag";
+      s = end + 1;
+    } else {
+      size_t n;
+      int empty = 0;
+      const char *nm = s + 1, *end = xml_name(s + 1, &n);
+      if (end == NULL) return "bad element name";
+      if (depth == 0) {
+        if (++roots > 1) return "more than one root element";
+        if (n != 3 || strncmp(nm, "svg", 3) != 0) return "the root is not <svg>";
+      }
+      if ((s = xml_attrs(end, depth == 0, &empty, &why)) == NULL) return why;
+      if (!empty) {
+        if (depth >= XML_DEPTH) return "nested too deep";
+        open[depth] = nm;
+        openn[depth++] = n;
+      }
+    }
+  }
+  if (depth != 0) return "unclosed element";
+  if (roots != 1) return "no root element";
+  return NULL;
+}
+
+/* ---- running `optcast draw` ------------------------------------------------ */
+static run_result R;
+static char dir[64];
+
+static void make_dir(void) {
+  snprintf(dir, sizeof dir, "/tmp/optcast-draw-XXXXXX");
+  CHECK(mkdtemp(dir) != NULL);
+}
+
+static void remove_dir(void) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  char path[512];
+  CHECK(d != NULL);
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    unlink(path);
+  }
+  closedir(d);
+  rmdir(dir);
+}
+
+/* files in dir (temporary ones included) */
+static int dir_entries(void) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int n = 0;
+  CHECK(d != NULL);
+  while ((e = readdir(d)) != NULL) n += e->d_name[0] != '.';
+  closedir(d);
+  return n;
+}
+
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf;
+  long n;
+  if (f == NULL) return NULL;
+  CHECK(fseek(f, 0, SEEK_END) == 0);
+  n = ftell(f);
+  CHECK(n >= 0 && fseek(f, 0, SEEK_SET) == 0);
+  buf = (char *)malloc((size_t)n + 1);
+  CHECK(buf != NULL);
+  CHECK(fread(buf, 1, (size_t)n, f) == (size_t)n);
+  buf[n] = '\0';
+  fclose(f);
+  if (len) *len = (size_t)n;
+  return buf;
+}
+
+/* "draw ARGS --svg dir/out.svg" with ARGS split at spaces; returns the SVG
+ * (caller frees) after checking exit 0, quiet stdout, one file, valid XML */
+static char *draw(const char *args, const char *file) {
+  char buf[512], path[256], *argv[40], *svg;
+  const char *why;
+  int n = 0;
+  snprintf(buf, sizeof buf, "%s", args);
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  argv[n++] = "draw";
+  for (char *t = strtok(buf, " "); t && n < 36; t = strtok(NULL, " ")) argv[n++] = t;
+  argv[n++] = "--svg";
+  argv[n++] = path;
+  argv[n] = NULL;
+  run_optcast(&R, NULL, (const char *const *)argv);
+  if (R.code != 0) test_failf(__FILE__, __LINE__, "draw %s: exit %d: %s", args, R.code, R.err);
+  CHECK(R.out[0] == '\0');
+  svg = read_file(path, NULL);
+  CHECK(svg != NULL);
+  why = xml_check(svg);
+  if (why) test_failf(__FILE__, __LINE__, "draw %s: not well-formed: %s", args, why);
+  CHECK(strstr(svg, ".tmp-") == NULL);
+  return svg;
+}
+
+#define HAS(s, sub) (strstr((s), (sub)) != NULL)
+
+static const char *const LEGEND[] = {"#d62728", "#1f77b4", "#f2c14e", "#2ca02c",
+                                     "#d9d9d9"};
+
+static void check_legend(const char *svg) {
+  CHECK(HAS(svg, "legend:"));
+  for (size_t i = 0; i < sizeof LEGEND / sizeof LEGEND[0]; i++) {
+    char want[64];
+    snprintf(want, sizeof want, "width=\"12.0\" height=\"12.0\" fill=\"%s\"", LEGEND[i]);
+    CHECK(HAS(svg, want));
+  }
+}
+
+/* a node or row label ">pQ<" (">pQ (source)<") for every processor below
+ * `upto` */
+static void check_labels(const char *svg, int64_t upto) {
+  for (int64_t q = 0; q < upto; q++) {
+    char want[32], src[48];
+    snprintf(want, sizeof want, ">p%lld<", (long long)q);
+    snprintf(src, sizeof src, ">p%lld (source)<", (long long)q);
+    if (!HAS(svg, want) && !HAS(svg, src))
+      test_failf(__FILE__, __LINE__, "no label %s", want);
+  }
+}
+
+void test_draw_xml_checker(void) {
+  /* the checker itself: it must reject each kind of breakage */
+  static const char *const bad[] = {
+      "<svg xmlns=\"http://www.w3.org/2000/svg\"><g></svg>",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\"><g></h></svg>",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\"><rect x=1/></svg>",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>a & b</text></svg>",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>&nbsp;</text></svg>",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg><svg xmlns=\"http://www.w3.org/2000/svg\"></svg>",
+      "<svg></svg>",
+      "<html xmlns=\"http://www.w3.org/2000/svg\"></html>",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\"><rect a=\"1\" a=\"2\"/></svg>",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\"><rect a=\"<\"/></svg>",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\">",
+      "text<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>",
+  };
+  CHECK(xml_check("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                  "a='1'><!-- c --><g><text x=\"1\">a &amp; &#60; &#x3e;</text></g>"
+                  "<rect/></svg>\n") == NULL);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    if (xml_check(bad[i]) == NULL) test_failf(__FILE__, __LINE__, "accepted: %s", bad[i]);
+}
+
+/* every problem, small and large P, LogP / postal / k-port */
+void test_draw_wellformed(void) {
+  static const struct {
+    const char *args;
+    int64_t labels;   /* ">pQ<" for q < labels */
+    int legend;       /* the activity chart's legend */
+    const char *note; /* must appear */
+  } cases[] = {
+      {"bcast --procs 8 --latency 6 --overhead 2 --gap 4", 8, 1, "Broadcast tree"},
+      {"bcast --procs 8 --latency 6 --overhead 2 --gap 4 --algorithm bar-noy-kipnis", 8, 1, "at 24<"},
+      {"bcast --procs 1 --latency 6 --overhead 2 --gap 4", 1, 1, ">p0<"},
+      {"bcast --lambda 5/2 --procs 14", 14, 1, "arrival (o = 0)"},
+      {"bcast --procs 1000 --latency 6 --overhead 2 --gap 4", 32, 1,
+       "showing processors 0-31 of 1000"},
+      {"bcast --procs 1000 --latency 6 --overhead 2 --gap 4 --root 999", 32, 1,
+       "showing the first 63 of 1000 nodes"},
+      {"bcast --procs 300 --latency 1000 --overhead 1 --gap 2", 32, 1, "time units per column"},
+      {"sum --procs 7 --latency 5 --overhead 2 --gap 4 --operands 82", 7, 1, "16 ops"},
+      {"sum --procs 500 --lambda 3 --operands 5000", 32, 1, "showing processors 0-31 of 500"},
+      {"reduce --procs 9 --latency 3 --overhead 1 --gap 2 --root 4", 9, 1, "Reduction tree"},
+      {"reduce --procs 9 --lambda 5/2 --commutative", 9, 1, "done "},
+      {"allreduce --procs 12 --latency 6 --overhead 2 --gap 4", 12, 1, "Activity"},
+      {"allreduce --procs 6 --lambda 2 --ordered", 6, 1, "Activity"},
+      {"alltoall --procs 6 --latency 6 --overhead 2 --gap 4 --items 2", 6, 1, "Activity"},
+      {"alltoall --procs 5 --lambda 3/2 --personalized", 5, 1, "Activity"},
+      {"kbcast --lambda 5/2 --procs 8 --items 4", 8, 1, "Reception table"},
+      {"kbcast --lambda 5/2 --procs 10 --items 5 --algorithm pack", 10, 1, "0-4<"},
+      {"kbcast --lambda 2 --procs 12 --items 3 --algorithm dtree --degree 3", 12, 1, "p0 (source)"},
+      {"kbcast --lambda 3 --procs 200 --items 50 --algorithm repeat", 32, 1,
+       "columns merged"},
+      {"kbcast --model kport --ports 2 --procs 9 --items 6", 9, 0, ">round<"},
+      {"kbcast --model kport --ports 3 --procs 100 --items 40 --algorithm ktree", 32, 0,
+       "showing processors 0-31 of 100"},
+      {"bcast --model kport --ports 1 --procs 5", 5, 0, "p0 (source)"},
+      {"kbcast --model kport --ports 2 --procs 27 --items 90 --algorithm rotation", 27, 0,
+       "columns merged: each covers 2 rounds"},
+  };
+  make_dir();
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *svg = draw(cases[i].args, "out.svg");
+    check_labels(svg, cases[i].labels);
+    if (cases[i].legend) check_legend(svg);
+    else CHECK(!HAS(svg, "legend:"));
+    if (!HAS(svg, cases[i].note))
+      test_failf(__FILE__, __LINE__, "draw %s: no '%s'", cases[i].args, cases[i].note);
+    CHECK(HAS(svg, "checked by the verifier: valid"));
+    CHECK_EQ(dir_entries(), 1); /* no temporary file left */
+    free(svg);
+  }
+  remove_dir();
+}
+
+/* --format svg writes the same document to stdout; -- the file is replaced
+ * whole */
+void test_draw_stdout_and_replace(void) {
+  char *svg, path[256];
+  make_dir();
+  svg = draw("bcast --procs 8 --latency 6 --overhead 2 --gap 4", "a.svg");
+  {
+    const char *a[] = {"draw", "bcast", "--procs", "8", "--latency", "6", "--overhead",
+                       "2", "--gap", "4", "--format", "svg", NULL};
+    run_optcast(&R, NULL, a);
+  }
+  CHECK_EQ(R.code, 0);
+  CHECK(strcmp(R.out, svg) == 0);
+  CHECK(R.err[0] == '\0');
+  free(svg);
+  svg = draw("bcast --procs 9 --latency 6 --overhead 2 --gap 4", "a.svg"); /* replaces */
+  CHECK(HAS(svg, "P=9"));
+  CHECK_EQ(dir_entries(), 1);
+  free(svg);
+  snprintf(path, sizeof path, "%s/a.svg", dir);
+  {
+    const char *a[] = {"draw", "bcast", "--procs", "8", "--latency", "6", "--overhead",
+                       "2", "--gap", "4", "--svg", path, "--format", "svg", NULL};
+    run_optcast(&R, NULL, a);
+  }
+  CHECK_EQ(R.code, 0);
+  CHECK(R.out[0] == '\0');
+  svg = read_file(path, NULL);
+  CHECK(svg != NULL && HAS(svg, "P=8"));
+  free(svg);
+  remove_dir();
+}
+
+/* bad input: exit 2, one stderr line naming the parameter, empty stdout,
+ * no file */
+void test_draw_errors(void) {
+  static const struct {
+    const char *args[16];
+    const char *names;
+  } cases[] = {
+      {{"draw", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2", "--gap", "4",
+        "--json", "--svg", "F"}, "--json"},
+      {{"draw", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2", "--gap", "4",
+        "--csv", "--format", "svg"}, "--csv"},
+      {{"draw", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2", "--gap", "4",
+        "--format", "png"}, "--format"},
+      {{"draw", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2", "--gap", "4"},
+       "--svg"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2", "--gap", "4",
+        "--svg", "F"}, "--svg"},
+      {{"bound", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2", "--gap", "4",
+        "--format", "svg"}, "--format"},
+      {{"draw", "bcast", "--procs", "2000000000", "--latency", "6", "--overhead", "2",
+        "--gap", "4", "--svg", "F"}, "--procs"},
+      {{"draw", "bcast", "--procs", "8", "--latency", "-1", "--overhead", "2", "--gap", "4",
+        "--svg", "F"}, "--latency"},
+      {{"draw", "kbcast", "--model", "kport", "--ports", "2", "--procs", "3000",
+        "--items", "3000", "--svg", "F"}, "--items"},
+      {{"draw", "kbcast", "--model", "kport", "--ports", "0", "--procs", "9", "--svg", "F"},
+       "--ports"},
+      {{"draw", "scan", "--procs", "8", "--lambda", "2", "--svg", "F"}, "scan"},
+      {{"draw", "--procs", "8", "--lambda", "2", "--svg", "F"}, "PROBLEM"},
+      {{"draw", "bcast", "--procs", "8", "--lambda", "2", "--svg", "F", "--svg", "G"},
+       "--svg"},
+  };
+  char path[256];
+  make_dir();
+  snprintf(path, sizeof path, "%s/out.svg", dir);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *a[20];
+    size_t n = 0;
+    for (; cases[i].args[n]; n++) a[n] = strcmp(cases[i].args[n], "F") ? cases[i].args[n] : path;
+    a[n] = NULL;
+    run_optcast(&R, NULL, a);
+    if (R.code != 2 || !HAS(R.err, cases[i].names))
+      test_failf(__FILE__, __LINE__, "case %zu: exit %d, stderr '%s'", i, R.code, R.err);
+    CHECK(R.out[0] == '\0');
+    CHECK(strchr(R.err, '\n') == R.err + strlen(R.err) - 1); /* one line */
+    CHECK_EQ(dir_entries(), 0);
+  }
+  /* an unwritable destination: a missing directory, a directory */
+  snprintf(path, sizeof path, "%s/no/such/dir.svg", dir);
+  {
+    const char *a[] = {"draw", "bcast", "--procs", "4", "--lambda", "2", "--svg", path, NULL};
+    run_optcast(&R, NULL, a);
+  }
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--svg") && HAS(R.err, "no/such/dir.svg"));
+  CHECK_EQ(dir_entries(), 0);
+  {
+    const char *a[] = {"draw", "bcast", "--procs", "4", "--lambda", "2", "--svg", dir, NULL};
+    run_optcast(&R, NULL, a);
+  }
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--svg"));
+  CHECK_EQ(dir_entries(), 0);
+  remove_dir();
+}
+
+/* where tests/golden is: next to the optcast binary's build directory */
+static void golden_dir(char *out, size_t n) {
+  const char *bin = getenv("OPTCAST_BIN"), *slash = bin ? strrchr(bin, '/') : NULL;
+  if (slash == NULL)
+    snprintf(out, n, "tests/golden");
+  else
+    snprintf(out, n, "%.*s/../tests/golden", (int)(slash - bin), bin);
+}
+
+/* the paper figures, byte for byte (tests/golden/LIST; `make golden`) */
+void test_draw_golden(void) {
+  char gdir[512], path[1100], line[512];
+  FILE *list;
+  int count = 0;
+  golden_dir(gdir, sizeof gdir);
+  snprintf(path, sizeof path, "%s/LIST", gdir);
+  list = fopen(path, "r");
+  CHECK(list != NULL);
+  make_dir();
+  while (fgets(line, sizeof line, list)) {
+    char *name = line, *args, *want, *got;
+    size_t nw, ng;
+    line[strcspn(line, "\n")] = '\0';
+    if (line[0] == '#' || line[0] == '\0') continue;
+    args = strchr(line, ' ');
+    CHECK(args != NULL);
+    *args++ = '\0';
+    free(draw(args, "g.svg"));
+    snprintf(path, sizeof path, "%s/%s.svg", gdir, name);
+    want = read_file(path, &nw);
+    if (want == NULL) test_failf(__FILE__, __LINE__, "missing %s (make golden)", path);
+    snprintf(path, sizeof path, "%s/g.svg", dir);
+    got = read_file(path, &ng);
+    CHECK(got != NULL);
+    if (nw != ng || memcmp(want, got, nw) != 0)
+      test_failf(__FILE__, __LINE__, "%s differs from tests/golden/%s.svg (make golden "
+                 "regenerates it)", name, name);
+    CHECK(xml_check(want) == NULL);
+    free(want);
+    free(got);
+    count++;
+  }
+  fclose(list);
+  CHECK(count >= 6);
+  remove_dir();
+}
+
+static int on_path(const char *prog) {
+  const char *path = getenv("PATH");
+  char buf[1024];
+  while (path && *path) {
+    size_t n = strcspn(path, ":");
+    snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, prog);
+    if (n > 0 && access(buf, X_OK) == 0) return 1;
+    path += n + (path[n] == ':');
+  }
+  return 0;
+}
+
+/* xmllint --noout on a few drawings, when it is installed */
+void test_draw_xmllint(void) {
+  static const char *const args[] = {
+      "bcast --procs 8 --latency 6 --overhead 2 --gap 4",
+      "sum --procs 7 --latency 5 --overhead 2 --gap 4 --operands 82",
+      "kbcast --lambda 5/2 --procs 8 --items 4",
+      "kbcast --model kport --ports 2 --procs 9 --items 6",
+      "alltoall --procs 40 --latency 2 --overhead 1 --gap 3",
+  };
+  if (!on_path("xmllint")) {
+    printf("  (xmllint not installed: draw_xmllint skipped)\n");
+    return;
+  }
+  make_dir();
+  for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
+    char path[128];
+    pid_t pid;
+    int st = 0;
+    free(draw(args[i], "x.svg"));
+    snprintf(path, sizeof path, "%s/x.svg", dir);
+    pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+      execlp("xmllint", "xmllint", "--noout", path, (char *)NULL);
+      _exit(127);
+    }
+    CHECK(waitpid(pid, &st, 0) == pid);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+      test_failf(__FILE__, __LINE__, "xmllint rejects draw %s", args[i]);
+  }
+  remove_dir();
+}
