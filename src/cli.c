@@ -756,10 +756,14 @@ static int cmd_draw(cli *c) {
   int e;
   solve(c, 1, &r);
   m = open_memstream(&ptext, &plen);
-  if (m == NULL) die("out of memory");
-  print_params_text(m, c);
-  if (fclose(m) != 0) die("out of memory");
-  snprintf(title, sizeof title, "optcast draw %s: %s", c->problem, ptext);
+  if (m != NULL) {
+    print_params_text(m, c);
+    e = fclose(m);
+  } else {
+    e = EOF;
+  }
+  if (e != 0) die("out of memory");
+  snprintf(title, sizeof title, "optcast draw %s: %s", c->problem, ptext ? ptext : "");
   free(ptext);
   snprintf(sub, sizeof sub, "algorithm %s; time %s, lower bound %s (%s); %zu messages%s; "
            "checked by the verifier: valid", r.alg, tfmt(b1, sizeof b1, c, r.time),

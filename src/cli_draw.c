@@ -79,11 +79,16 @@ typedef struct tedge {
   int64_t parent, child, t, label;
 } tedge;
 
+/* three-way comparison of (a1, a2, a3) with (b1, b2, b3), lexicographic */
+static int cmp3(int64_t a1, int64_t b1, int64_t a2, int64_t b2, int64_t a3, int64_t b3) {
+  if (a1 != b1) return a1 > b1 ? 1 : -1;
+  if (a2 != b2) return a2 > b2 ? 1 : -1;
+  return (a3 > b3) - (a3 < b3);
+}
+
 static int tedge_cmp(const void *x, const void *y) {
   const tedge *a = (const tedge *)x, *b = (const tedge *)y;
-  if (a->parent != b->parent) return (a->parent > b->parent) - (a->parent < b->parent);
-  if (a->t != b->t) return (a->t > b->t) - (a->t < b->t);
-  return (a->child > b->child) - (a->child < b->child);
+  return cmp3(a->parent, b->parent, a->t, b->t, a->child, b->child);
 }
 
 typedef struct tnode {
@@ -399,14 +404,11 @@ typedef struct rcpt {
 
 static int rcpt_cmp(const void *x, const void *y) {
   const rcpt *a = (const rcpt *)x, *b = (const rcpt *)y;
-  if (a->row != b->row) return (a->row > b->row) - (a->row < b->row);
-  if (a->col != b->col) return (a->col > b->col) - (a->col < b->col);
-  return (a->lo > b->lo) - (a->lo < b->lo);
+  return cmp3(a->row, b->row, a->col, b->col, a->lo, b->lo);
 }
 
 static int i64_cmp(const void *x, const void *y) {
-  int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-  return (a > b) - (a < b);
+  return cmp3(*(const int64_t *)x, *(const int64_t *)y, 0, 0, 0, 0);
 }
 
 /* The table's time keys, sorted and distinct: every round 1..time for

@@ -195,8 +195,11 @@ static char *read_file(const char *path, size_t *len) {
   n = ftell(f);
   CHECK(n >= 0 && fseek(f, 0, SEEK_SET) == 0);
   buf = (char *)malloc((size_t)n + 1);
-  CHECK(buf != NULL);
-  CHECK(fread(buf, 1, (size_t)n, f) == (size_t)n);
+  if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    fclose(f);
+    free(buf);
+    return NULL;
+  }
   buf[n] = '\0';
   fclose(f);
   if (len) *len = (size_t)n;
@@ -220,8 +223,7 @@ static char *draw(const char *args, const char *file) {
   if (R.code != 0) test_failf(__FILE__, __LINE__, "draw %s: exit %d: %s", args, R.code, R.err);
   CHECK(R.out[0] == '\0');
   svg = read_file(path, NULL);
-  CHECK(svg != NULL);
-  why = xml_check(svg);
+  why = svg ? xml_check(svg) : "no file written";
   if (why) test_failf(__FILE__, __LINE__, "draw %s: not well-formed: %s", args, why);
   CHECK(strstr(svg, ".tmp-") == NULL);
   return svg;
@@ -444,15 +446,17 @@ void test_draw_golden(void) {
   golden_dir(gdir, sizeof gdir);
   snprintf(path, sizeof path, "%s/LIST", gdir);
   list = fopen(path, "r");
-  CHECK(list != NULL);
+  if (list == NULL) test_failf(__FILE__, __LINE__, "cannot read %s", path);
   make_dir();
-  while (fgets(line, sizeof line, list)) {
+  while (list && fgets(line, sizeof line, list)) {
     char *name = line, *args, *want, *got;
     size_t nw, ng;
     line[strcspn(line, "\n")] = '\0';
     if (line[0] == '#' || line[0] == '\0') continue;
-    args = strchr(line, ' ');
-    CHECK(args != NULL);
+    if ((args = strchr(line, ' ')) == NULL) {
+      test_failf(__FILE__, __LINE__, "%s: a name without arguments", name);
+      continue;
+    }
     *args++ = '\0';
     free(draw(args, "g.svg"));
     snprintf(path, sizeof path, "%s/%s.svg", gdir, name);
@@ -469,8 +473,8 @@ void test_draw_golden(void) {
     free(got);
     count++;
   }
-  fclose(list);
-  CHECK(count >= 6);
+  if (list) fclose(list);
+  CHECK(count >= 7);
   remove_dir();
 }
 
