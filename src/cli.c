@@ -25,7 +25,7 @@
 enum {
   O_MODEL, O_PROCS, O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_LINES,
   O_ITEMS, O_OPERANDS, O_ROOT, O_ALGORITHM, O_RANK, O_JSON, O_CSV, O_QUIET,
-  O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE, O_SVG,
+  O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE, O_SVG, O_HTML,
   O_FORMAT, O_COUNT
 };
 static const struct {
@@ -37,7 +37,7 @@ static const struct {
     {"items", 1},    {"operands", 1}, {"root", 1},    {"algorithm", 1},
     {"rank", 1},     {"json", 0},     {"csv", 0},     {"quiet", 0},
     {"help", 0},     {"personalized", 0}, {"commutative", 0}, {"ordered", 0},
-    {"counts", 1},   {"degree", 1},   {"svg", 1},     {"format", 1},
+    {"counts", 1},   {"degree", 1},   {"svg", 1},     {"html", 1},    {"format", 1},
 };
 
 static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
@@ -58,6 +58,8 @@ typedef struct cli {
   int64_t kports;       /* its k */
   oc_kport_alg kpalg;
   FILE *in; /* the schedule for verify */
+  int argc;  /* the command line, for report's "reproduce" */
+  char **argv;
 } cli;
 
 /* Leaving the command: exit() normally; in the fuzzing build (OC_CLI_NO_MAIN)
@@ -97,6 +99,7 @@ static void usage(FILE *f) {
       "       optcast verify [PROBLEM] [params] [--json] < schedule.csv\n"
       "       optcast rank [PROBLEM] --rank R [params] [--json]\n"
       "       optcast draw PROBLEM [params] (--svg FILE | --format svg)\n"
+      "       optcast report PROBLEM [params] (--html FILE | --format html)\n"
       "PROBLEM: bcast kbcast sum reduce allreduce alltoall (cbcast scan: "
       "planned)\n"
       "params:  --model logp|postal|kport  --procs P  --root r  --algorithm NAME\n"
@@ -340,23 +343,30 @@ static void check_problem(cli *c, int required) {
     die("rank: the per-rank view is available for bcast and reduce");
 }
 
-/* --svg FILE / --format svg belong to `draw`, and `draw` prints nothing
- * else.  The fuzzing build never writes files. */
-static void check_draw(const cli *c) {
-  int draw = strcmp(c->cmd, "draw") == 0;
-  if (!draw) {
-    if (c->set[O_SVG]) die("--svg: only meaningful with 'optcast draw'");
-    if (c->set[O_FORMAT]) die("--format: only meaningful with 'optcast draw'");
+/* --svg FILE / --format svg belong to `draw`, --html FILE / --format html
+ * to `report`; both print nothing else.  The fuzzing build never writes
+ * files. */
+static void check_output(const cli *c) {
+  int draw = strcmp(c->cmd, "draw") == 0, report = strcmp(c->cmd, "report") == 0;
+  const char *fmt = draw ? "svg" : "html", *cmd = draw ? "draw" : "report";
+  int file = draw ? O_SVG : O_HTML;
+  if (!draw && c->set[O_SVG]) die("--svg: only meaningful with 'optcast draw'");
+  if (!report && c->set[O_HTML]) die("--html: only meaningful with 'optcast report'");
+  if (!draw && !report) {
+    if (c->set[O_FORMAT]) die("--format: only meaningful with 'optcast draw' or 'optcast report'");
     return;
   }
-  if (c->set[O_JSON]) die("--json: 'optcast draw' writes SVG (use --svg FILE or --format svg)");
-  if (c->set[O_CSV]) die("--csv: 'optcast draw' writes SVG (use --svg FILE or --format svg)");
-  if (c->set[O_FORMAT] && strcmp(c->val[O_FORMAT], "svg") != 0)
-    die("--format: unknown format '%s' (expected svg)", c->val[O_FORMAT]);
-  if (!c->set[O_SVG] && !c->set[O_FORMAT])
-    die("missing --svg FILE or --format svg (where the drawing goes)");
+  if (c->set[O_JSON])
+    die("--json: 'optcast %s' writes %s (use --%s FILE or --format %s)", cmd, fmt, fmt, fmt);
+  if (c->set[O_CSV])
+    die("--csv: 'optcast %s' writes %s (use --%s FILE or --format %s)", cmd, fmt, fmt, fmt);
+  if (c->set[O_FORMAT] && strcmp(c->val[O_FORMAT], fmt) != 0)
+    die("--format: unknown format '%s' (expected %s)", c->val[O_FORMAT], fmt);
+  if (!c->set[file] && !c->set[O_FORMAT])
+    die("missing --%s FILE or --format %s (where the %s goes)", fmt, fmt,
+        draw ? "drawing" : "report");
 #ifdef OC_CLI_NO_MAIN
-  if (c->set[O_SVG]) die("--svg: this build writes no files (use --format svg)");
+  if (c->set[file]) die("--%s: this build writes no files (use --format %s)", fmt, fmt);
 #endif
 }
 
@@ -744,18 +754,14 @@ static int cmd_plan(cli *c) {
   return 0;
 }
 
-/* `optcast draw`: the schedule `plan` builds and verifies, as an SVG
- * (cli_draw.c); check_draw has vetted the output options. */
-static int cmd_draw(cli *c) {
-  result r;
-  cli_draw_in d;
-  char title[256], sub[256], b1[64], b2[64], err[320];
+/* What `draw` and `report` draw for the plan r: titles in title/sub. */
+static void draw_input(const cli *c, result *r, cli_draw_in *d, char *title,
+                       size_t tn, char *sub, size_t sn) {
+  char b1[64], b2[64];
   char *ptext = NULL;
   size_t plen = 0;
-  FILE *m;
+  FILE *m = open_memstream(&ptext, &plen);
   int e;
-  solve(c, 1, &r);
-  m = open_memstream(&ptext, &plen);
   if (m != NULL) {
     print_params_text(m, c);
     e = fclose(m);
@@ -763,30 +769,127 @@ static int cmd_draw(cli *c) {
     e = EOF;
   }
   if (e != 0) die("out of memory");
-  snprintf(title, sizeof title, "optcast draw %s: %s", c->problem, ptext ? ptext : "");
+  snprintf(title, tn, "optcast %s %s: %s", c->cmd, c->problem, ptext ? ptext : "");
   free(ptext);
-  snprintf(sub, sizeof sub, "algorithm %s; time %s, lower bound %s (%s); %zu messages%s; "
-           "checked by the verifier: valid", r.alg, tfmt(b1, sizeof b1, c, r.time),
-           tfmt(b2, sizeof b2, c, r.lb), r.time == r.lb ? "optimal" : "above the bound",
-           r.s.n, r.s.nop ? ", with additions" : "");
-  memset(&d, 0, sizeof d);
-  d.title = title;
-  d.subtitle = sub;
-  d.p = &c->p;
-  d.P = c->p.P;
-  d.root = c->root;
-  d.all_hold = !is(c, "bcast") && !is(c, "kbcast");
-  d.time = r.time;
-  d.s = &r.s;
-  d.tree = is(c, "bcast") ? CLI_TREE_BCAST
-           : (is(c, "sum") || is(c, "reduce")) ? CLI_TREE_REDUCE
-           : is(c, "kbcast") ? CLI_TREE_ITEM0 : CLI_TREE_NONE;
-  d.activity = 1;
-  d.table = is(c, "kbcast");
-  d.counts = is(c, "sum") ? r.counts : NULL;
+  snprintf(sub, sn, "algorithm %s; time %s, lower bound %s (%s); %zu messages%s; "
+           "checked by the verifier: valid", r->alg, tfmt(b1, sizeof b1, c, r->time),
+           tfmt(b2, sizeof b2, c, r->lb), r->time == r->lb ? "optimal" : "above the bound",
+           r->s.n, r->s.nop ? ", with additions" : "");
+  memset(d, 0, sizeof *d);
+  d->title = title;
+  d->subtitle = sub;
+  d->p = &c->p;
+  d->P = c->p.P;
+  d->root = c->root;
+  d->all_hold = !is(c, "bcast") && !is(c, "kbcast");
+  d->time = r->time;
+  d->s = &r->s;
+  d->tree = is(c, "bcast") ? CLI_TREE_BCAST
+            : (is(c, "sum") || is(c, "reduce")) ? CLI_TREE_REDUCE
+            : is(c, "kbcast") ? CLI_TREE_ITEM0 : CLI_TREE_NONE;
+  d->activity = 1;
+  d->table = is(c, "kbcast");
+  d->counts = is(c, "sum") ? r->counts : NULL;
+}
+
+/* `optcast draw`: the schedule `plan` builds and verifies, as an SVG
+ * (cli_draw.c); check_output has vetted the output options. */
+static int cmd_draw(cli *c) {
+  result r;
+  cli_draw_in d;
+  char title[256], sub[256], err[320];
+  int e;
+  solve(c, 1, &r);
+  draw_input(c, &r, &d, title, sizeof title, sub, sizeof sub);
   e = cli_draw(&d, c->val[O_SVG], err, sizeof err);
   result_free(&r);
   if (e != OC_OK) die("--svg: %s", err);
+  return 0;
+}
+
+/* The command that rebuilds the plan: `optcast plan` with the report's
+ * parameters (its output options left out). */
+static char *reproduce_line(const cli *c) {
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&buf, &n);
+  if (f != NULL) {
+    fputs("optcast plan", f);
+    for (int i = 2; i < c->argc; i++) {
+      const char *a = c->argv[i];
+      if (strncmp(a, "--html", 6) == 0 || strncmp(a, "--format", 8) == 0) {
+        if (strchr(a, '=') == NULL) i++; /* its value */
+        continue;
+      }
+      fprintf(f, " %s", a);
+    }
+    if (fclose(f) == 0) return buf;
+  }
+  free(buf);
+  die("out of memory");
+}
+
+/* `optcast report`: the plan, its pictures and a slice of the schedule as
+ * one self-contained HTML page (cli_report.c). */
+static int cmd_report(cli *c) {
+  result r;
+  cli_draw_in d;
+  cli_report_in in;
+  cli_report_kv par[8], res[6];
+  char title[256], sub[256], err[320], pv[6][64], rv[4][64], verdict[320];
+  char *svg = NULL, *cmdline;
+  size_t svglen = 0, np = 0, nr = 0;
+  int e;
+  solve(c, 1, &r);
+  draw_input(c, &r, &d, title, sizeof title, sub, sizeof sub);
+  if (cli_draw_doc(&d, &svg, &svglen, err, sizeof err) != OC_OK) die("report: %s", err);
+  memset(&in, 0, sizeof in);
+  par[np++] = (cli_report_kv){"problem", c->problem};
+  par[np++] = (cli_report_kv){"model", c->p.model == OC_MODEL_LOGP ? "LogP" : "postal"};
+  snprintf(pv[0], sizeof pv[0], "%lld", (long long)c->p.P);
+  par[np++] = (cli_report_kv){"processors P", pv[0]};
+  if (c->p.model == OC_MODEL_LOGP) {
+    snprintf(pv[1], sizeof pv[1], "L = %lld, o = %lld, g = %lld", (long long)c->p.L,
+             (long long)c->p.o, (long long)c->p.g);
+    par[np++] = (cli_report_kv){"LogP parameters", pv[1]};
+  } else {
+    snprintf(pv[1], sizeof pv[1], "%lld/%lld", (long long)c->p.lam_num,
+             (long long)c->p.lam_den);
+    par[np++] = (cli_report_kv){"postal latency lambda", pv[1]};
+  }
+  snprintf(pv[2], sizeof pv[2], "%lld", (long long)c->root);
+  par[np++] = (cli_report_kv){"root", pv[2]};
+  snprintf(pv[3], sizeof pv[3], "%lld", (long long)c->items);
+  par[np++] = (cli_report_kv){"items", pv[3]};
+  par[np++] = (cli_report_kv){"algorithm", r.alg};
+  res[nr++] = (cli_report_kv){"completion time", tfmt(rv[0], sizeof rv[0], c, r.time)};
+  res[nr++] = (cli_report_kv){"lower bound", tfmt(rv[1], sizeof rv[1], c, r.lb)};
+  snprintf(rv[2], sizeof rv[2], "%zu", r.s.n);
+  res[nr++] = (cli_report_kv){"messages", rv[2]};
+  snprintf(rv[3], sizeof rv[3], "%zu", r.s.nop);
+  if (r.s.nop) res[nr++] = (cli_report_kv){"addition steps", rv[3]};
+  res[nr++] = (cli_report_kv){"checked by the verifier", "valid"};
+  snprintf(verdict, sizeof verdict, "time %s, lower bound %s: %s", rv[0], rv[1],
+           r.time == r.lb ? "optimal" : "above the lower bound");
+  cmdline = reproduce_line(c);
+  in.title = title;
+  in.verdict = verdict;
+  in.optimal = r.time == r.lb;
+  in.params = par;
+  in.nparams = np;
+  in.result = res;
+  in.nresult = nr;
+  in.svg = svg;
+  in.svglen = svglen;
+  in.s = &r.s;
+  in.max_rows = 200;
+  in.unit = c->p.unit;
+  in.command = cmdline;
+  e = cli_report_write(&in, c->val[O_HTML], err, sizeof err);
+  free(svg);
+  free(cmdline);
+  result_free(&r);
+  if (e != OC_OK) die("--html: %s", err);
   return 0;
 }
 
@@ -922,7 +1025,7 @@ static char *read_all(FILE *f, size_t *len) {
 /* --model kport: cli_kport.c does the work */
 static int run_kport(cli *c) {
   cli_kport_args a;
-  char *buf = NULL;
+  char *buf = NULL, *cmdline = NULL;
   size_t len = 0;
   int rc;
   if (c->set[O_JSON] && c->set[O_CSV]) die("--json and --csv: choose one");
@@ -938,9 +1041,13 @@ static int run_kport(cli *c) {
   a.csv = c->set[O_CSV];
   a.draw = strcmp(c->cmd, "draw") == 0;
   a.svg = c->val[O_SVG];
+  a.report = strcmp(c->cmd, "report") == 0;
+  a.html = c->val[O_HTML];
+  if (a.report) a.command = cmdline = reproduce_line(c);
   if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
   rc = cli_kport(&a, buf, len);
   free(buf);
+  free(cmdline);
   return rc;
 }
 
@@ -1187,16 +1294,18 @@ static int cli_run(int argc, char **argv, FILE *in) {
   }
   if (strcmp(c.cmd, "plan") != 0 && strcmp(c.cmd, "bound") != 0 &&
       strcmp(c.cmd, "verify") != 0 && strcmp(c.cmd, "rank") != 0 &&
-      strcmp(c.cmd, "draw") != 0)
-    die("unknown command '%s' (expected plan, bound, verify, rank or draw)", c.cmd);
+      strcmp(c.cmd, "draw") != 0 && strcmp(c.cmd, "report") != 0)
+    die("unknown command '%s' (expected plan, bound, verify, rank, draw or report)", c.cmd);
+  c.argc = argc;
+  c.argv = argv;
   parse_args(&c, argc, argv, 2);
   if (c.set[O_HELP]) {
     usage(stdout);
     return 0;
   }
   check_problem(&c, strcmp(c.cmd, "plan") == 0 || strcmp(c.cmd, "bound") == 0 ||
-                        strcmp(c.cmd, "draw") == 0);
-  check_draw(&c);
+                        strcmp(c.cmd, "draw") == 0 || strcmp(c.cmd, "report") == 0);
+  check_output(&c);
   build_params(&c);
   if (c.set[O_RANK] && strcmp(c.cmd, "rank") != 0)
     die("--rank: only meaningful with 'optcast rank'");
@@ -1207,6 +1316,7 @@ static int cli_run(int argc, char **argv, FILE *in) {
   if (strcmp(c.cmd, "bound") == 0) return cmd_bound(&c);
   if (strcmp(c.cmd, "rank") == 0) return cmd_rank(&c);
   if (strcmp(c.cmd, "draw") == 0) return cmd_draw(&c);
+  if (strcmp(c.cmd, "report") == 0) return cmd_report(&c);
   return cmd_verify(&c);
 }
 

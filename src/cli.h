@@ -30,6 +30,9 @@ typedef struct cli_kport_args {
   int json, csv;
   int draw;           /* `optcast draw`: an SVG instead of text */
   const char *svg;    /* its file, or NULL for standard output */
+  int report;         /* `optcast report`: an HTML page instead of text */
+  const char *html;   /* its file, or NULL for standard output */
+  const char *command; /* report: the `optcast plan` line that rebuilds it */
 } cli_kport_args;
 int cli_kport(const cli_kport_args *a, char *buf, size_t len);
 
@@ -68,5 +71,34 @@ typedef struct cli_draw_in {
 /* Renders d and writes it to path (atomically) or, path NULL, to stdout.
  * Returns OC_OK or an error with a one-line reason in err. */
 int cli_draw(const cli_draw_in *d, const char *path, char *err, size_t errlen);
+/* The same document in memory (*out: malloc'd, *outlen bytes, no NUL). */
+int cli_draw_doc(const cli_draw_in *d, char **out, size_t *outlen, char *err,
+                 size_t errlen);
+
+/* ---- `optcast report` (cli_report.c) ---------------------------------------
+ * One self-contained HTML page (well-formed XML too) for a verified plan. */
+typedef struct cli_report_kv {
+  const char *key, *value;
+} cli_report_kv;
+typedef struct cli_report_in {
+  const char *title;
+  const char *verdict;         /* one line: time against the lower bound   */
+  int optimal;                 /* the verdict's colour                     */
+  const cli_report_kv *params; /* the parameters used                      */
+  size_t nparams;
+  const cli_report_kv *result; /* time, bound, messages, ...               */
+  size_t nresult;
+  const char *svg;             /* the drawing (cli_draw_doc), or NULL      */
+  size_t svglen;
+  const oc_sched *s;           /* the schedule, or NULL                    */
+  size_t max_rows;             /* messages listed at most                  */
+  int64_t unit;                /* model units per time unit                */
+  int rounds;                  /* times are k-port rounds                  */
+  const char *command;         /* the optcast command that rebuilds it     */
+} cli_report_in;
+void cli_report_page(FILE *f, const cli_report_in *in);
+/* The page written atomically to path or, path NULL, to stdout. */
+int cli_report_write(const cli_report_in *in, const char *path, char *err,
+                     size_t errlen);
 
 #endif

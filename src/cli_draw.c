@@ -577,7 +577,8 @@ static int draw_body(FILE *f, const cli_draw_in *d, double *w, double *h) {
   return e;
 }
 
-int cli_draw(const cli_draw_in *d, const char *path, char *err, size_t errlen) {
+int cli_draw_doc(const cli_draw_in *d, char **out, size_t *outlen, char *err,
+                 size_t errlen) {
   char *body = NULL, *doc = NULL;
   size_t nb = 0, nd = 0;
   double w = 0, h = 0;
@@ -606,6 +607,16 @@ int cli_draw(const cli_draw_in *d, const char *path, char *err, size_t errlen) {
     snprintf(err, errlen, "%s", oc_strerror(e));
     return e;
   }
+  *out = doc;
+  *outlen = nd;
+  return OC_OK;
+}
+
+int cli_draw(const cli_draw_in *d, const char *path, char *err, size_t errlen) {
+  char *doc = NULL;
+  size_t nd = 0;
+  int e = cli_draw_doc(d, &doc, &nd, err, errlen);
+  if (e != OC_OK) return e;
   if (path != NULL) {
     e = cli_svg_write_file(path, doc, nd, err, errlen);
   } else if (fwrite(doc, 1, nd, stdout) != nd || fflush(stdout) != 0) {

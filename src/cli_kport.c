@@ -75,28 +75,92 @@ static void kp_table(const cli_kport_args *a, const oc_sched *s, int64_t rounds)
   }
 }
 
+/* What `draw` and `report` draw for a k-port plan: the reception table. */
+static void kp_draw_input(const cli_kport_args *a, const oc_sched *s,
+                          const oc_kport_result *r, const oc_kport_bounds *b,
+                          cli_draw_in *d, char *title, size_t tn, char *sub, size_t sn) {
+  snprintf(title, tn, "optcast %s %s: k-port k=%lld, n=%lld, m=%lld, root %lld", a->cmd,
+           a->problem, (long long)a->k, (long long)a->n, (long long)a->m,
+           (long long)a->root);
+  snprintf(sub, sn, "algorithm %s; %lld rounds, lower bound %lld (%s); %zu "
+           "messages; checked by the verifier: valid", oc_kport_alg_name(r->alg),
+           (long long)r->time, (long long)b->lb,
+           r->time == b->lb ? "optimal" : "above the bound", s->n);
+  memset(d, 0, sizeof *d);
+  d->title = title;
+  d->subtitle = sub;
+  d->P = a->n;
+  d->root = a->root;
+  d->time = r->time;
+  d->s = s;
+  d->table = 1;
+}
+
 /* `optcast draw ... --model kport`: the reception table as an SVG */
 static int kp_draw(const cli_kport_args *a, const oc_sched *s, const oc_kport_result *r,
                    const oc_kport_bounds *b) {
   cli_draw_in d;
   char title[200], sub[200], err[320];
-  snprintf(title, sizeof title, "optcast draw %s: k-port k=%lld, n=%lld, m=%lld, root %lld",
-           a->problem, (long long)a->k, (long long)a->n, (long long)a->m,
-           (long long)a->root);
-  snprintf(sub, sizeof sub, "algorithm %s; %lld rounds, lower bound %lld (%s); %zu "
-           "messages; checked by the verifier: valid", oc_kport_alg_name(r->alg),
-           (long long)r->time, (long long)b->lb,
-           r->time == b->lb ? "optimal" : "above the bound", s->n);
-  memset(&d, 0, sizeof d);
-  d.title = title;
-  d.subtitle = sub;
-  d.P = a->n;
-  d.root = a->root;
-  d.time = r->time;
-  d.s = s;
-  d.table = 1;
+  kp_draw_input(a, s, r, b, &d, title, sizeof title, sub, sizeof sub);
   if (cli_draw(&d, a->svg, err, sizeof err) != OC_OK) {
     fprintf(stderr, "optcast: --svg: %s\n", err);
+    return 2;
+  }
+  return 0;
+}
+
+/* `optcast report ... --model kport`: the page of cli_report.c */
+static int kp_report(const cli_kport_args *a, const oc_sched *s, const oc_kport_result *r,
+                     const oc_kport_bounds *b) {
+  cli_draw_in d;
+  cli_report_in in;
+  cli_report_kv par[6], res[5];
+  char title[200], sub[200], err[320], v[6][64], verdict[200];
+  char *svg = NULL;
+  size_t svglen = 0;
+  int e;
+  kp_draw_input(a, s, r, b, &d, title, sizeof title, sub, sizeof sub);
+  if (cli_draw_doc(&d, &svg, &svglen, err, sizeof err) != OC_OK) {
+    fprintf(stderr, "optcast: report: %s\n", err);
+    return 2;
+  }
+  snprintf(v[0], sizeof v[0], "%lld", (long long)a->n);
+  snprintf(v[1], sizeof v[1], "%lld", (long long)a->k);
+  snprintf(v[2], sizeof v[2], "%lld", (long long)a->m);
+  snprintf(v[3], sizeof v[3], "%lld", (long long)a->root);
+  par[0] = (cli_report_kv){"problem", a->problem};
+  par[1] = (cli_report_kv){"model", "k-port"};
+  par[2] = (cli_report_kv){"processors n", v[0]};
+  par[3] = (cli_report_kv){"ports k", v[1]};
+  par[4] = (cli_report_kv){"messages m", v[2]};
+  par[5] = (cli_report_kv){"root", v[3]};
+  snprintf(v[4], sizeof v[4], "%lld rounds", (long long)r->time);
+  snprintf(v[5], sizeof v[5], "%lld rounds", (long long)b->lb);
+  res[0] = (cli_report_kv){"algorithm", oc_kport_alg_name(r->alg)};
+  res[1] = (cli_report_kv){"completion", v[4]};
+  res[2] = (cli_report_kv){"lower bound", v[5]};
+  res[3] = (cli_report_kv){"checked by the verifier", "valid"};
+  snprintf(verdict, sizeof verdict, "%s, lower bound %s: %s", v[4], v[5],
+           r->time == b->lb ? "optimal" : "above the lower bound");
+  memset(&in, 0, sizeof in);
+  in.title = title;
+  in.verdict = verdict;
+  in.optimal = r->time == b->lb;
+  in.params = par;
+  in.nparams = 6;
+  in.result = res;
+  in.nresult = 4;
+  in.svg = svg;
+  in.svglen = svglen;
+  in.s = s;
+  in.max_rows = 200;
+  in.unit = 1;
+  in.rounds = 1;
+  in.command = a->command ? a->command : "";
+  e = cli_report_write(&in, a->html, err, sizeof err);
+  free(svg);
+  if (e != OC_OK) {
+    fprintf(stderr, "optcast: --html: %s\n", err);
     return 2;
   }
   return 0;
@@ -141,8 +205,8 @@ static int kp_plan(const cli_kport_args *a) {
     return 2;
   }
   oc_sched_sort(&s);
-  if (a->draw) {
-    e = kp_draw(a, &s, &r, &b);
+  if (a->draw || a->report) {
+    e = a->draw ? kp_draw(a, &s, &r, &b) : kp_report(a, &s, &r, &b);
     oc_sched_free(&s);
     return e;
   }
@@ -259,7 +323,7 @@ static int kp_verify(const cli_kport_args *a, char *buf, size_t len) {
 }
 
 int cli_kport(const cli_kport_args *a, char *buf, size_t len) {
-  if (strcmp(a->cmd, "plan") == 0 || a->draw) return kp_plan(a);
+  if (strcmp(a->cmd, "plan") == 0 || a->draw || a->report) return kp_plan(a);
   if (strcmp(a->cmd, "bound") == 0) return kp_bound(a);
   return kp_verify(a, buf, len);
 }

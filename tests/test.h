@@ -76,7 +76,9 @@
   X(draw_stdout_and_replace)                                                   \
   X(draw_errors)                                                               \
   X(draw_golden)                                                               \
-  X(draw_xmllint)
+  X(draw_xmllint)                                                              \
+  X(report_pages)                                                              \
+  X(report_errors)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

@@ -55,7 +55,9 @@ static const char *xml_entity(const char *s) {
 static int space(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
 
 /* attributes of a start tag from s up to '>' or '/>'; sets *empty */
-static const char *xml_attrs(const char *s, int root, int *empty, const char **why) {
+static const char *xml_attrs(const char *s, const char *root_ns, int *empty,
+                              const char **why) {
+  int root = root_ns != NULL;
   const char *seen[32];
   size_t seen_n[32], nseen = 0;
   int has_ns = 0;
@@ -67,7 +69,7 @@ static const char *xml_attrs(const char *s, int root, int *empty, const char **w
     while (space(*s)) { s++; sp = 1; }
     if (s[0] == '>' || (s[0] == '/' && s[1] == '>')) {
       *empty = s[0] == '/';
-      if (root && !has_ns) { *why = "root <svg> lacks xmlns"; return NULL; }
+      if (root && !has_ns) { *why = "the root lacks its xmlns"; return NULL; }
       return s + (*empty ? 2 : 1);
     }
     if (!sp) { *why = "attributes not separated by space"; return NULL; }
@@ -82,7 +84,7 @@ static const char *xml_attrs(const char *s, int root, int *empty, const char **w
     if (*s != '"' && *s != '\'') { *why = "attribute value not quoted"; return NULL; }
     q = *s++;
     if (root && n == 5 && strncmp(nm, "xmlns", 5) == 0)
-      has_ns = strncmp(s, "http://www.w3.org/2000/svg", 26) == 0 && s[26] == q;
+      has_ns = strncmp(s, root_ns, strlen(root_ns)) == 0 && s[strlen(root_ns)] == q;
     while (*s && *s != q) {
       if (*s == '<') { *why = "'<' in an attribute value"; return NULL; }
       if (*s == '&') {
@@ -96,7 +98,8 @@ static const char *xml_attrs(const char *s, int root, int *empty, const char **w
   }
 }
 
-static const char *xml_check(const char *s) {
+/* s well-formed, with one root element `root` in namespace ns */
+static const char *xml_check_doc(const char *s, const char *root, const char *ns) {
   const char *open[XML_DEPTH], *why = NULL;
   size_t openn[XML_DEPTH];
   int depth = 0, roots = 0;
@@ -137,9 +140,9 @@ static const char *xml_check(const char *s) {
       if (end == NULL) return "bad element name";
       if (depth == 0) {
         if (++roots > 1) return "more than one root element";
-        if (n != 3 || strncmp(nm, "svg", 3) != 0) return "the root is not <svg>";
+        if (n != strlen(root) || strncmp(nm, root, n) != 0) return "wrong root element";
       }
-      if ((s = xml_attrs(end, depth == 0, &empty, &why)) == NULL) return why;
+      if ((s = xml_attrs(end, depth == 0 ? ns : NULL, &empty, &why)) == NULL) return why;
       if (!empty) {
         if (depth >= XML_DEPTH) return "nested too deep";
         open[depth] = nm;
@@ -150,6 +153,14 @@ static const char *xml_check(const char *s) {
   if (depth != 0) return "unclosed element";
   if (roots != 1) return "no root element";
   return NULL;
+}
+
+static const char *xml_check(const char *s) {
+  return xml_check_doc(s, "svg", "http://www.w3.org/2000/svg");
+}
+
+static const char *xhtml_check(const char *s) {
+  return xml_check_doc(s, "html", "http://www.w3.org/1999/xhtml");
 }
 
 /* ---- running `optcast draw` ------------------------------------------------ */
@@ -206,27 +217,33 @@ static char *read_file(const char *path, size_t *len) {
   return buf;
 }
 
-/* "draw ARGS --svg dir/out.svg" with ARGS split at spaces; returns the SVG
- * (caller frees) after checking exit 0, quiet stdout, one file, valid XML */
-static char *draw(const char *args, const char *file) {
-  char buf[512], path[256], *argv[40], *svg;
+/* "CMD ARGS OPT dir/FILE" with ARGS split at spaces; returns the file
+ * (caller frees) after checking exit 0, quiet stdout, a file that `check`
+ * finds well-formed (from byte `skip`) and no temporary left in it */
+static char *run_to_file(const char *cmd, const char *opt, const char *args,
+                         const char *file, const char *(*check)(const char *), size_t skip) {
+  char buf[512], path[256], *argv[40], *out;
   const char *why;
   int n = 0;
   snprintf(buf, sizeof buf, "%s", args);
   snprintf(path, sizeof path, "%s/%s", dir, file);
-  argv[n++] = "draw";
+  argv[n++] = (char *)cmd;
   for (char *t = strtok(buf, " "); t && n < 36; t = strtok(NULL, " ")) argv[n++] = t;
-  argv[n++] = "--svg";
+  argv[n++] = (char *)opt;
   argv[n++] = path;
   argv[n] = NULL;
   run_optcast(&R, NULL, (const char *const *)argv);
-  if (R.code != 0) test_failf(__FILE__, __LINE__, "draw %s: exit %d: %s", args, R.code, R.err);
+  if (R.code != 0) test_failf(__FILE__, __LINE__, "%s %s: exit %d: %s", cmd, args, R.code, R.err);
   CHECK(R.out[0] == '\0');
-  svg = read_file(path, NULL);
-  why = svg ? xml_check(svg) : "no file written";
-  if (why) test_failf(__FILE__, __LINE__, "draw %s: not well-formed: %s", args, why);
-  CHECK(strstr(svg, ".tmp-") == NULL);
-  return svg;
+  out = read_file(path, NULL);
+  why = out == NULL ? "no file written" : strlen(out) < skip ? "too short" : check(out + skip);
+  if (why) test_failf(__FILE__, __LINE__, "%s %s: not well-formed: %s", cmd, args, why);
+  CHECK(strstr(out, ".tmp-") == NULL);
+  return out;
+}
+
+static char *draw(const char *args, const char *file) {
+  return run_to_file("draw", "--svg", args, file, xml_check, 0);
 }
 
 #define HAS(s, sub) (strstr((s), (sub)) != NULL)
@@ -365,11 +382,30 @@ void test_draw_stdout_and_replace(void) {
 
 /* bad input: exit 2, one stderr line naming the parameter, empty stdout,
  * no file */
+/* bad command lines: exit 2, one stderr line naming cases[i].names, empty
+ * stdout, no file in dir ("F" in args stands for path) */
+typedef struct errcase {
+  const char *args[16];
+  const char *names;
+} errcase;
+
+static void expect_errors(const errcase *cases, size_t ncases, const char *path) {
+  for (size_t i = 0; i < ncases; i++) {
+    const char *a[20];
+    size_t n = 0;
+    for (; cases[i].args[n]; n++) a[n] = strcmp(cases[i].args[n], "F") ? cases[i].args[n] : path;
+    a[n] = NULL;
+    run_optcast(&R, NULL, a);
+    if (R.code != 2 || !HAS(R.err, cases[i].names))
+      test_failf(__FILE__, __LINE__, "case %zu: exit %d, stderr '%s'", i, R.code, R.err);
+    CHECK(R.out[0] == '\0');
+    CHECK(strchr(R.err, '\n') == R.err + strlen(R.err) - 1); /* one line */
+    CHECK_EQ(dir_entries(), 0);
+  }
+}
+
 void test_draw_errors(void) {
-  static const struct {
-    const char *args[16];
-    const char *names;
-  } cases[] = {
+  static const errcase cases[] = {
       {{"draw", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2", "--gap", "4",
         "--json", "--svg", "F"}, "--json"},
       {{"draw", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2", "--gap", "4",
@@ -398,18 +434,7 @@ void test_draw_errors(void) {
   char path[256];
   make_dir();
   snprintf(path, sizeof path, "%s/out.svg", dir);
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    const char *a[20];
-    size_t n = 0;
-    for (; cases[i].args[n]; n++) a[n] = strcmp(cases[i].args[n], "F") ? cases[i].args[n] : path;
-    a[n] = NULL;
-    run_optcast(&R, NULL, a);
-    if (R.code != 2 || !HAS(R.err, cases[i].names))
-      test_failf(__FILE__, __LINE__, "case %zu: exit %d, stderr '%s'", i, R.code, R.err);
-    CHECK(R.out[0] == '\0');
-    CHECK(strchr(R.err, '\n') == R.err + strlen(R.err) - 1); /* one line */
-    CHECK_EQ(dir_entries(), 0);
-  }
+  expect_errors(cases, sizeof cases / sizeof cases[0], path);
   /* an unwritable destination: a missing directory, a directory */
   snprintf(path, sizeof path, "%s/no/such/dir.svg", dir);
   {
@@ -520,5 +545,126 @@ void test_draw_xmllint(void) {
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
       test_failf(__FILE__, __LINE__, "xmllint rejects draw %s", args[i]);
   }
+  remove_dir();
+}
+
+/* ---- `optcast report` ---------------------------------------------------------- */
+/* "report ARGS --html dir/FILE": exit 0, nothing on stdout, one well-formed
+ * page with every section; returns it (caller frees) */
+static char *report(const char *args, const char *file) {
+  char *page = run_to_file("report", "--html", args, file, xhtml_check,
+                           strlen("<!DOCTYPE html>\n"));
+  CHECK(strncmp(page, "<!DOCTYPE html>\n<html", 21) == 0);
+  CHECK(HAS(page, "<h2>Parameters</h2>") && HAS(page, "<h2>Result</h2>") &&
+        HAS(page, "<h2>Pictures</h2>") && HAS(page, "<h2>Schedule</h2>") &&
+        HAS(page, "<h2>Reproduce</h2>"));
+  CHECK(HAS(page, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
+  CHECK(!HAS(page, "<?xml"));      /* the SVG's declaration is left out   */
+  CHECK(!HAS(page, "<script"));    /* self-contained, nothing to run       */
+  CHECK(!HAS(page, "href="));      /* ... and nothing to fetch             */
+  CHECK(HAS(page, "<td>valid</td>"));
+  return page;
+}
+
+/* the page's reproduce line, run as a command, gives the page's time */
+static void check_reproduce(const char *page, const char *want_time) {
+  const char *p = strstr(page, "<pre>optcast plan ");
+  const char *e = p ? strstr(p, "</pre>") : NULL;
+  char line[512], *argv[40];
+  size_t len;
+  int n = 0;
+  if (p == NULL || e == NULL) {
+    test_failf(__FILE__, __LINE__, "no reproduce line");
+    return;
+  }
+  p += strlen("<pre>optcast ");
+  len = (size_t)(e - p);
+  if (len >= sizeof line) {
+    test_failf(__FILE__, __LINE__, "reproduce line too long");
+    return;
+  }
+  memcpy(line, p, len);
+  line[len] = '\0';
+  CHECK(strstr(line, "--html") == NULL && strstr(line, "--format") == NULL);
+  for (char *t = strtok(line, " "); t && n < 36; t = strtok(NULL, " ")) argv[n++] = t;
+  argv[n++] = "--json";
+  argv[n] = NULL;
+  run_optcast(&R, NULL, (const char *const *)argv);
+  CHECK_EQ(R.code, 0);
+  if (!HAS(R.out, want_time))
+    test_failf(__FILE__, __LINE__, "reproduce: '%s' not in %s", want_time, R.out);
+}
+
+void test_report_pages(void) {
+  char *page;
+  make_dir();
+  /* Karp et al. Fig. 1: optimal, 7 messages, the tree and the chart inline */
+  page = report("bcast --procs 8 --latency 6 --overhead 2 --gap 4", "fig1.html");
+  CHECK(HAS(page, "time 24, lower bound 24: optimal"));
+  CHECK(HAS(page, "class=\"ok\""));
+  CHECK(HAS(page, "<th>messages</th><td>7</td>"));
+  CHECK(HAS(page, "L = 6, o = 2, g = 4"));
+  CHECK(HAS(page, ">p7<"));
+  check_reproduce(page, "\"time\":24,");
+  free(page);
+  /* postal lambda = 5/2, a non-optimal algorithm's verdict is not green */
+  page = report("kbcast --lambda 5/2 --procs 8 --items 4 --algorithm repeat", "kb.html");
+  CHECK(HAS(page, "<td>5/2</td>"));
+  CHECK(HAS(page, "above the lower bound") && HAS(page, "class=\"bad\""));
+  CHECK(HAS(page, "reception table") || HAS(page, "Reception"));
+  free(page);
+  /* sum: additions are counted; large P: the schedule is cut and says so */
+  page = report("sum --procs 7 --latency 5 --overhead 2 --gap 4 --operands 82", "sum.html");
+  CHECK(HAS(page, "<th>addition steps</th>"));
+  free(page);
+  page = report("bcast --procs 1000 --latency 6 --overhead 2 --gap 4 --root 17", "big.html");
+  CHECK(HAS(page, "showing the first 200 of 999 messages"));
+  CHECK(HAS(page, "<th>root</th><td>17</td>"));
+  check_reproduce(page, "\"root\":17");
+  free(page);
+  /* k-port: rounds, the reception table */
+  page = report("kbcast --model kport --ports 2 --procs 9 --items 6", "kp.html");
+  CHECK(HAS(page, "<th>round</th>") && HAS(page, "<th>ports k</th><td>2</td>"));
+  CHECK(HAS(page, "5 rounds, lower bound 5 rounds: optimal"));
+  check_reproduce(page, "\"time\":5,");
+  free(page);
+  CHECK_EQ(dir_entries(), 5);
+  remove_dir();
+}
+
+void test_report_errors(void) {
+  static const errcase cases[] = {
+      {{"report", "bcast", "--procs", "8", "--lambda", "2"}, "--html"},
+      {{"report", "bcast", "--procs", "8", "--lambda", "2", "--json", "--html", "F"}, "--json"},
+      {{"report", "bcast", "--procs", "8", "--lambda", "2", "--format", "svg"}, "--format"},
+      {{"report", "bcast", "--procs", "8", "--lambda", "2", "--svg", "F"}, "--svg"},
+      {{"draw", "bcast", "--procs", "8", "--lambda", "2", "--html", "F"}, "--html"},
+      {{"plan", "bcast", "--procs", "8", "--lambda", "2", "--html", "F"}, "--html"},
+      {{"report", "bcast", "--procs", "0", "--lambda", "2", "--html", "F"}, "--procs"},
+      {{"report", "kbcast", "--model", "kport", "--ports", "2", "--procs", "3000",
+        "--items", "3000", "--html", "F"}, "--items"},
+      {{"report", "--procs", "8", "--lambda", "2", "--html", "F"}, "PROBLEM"},
+  };
+  char path[256];
+  make_dir();
+  snprintf(path, sizeof path, "%s/out.html", dir);
+  expect_errors(cases, sizeof cases / sizeof cases[0], path);
+  snprintf(path, sizeof path, "%s/no/such/dir.html", dir);
+  {
+    const char *a[] = {"report", "bcast", "--procs", "4", "--lambda", "2", "--html", path, NULL};
+    run_optcast(&R, NULL, a);
+  }
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--html") && HAS(R.err, "no/such/dir.html"));
+  CHECK_EQ(dir_entries(), 0);
+  /* --format html writes the same page to standard output */
+  {
+    const char *a[] = {"report", "bcast", "--procs", "5", "--lambda", "3/2", "--format",
+                       "html", NULL};
+    run_optcast(&R, NULL, a);
+  }
+  CHECK_EQ(R.code, 0);
+  CHECK(strncmp(R.out, "<!DOCTYPE html>", 15) == 0 && HAS(R.out, "</html>\n"));
+  CHECK(xhtml_check(R.out + strlen("<!DOCTYPE html>\n")) == NULL);
   remove_dir();
 }
