@@ -31,4 +31,27 @@ typedef struct cli_kport_args {
 } cli_kport_args;
 int cli_kport(const cli_kport_args *a, char *buf, size_t len);
 
+/* `optcast compare` (cli_compare.c): the raw option values (NULL: not
+ * given); cli.c has refused the options compare does not take. */
+typedef struct cli_compare_args {
+  const char *problem;
+  const char *procs, *latency, *overhead, *gap, *preset, *items, *size, *root;
+  const char *sweep, *svg;
+  int json, csv, quiet;
+} cli_compare_args;
+int cli_compare(const cli_compare_args *a);
+
+/* LogP parameter presets from published measurements (docs/PRESETS.md):
+ * L, o, g in model units of `unit`; a packet (item) stands for
+ * packet_bytes bytes. */
+typedef struct cli_preset {
+  const char *name;
+  int64_t L, o, g;
+  const char *unit;
+  int64_t packet_bytes;
+  const char *source;
+} cli_preset;
+const cli_preset *cli_preset_find(const char *name);
+const char *cli_preset_names(void);
+
 #endif

@@ -70,7 +70,14 @@
   X(cli_kbcast)                                                                \
   X(cli_edges)                                                                 \
   X(cli_review_regressions)                                                    \
-  X(cli_kport)
+  X(cli_kport)                                                                 \
+  X(libcoll_random)                                                            \
+  X(libcoll_formulas)                                                          \
+  X(libcoll_hand)                                                              \
+  X(libcoll_select)                                                            \
+  X(libcoll_limits)                                                            \
+  X(cli_compare)                                                               \
+  X(cli_compare_svg)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)
