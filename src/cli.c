@@ -81,13 +81,17 @@ static _Noreturn void die(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)))
 #endif
     ;
+void cli_verror(const char *fmt, va_list ap) {
+  fputs("optcast: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
 static void die(const char *fmt, ...) {
   va_list ap;
-  fputs("optcast: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  cli_verror(fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
   CLI_EXIT(EXIT_INPUT);
 }
 

@@ -2,6 +2,7 @@
 #ifndef OC_CLI_H
 #define OC_CLI_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "optcast.h"
@@ -30,6 +31,9 @@ typedef struct cli_kport_args {
   int json, csv;
 } cli_kport_args;
 int cli_kport(const cli_kport_args *a, char *buf, size_t len);
+
+/* "optcast: <message>" and a newline on stderr (the one-line error form) */
+void cli_verror(const char *fmt, va_list ap);
 
 /* `optcast compare` (cli_compare.c): the raw option values (NULL: not
  * given); cli.c has refused the options compare does not take. */

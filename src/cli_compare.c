@@ -10,6 +10,7 @@
  * "verified no" and the exit code is 1.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,11 +61,9 @@ static int cmp_err(const char *fmt, ...)
     ;
 static int cmp_err(const char *fmt, ...) {
   va_list ap;
-  fputs("optcast: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  cli_verror(fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
   return 2;
 }
 
@@ -171,23 +170,22 @@ static int compare_one(const oc_params *p, int64_t root, int64_t m, int64_t byte
     snprintf(res->row[n].name, sizeof res->row[n].name, "optcast");
     snprintf(res->row[n].alg, sizeof res->row[n].alg, "karp (optimal)");
     if ((e = finish_row(p, root, m, &s, t, &res->row[n++])) != OC_OK) return e;
-  } else {
-    oc_sched_init(&s);
-    if ((e = oc_libcoll_tree_long(p, root, m, &s, &t)) != OC_OK) {
-      oc_sched_free(&s);
-      return e;
+  } else { /* optcast's multi-item rows */
+    static const struct {
+      const char *name, *alg;
+      int (*fn)(const oc_params *, int64_t, int64_t, oc_sched *, int64_t *);
+    } ROWS[] = {{"optcast-long", "karp tree (whole message)", oc_libcoll_tree_long},
+                {"optcast-pipelined", "karp tree (item by item)", oc_libcoll_tree_pipelined}};
+    for (size_t i = 0; i < sizeof ROWS / sizeof ROWS[0]; i++) {
+      oc_sched_init(&s);
+      if ((e = ROWS[i].fn(p, root, m, &s, &t)) != OC_OK) {
+        oc_sched_free(&s);
+        return e;
+      }
+      snprintf(res->row[n].name, sizeof res->row[n].name, "%s", ROWS[i].name);
+      snprintf(res->row[n].alg, sizeof res->row[n].alg, "%s", ROWS[i].alg);
+      if ((e = finish_row(p, root, m, &s, t, &res->row[n++])) != OC_OK) return e;
     }
-    snprintf(res->row[n].name, sizeof res->row[n].name, "optcast-long");
-    snprintf(res->row[n].alg, sizeof res->row[n].alg, "karp tree (whole message)");
-    if ((e = finish_row(p, root, m, &s, t, &res->row[n++])) != OC_OK) return e;
-    oc_sched_init(&s);
-    if ((e = oc_libcoll_tree_pipelined(p, root, m, &s, &t)) != OC_OK) {
-      oc_sched_free(&s);
-      return e;
-    }
-    snprintf(res->row[n].name, sizeof res->row[n].name, "optcast-pipelined");
-    snprintf(res->row[n].alg, sizeof res->row[n].alg, "karp tree (item by item)");
-    if ((e = finish_row(p, root, m, &s, t, &res->row[n++])) != OC_OK) return e;
   }
   for (size_t i = 0; i < sizeof LIB_ROWS / sizeof LIB_ROWS[0]; i++) {
     spec_label(res->row[n].name, sizeof res->row[n].name, &LIB_ROWS[i]);
@@ -328,6 +326,13 @@ static double lg2(int64_t x) {
   return d + (v - 1); /* piecewise linear between powers of two */
 }
 
+/* y of a ratio r >= 1 on a log scale from 1 (y1) to ymax (y0) */
+static double svg_y(double r, double ymax, double y0, double y1) {
+  return y1 - log(r < 1.0 ? 1.0 : r) / log(ymax) * (y1 - y0);
+}
+static const double TICKS[] = {1,  1.1, 1.25, 1.5, 2,   3,   5,    10,   20,   50,
+                               100, 200, 500, 1000, 2000, 5000, 10000, 1e5, 1e6};
+
 static void svg_write(FILE *f, const cmp_ctx *c, const cmp_result *rs, int n) {
   const double W = 860, H = 480, x0 = 70, x1 = 600, y0 = 40, y1 = 420;
   double lo, hi, ymax = 1.0;
@@ -340,14 +345,14 @@ static void svg_write(FILE *f, const cmp_ctx *c, const cmp_result *rs, int n) {
       if (q > ymax) ymax = q;
     }
   if (hi <= lo) hi = lo + 1;
-  ymax = ymax * 1.05;
+  ymax = ymax < 1.1 ? 1.1 : ymax * 1.05; /* the y axis is logarithmic */
   fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
              "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
              "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
           W, H, W, H);
   fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">broadcast time / lower bound, "
-             "LogP L=%lld o=%lld g=%lld, m=%lld%s%s</text>\n",
+             "LogP L=%lld o=%lld g=%lld, m=%lld%s%s (log scales)</text>\n",
           x0, (long long)c->L, (long long)c->o, (long long)c->g, (long long)c->m,
           c->preset ? ", preset " : "", c->preset ? c->preset->name : "");
   fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n"
@@ -358,8 +363,8 @@ static void svg_write(FILE *f, const cmp_ctx *c, const cmp_result *rs, int n) {
     fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%lld</text>\n", x,
             y1 + 16, (long long)rs[k].P);
   }
-  for (int t = 0; t <= 5; t++) {
-    double v = 1.0 + (ymax - 1.0) * t / 5.0, y = y1 - (v - 1.0) / (ymax - 1.0 + 1e-9) * (y1 - y0);
+  for (size_t t = 0; t < sizeof TICKS / sizeof TICKS[0] && TICKS[t] <= ymax; t++) {
+    double v = TICKS[t], y = svg_y(v, ymax, y0, y1);
     fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%.2f</text>\n"
                "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n",
             x0 - 6, y + 4, v, x0, y, x1, y);
@@ -372,7 +377,7 @@ static void svg_write(FILE *f, const cmp_ctx *c, const cmp_result *rs, int n) {
             i == 0 ? "3" : "1.5");
     for (int k = 0; k < n; k++) {
       double x = x0 + (lg2(rs[k].P) - lo) / (hi - lo) * (x1 - x0);
-      double y = y1 - (ratio(rs[k].row[i].time, rs[k].lb) - 1.0) / (ymax - 1.0 + 1e-9) * (y1 - y0);
+      double y = svg_y(ratio(rs[k].row[i].time, rs[k].lb), ymax, y0, y1);
       fprintf(f, "%s%.1f,%.1f", k ? " " : "", x, y);
     }
     fprintf(f, "\"/>\n<line x1=\"620\" y1=\"%d\" x2=\"645\" y2=\"%d\" stroke=\"%s\" "

@@ -251,12 +251,15 @@ static void prog_rd(lc_prog *b, int64_t v, int64_t ss) {
 }
 
 /* Ring allgather of the chunks (MPICH's scatter_ring_allgather): in step
- * i = 0 .. P-2, v sends chunk v - i to v + 1 (mod P). */
+ * i = 0 .. P-2, v sends chunk v - i (mod P) to v + 1.  Only the first nc
+ * chunks hold data; the steps that carry one are, in order, i = v - c for
+ * c = min(v, nc-1) .. max(0, v-P+2), then i = v - c + P for c = nc-1 ..
+ * v+2 (step P-1 does not exist): O(nc) per processor, not O(P). */
 static void prog_ring(lc_prog *b, int64_t v, int64_t ss) {
-  for (int64_t i = 0; i + 1 < b->P; i++) {
-    int64_t c = (v - i + b->P) % b->P;
-    emit_chunks(b, (v + 1) % b->P, c, c + 1, ss);
-  }
+  int64_t nc = oc_min64(b->P, (b->m + ss - 1) / ss), right = (v + 1) % b->P;
+  for (int64_t c = oc_min64(v, nc - 1); c >= oc_max64(0, v - b->P + 2); c--)
+    emit_chunks(b, right, c, c + 1, ss);
+  for (int64_t c = nc - 1; c > v + 1; c--) emit_chunks(b, right, c, c + 1, ss);
 }
 
 /* ---- the simulator ------------------------------------------------------------- */

@@ -126,6 +126,23 @@ void test_libcoll_formulas(void) {
       CHECK_EQ(tl, t);
     }
   }
+  /* message counts (g >= o: one message per edge): scatter + ring sends
+   * P nc - 1 messages (the scatter's nc - 1 edges, then every one of the nc
+   * chunks that hold data passes P - 1 ranks), nc = ceil(m / ceil(m/P)) */
+  for (int it = 0; it < 300; it++) {
+    oc_params p;
+    oc_libcoll_spec s = {OC_LC_SCATTER_RING, 0, 2};
+    oc_sched x;
+    int64_t P = test_range(1, 700), m = test_range(1, it % 2 ? 16 : 2000), t, ss, nc;
+    if (P * m > OC_LIBCOLL_MAX) continue;
+    ss = (m + P - 1) / P;
+    nc = (m + ss - 1) / ss;
+    CHECK_OK(oc_params_logp(&p, P, 5, 1, 3));
+    oc_sched_init(&x);
+    CHECK_OK(oc_libcoll_bcast(&p, test_range(0, P - 1), m, &s, &x, &t));
+    CHECK_EQ(x.n, P * nc - 1);
+    oc_sched_free(&x);
+  }
   /* k-nomial, m = 1, P = k^j, h >= (k-1) G: j (h + (k-2) G) */
   for (int64_t k = 3; k <= 8; k++)
     for (int64_t j = 1; j <= 3; j++) {
