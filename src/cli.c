@@ -26,7 +26,7 @@ enum {
   O_MODEL, O_PROCS, O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_LINES,
   O_ITEMS, O_OPERANDS, O_ROOT, O_ALGORITHM, O_RANK, O_JSON, O_CSV, O_QUIET,
   O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE,
-  O_PRESET, O_SIZE, O_SWEEP, O_SVG, O_COUNT
+  O_PRESET, O_SIZE, O_SWEEP, O_SVG, O_SEGMENT, O_COUNT
 };
 static const struct {
   const char *name;
@@ -38,7 +38,7 @@ static const struct {
     {"rank", 1},     {"json", 0},     {"csv", 0},     {"quiet", 0},
     {"help", 0},     {"personalized", 0}, {"commutative", 0}, {"ordered", 0},
     {"counts", 1},   {"degree", 1},   {"preset", 1},  {"size", 1},
-    {"sweep", 1},    {"svg", 1},
+    {"sweep", 1},    {"svg", 1},      {"segment", 1},
 };
 
 static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
@@ -103,7 +103,7 @@ static void usage(FILE *f) {
       "       optcast rank [PROBLEM] --rank R [params] [--json]\n"
       "       optcast compare bcast [--preset NAME | --latency L --overhead o --gap g]\n"
       "               --procs P | --sweep procs=A..B[:STEP]  [--items m | --size B]\n"
-      "               [--root r] [--json | --csv] [--svg FILE]\n"
+      "               [--root r] [--segment s] [--json | --csv] [--svg FILE]\n"
       "PROBLEM: bcast kbcast sum reduce allreduce alltoall (cbcast scan: "
       "planned)\n"
       "params:  --model logp|postal|kport  --procs P  --root r  --algorithm NAME\n"
@@ -922,6 +922,7 @@ static int run_compare(cli *c) {
   a.root = c->val[O_ROOT];
   a.sweep = c->val[O_SWEEP];
   a.svg = c->val[O_SVG];
+  a.segment = c->val[O_SEGMENT];
   a.json = c->set[O_JSON];
   a.csv = c->set[O_CSV];
   a.quiet = c->set[O_QUIET];
@@ -1179,7 +1180,7 @@ static int cli_run(int argc, char **argv, FILE *in) {
     return 0;
   }
   if (strcmp(c.cmd, "compare") == 0) return run_compare(&c);
-  for (int o = O_SIZE; o <= O_SVG; o++)
+  for (int o = O_SIZE; o <= O_SEGMENT; o++)
     if (c.set[o]) die("--%s: only meaningful with 'optcast compare'", OPTS[o].name);
   check_problem(&c, strcmp(c.cmd, "plan") == 0 || strcmp(c.cmd, "bound") == 0);
   build_params(&c);

@@ -40,7 +40,7 @@ void cli_verror(const char *fmt, va_list ap);
 typedef struct cli_compare_args {
   const char *problem;
   const char *procs, *latency, *overhead, *gap, *preset, *items, *size, *root;
-  const char *sweep, *svg;
+  const char *sweep, *svg, *segment;
   int json, csv, quiet;
 } cli_compare_args;
 int cli_compare(const cli_compare_args *a);

@@ -92,6 +92,7 @@ typedef struct cmp_result {
   cmp_row row[CMP_ROWS];
 } cmp_result;
 
+/* the library rows; the pipeline's segment is --segment (default 1) */
 static const oc_libcoll_spec LIB_ROWS[] = {
     {OC_LC_LINEAR, 0, 2},       {OC_LC_CHAIN, 0, 2},    {OC_LC_PIPELINE, 1, 2},
     {OC_LC_BINARY, 0, 2},       {OC_LC_BINOMIAL, 0, 2}, {OC_LC_KNOMIAL, 0, 3},
@@ -149,7 +150,7 @@ static int lib_row(const oc_params *p, int64_t root, int64_t m,
 }
 
 static int compare_one(const oc_params *p, int64_t root, int64_t m, int64_t bytes,
-                       cmp_result *res) {
+                       int64_t seg, cmp_result *res) {
   oc_sched s;
   int64_t t = 0;
   int e, n = 0;
@@ -188,9 +189,11 @@ static int compare_one(const oc_params *p, int64_t root, int64_t m, int64_t byte
     }
   }
   for (size_t i = 0; i < sizeof LIB_ROWS / sizeof LIB_ROWS[0]; i++) {
-    spec_label(res->row[n].name, sizeof res->row[n].name, &LIB_ROWS[i]);
-    snprintf(res->row[n].alg, sizeof res->row[n].alg, "%s", spec_source(LIB_ROWS[i].alg));
-    if ((e = lib_row(p, root, m, &LIB_ROWS[i], &res->row[n++])) != OC_OK) return e;
+    oc_libcoll_spec sp = LIB_ROWS[i];
+    if (sp.alg == OC_LC_PIPELINE) sp.seg = seg;
+    spec_label(res->row[n].name, sizeof res->row[n].name, &sp);
+    snprintf(res->row[n].alg, sizeof res->row[n].alg, "%s", spec_source(sp.alg));
+    if ((e = lib_row(p, root, m, &sp, &res->row[n++])) != OC_OK) return e;
   }
   for (int rule = OC_LC_RULE_OMPI; rule <= OC_LC_RULE_MPICH; rule++) {
     oc_libcoll_spec sp;
@@ -240,7 +243,7 @@ static int64_t optcast_time(const cmp_result *r) {
 typedef struct cmp_ctx {
   const cli_compare_args *a;
   const cli_preset *preset;
-  int64_t L, o, g, m, bytes, packet, root;
+  int64_t L, o, g, m, bytes, packet, root, seg;
 } cmp_ctx;
 
 static void json_one(const cmp_ctx *c, const cmp_result *r) {
@@ -522,6 +525,8 @@ int cli_compare(const cli_compare_args *a) {
   }
   c.root = 0;
   if (a->root && get_int("root", a->root, 0, plist[0] - 1, &c.root)) return 2;
+  c.seg = 1;
+  if (a->segment && get_int("segment", a->segment, 1, c.m, &c.seg)) return 2;
   G = oc_max64(c.g, c.o);
   for (int i = 0; i < np; i++)
     if (c.m > CMP_MAX / plist[i])
@@ -541,7 +546,7 @@ int cli_compare(const cli_compare_args *a) {
     if (np > 1 && !a->quiet && isatty(2))
       fprintf(stderr, "optcast: compare P=%lld (%d of %d)\n", (long long)plist[i], i + 1, np);
     if ((e = oc_params_logp(&p, plist[i], c.L, c.o, c.g)) != OC_OK ||
-        (e = compare_one(&p, c.root, c.m, c.bytes, &rs[i])) != OC_OK) {
+        (e = compare_one(&p, c.root, c.m, c.bytes, c.seg, &rs[i])) != OC_OK) {
       free(rs);
       if (e == OC_ERANGE)
         return cmp_err("--procs: P=%lld with these parameters is beyond the planner's range "

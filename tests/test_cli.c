@@ -620,7 +620,8 @@ void test_cli_kport(void) {
 }
 
 /* `optcast compare bcast` and `--preset`: JSON/CSV shape, the optimal row
- * first and never slower for one packet, the defaults named, errors. */
+ * first and never slower for one packet, the defaults named, --segment,
+ * errors. */
 void test_cli_compare(void) {
   RUN(NULL, "compare", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2",
       "--gap", "4", "--json");
@@ -666,6 +667,11 @@ void test_cli_compare(void) {
   CHECK(HAS(R.out, "\"items\":1250,\"bytes\":20000,\"packet_bytes\":16,"));
   CHECK(HAS(R.out, "\"name\":\"mpich-default\",\"algorithm\":\"picks scatter-rd-allgather\""));
   CHECK(HAS(R.out, "\"name\":\"ompi-default\",\"algorithm\":\"picks knomial-4\""));
+  /* --segment sets the pipeline's segment */
+  RUN(NULL, "compare", "bcast", "--preset", "cm5", "--procs", "16", "--items", "8",
+      "--segment", "4", "--csv");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\n16,pipeline-seg4,Open MPI pipeline,"));
   /* text: the table and the gains line */
   RUN(NULL, "compare", "bcast", "--preset", "cm5", "--procs", "16");
   CHECK_EQ(R.code, 0);
@@ -704,11 +710,15 @@ void test_cli_compare(void) {
          "8", NULL},
         {"compare", "bcast", "--latency", "1", "--overhead", "1", "--gap", "1099511627776",
          "--procs", "8", "--items", "2", NULL},
+        {"compare", "bcast", "--preset", "cm5", "--procs", "8", "--items", "8", "--segment",
+         "9", NULL},
+        {"plan", "bcast", "--preset", "cm5", "--procs", "8", "--segment", "2", NULL},
     };
     static const char *const name[] = {
         "--latency", "--preset", "--gap", "--procs", "--sweep", "--sweep", "--sweep",
         "--sweep", "--procs", "--size", "--items", "--root", "--svg", "sum", "--algorithm",
-        "--lambda", "--json", "--gap", "--size", "--procs", "--latency", "--items"};
+        "--lambda", "--json", "--gap", "--size", "--procs", "--latency", "--items",
+        "--segment", "--segment"};
     CHECK_EQ(sizeof bad / sizeof bad[0], sizeof name / sizeof name[0]);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
       run_optcast(&R, NULL, bad[i]);
