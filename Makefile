@@ -12,11 +12,11 @@ WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS  ?= -O2 -g
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRC = src/oc_num.c src/oc_reach.c src/oc_bcast.c src/oc_reduce.c src/oc_alltoall.c src/oc_allreduce.c src/oc_kbcast.c src/oc_kport.c src/oc_kport_chain.c src/oc_csv.c src/oc_sched.c src/oc_verify.c src/oc_verify_kport.c
-CLI_SRC = src/cli.c src/cli_render.c src/cli_kport.c src/cli_svg.c src/cli_draw.c src/cli_report.c
+LIB_SRC = src/oc_num.c src/oc_reach.c src/oc_bcast.c src/oc_reduce.c src/oc_alltoall.c src/oc_allreduce.c src/oc_kbcast.c src/oc_kport.c src/oc_kport_chain.c src/oc_csv.c src/oc_sched.c src/oc_verify.c src/oc_verify_kport.c src/oc_libcoll.c
+CLI_SRC = src/cli.c src/cli_render.c src/cli_kport.c src/cli_svg.c src/cli_draw.c src/cli_report.c src/cli_compare.c
 TEST_SRC = tests/test_main.c tests/test_reach.c tests/test_bcast.c \
            tests/test_verify.c tests/test_reduce.c tests/test_collect.c tests/test_kbcast.c tests/test_mutants.c tests/test_cli.c tests/brute.c \
-           tests/test_kport.c tests/brute_kport.c tests/test_draw.c
+           tests/test_kport.c tests/brute_kport.c tests/test_draw.c tests/test_libcoll.c
 HDRS = include/optcast.h src/oc_internal.h src/cli.h tests/test.h tests/brute_kport.h
 
 all: build/optcast build/liboptcast.a
@@ -73,10 +73,11 @@ build-fuzz/fuzz_%: fuzz/fuzz_%.c $(LIB_SRC) $(HDRS)
 fuzz: $(FUZZ_TARGETS)
 	sh fuzz/run.sh $(FUZZ_SECONDS)
 
-bench: build/bench_rank build/bench_plan build/bench_kport
+bench: build/bench_rank build/bench_plan build/bench_kport build/bench_libcoll
 	./build/bench_rank
 	./build/bench_plan
 	./build/bench_kport time
+	./build/bench_libcoll
 
 build/bench_%: bench/bench_%.c build/liboptcast.a $(HDRS)
 	$(CC) $(CSTD) $(WARN) -O2 -g -Iinclude -Isrc -o $@ $< build/liboptcast.a -lm

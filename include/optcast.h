@@ -433,6 +433,76 @@ int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
 int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
                                   int64_t *time, int64_t *lower_bound);
 
+/* ---- MPI library broadcast algorithms, for comparison (oc_libcoll.c) -------
+ * The broadcast algorithms of Open MPI (coll/base) and MPICH as LogP
+ * schedules of a message of m packets (items 0..m-1) from any root, each
+ * processor issuing its sends in the library's order as early as the rules
+ * allow (docs/ALGORITHMS.md, "MPI library algorithms").  Unsegmented
+ * algorithms send the whole message as one long message per edge;
+ * segmented ones (seg > 0) send segments of seg packets.  Every schedule
+ * passes oc_verify_bcast.
+ *  LINEAR       the root sends to every rank in rank order (Open MPI
+ *               basic_linear)
+ *  CHAIN        root -> root+1 -> ... (Open MPI chain, fan-out 1)
+ *  PIPELINE     the chain, in segments of seg packets (Open MPI pipeline)
+ *  BINARY       Open MPI's binary tree (topo build_tree, fan-out 2)
+ *  BINOMIAL     binomial tree, largest subtree first (MPICH binomial)
+ *  KNOMIAL      k-nomial tree of radix `radix` (Open MPI / MPICH knomial)
+ *  SPLIT_BINARY Open MPI split_bintree: halves down the two subtrees, then
+ *               exchanged between partners
+ *  SCATTER_RD   binomial scatter + recursive-doubling allgather (MPICH)
+ *  SCATTER_RING binomial scatter + ring allgather (MPICH) */
+typedef enum oc_libcoll_alg {
+  OC_LC_LINEAR = 0,
+  OC_LC_CHAIN,
+  OC_LC_PIPELINE,
+  OC_LC_BINARY,
+  OC_LC_BINOMIAL,
+  OC_LC_KNOMIAL,
+  OC_LC_SPLIT_BINARY,
+  OC_LC_SCATTER_RD,
+  OC_LC_SCATTER_RING,
+  OC_LC_COUNT
+} oc_libcoll_alg;
+
+#define OC_LIBCOLL_MAX ((int64_t)1 << 22) /* P * m                        */
+#define OC_LIBCOLL_RADIX_MAX 64
+
+typedef struct oc_libcoll_spec {
+  oc_libcoll_alg alg;
+  int64_t seg;    /* packets per segment; 0: the whole message (PIPELINE
+                     with 0 is the unsegmented chain)                     */
+  int64_t radix;  /* KNOMIAL: 2..OC_LIBCOLL_RADIX_MAX (BINOMIAL: 2)       */
+} oc_libcoll_spec;
+
+const char *oc_libcoll_alg_name(oc_libcoll_alg a);
+int oc_libcoll_alg_parse(const char *name, oc_libcoll_alg *out);
+
+/* The schedule (out may be NULL: time only) and its completion time.
+ * P * m <= OC_LIBCOLL_MAX and m max(g, o) <= 2^50, else OC_ERANGE. */
+int oc_libcoll_bcast(const oc_params *p, int64_t root, int64_t m,
+                     const oc_libcoll_spec *spec, oc_sched *out, int64_t *time);
+/* optcast's own rows for m items: the optimal single-item tree (Karp)
+ * pipelined item by item, and Karp's tree for the whole message as one long
+ * message (optimal among trees that send it whole; OC_ERANGE when m max(g,o)
+ * or L + (m-1) max(g,o) exceeds OC_PARAM_MAX).  LogP multi-item optimality
+ * is not claimed for either. */
+int oc_libcoll_tree_pipelined(const oc_params *p, int64_t root, int64_t m,
+                              oc_sched *out, int64_t *time);
+int oc_libcoll_tree_long(const oc_params *p, int64_t root, int64_t m,
+                         oc_sched *out, int64_t *time);
+/* max(B(P), L + 2o + (m-1) max(g, o)) for P >= 2 (0 for P = 1). */
+int oc_libcoll_lower_bound(const oc_params *p, int64_t m, int64_t *lb);
+
+/* The libraries' default choice for P processes and a message of `bytes`
+ * bytes: Open MPI 4.1's ompi_coll_tuned_bcast_intra_dec_fixed and MPICH
+ * 4.0's MPIR_Bcast_intra_auto (tables in oc_libcoll.c, sources in
+ * docs/ALGORITHMS.md). */
+typedef enum oc_libcoll_rule { OC_LC_RULE_OMPI = 0, OC_LC_RULE_MPICH = 1 } oc_libcoll_rule;
+const char *oc_libcoll_rule_name(oc_libcoll_rule r);
+int oc_libcoll_select(oc_libcoll_rule rule, int64_t P, int64_t bytes,
+                      oc_libcoll_spec *out);
+
 /* ---- verifier --------------------------------------------------------------
  * Checks a schedule against every LogP rule of the contract (postal is LogP
  * with o = 0) for the broadcast of `items` items from `root` (all items held

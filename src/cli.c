@@ -26,7 +26,7 @@ enum {
   O_MODEL, O_PROCS, O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_LINES,
   O_ITEMS, O_OPERANDS, O_ROOT, O_ALGORITHM, O_RANK, O_JSON, O_CSV, O_QUIET,
   O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE, O_SVG, O_HTML,
-  O_FORMAT, O_COUNT
+  O_FORMAT, O_PRESET, O_SIZE, O_SWEEP, O_SEGMENT, O_COUNT
 };
 static const struct {
   const char *name;
@@ -38,6 +38,7 @@ static const struct {
     {"rank", 1},     {"json", 0},     {"csv", 0},     {"quiet", 0},
     {"help", 0},     {"personalized", 0}, {"commutative", 0}, {"ordered", 0},
     {"counts", 1},   {"degree", 1},   {"svg", 1},     {"html", 1},    {"format", 1},
+    {"preset", 1},   {"size", 1},     {"sweep", 1},   {"segment", 1},
 };
 
 static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
@@ -82,13 +83,17 @@ static _Noreturn void die(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)))
 #endif
     ;
+void cli_verror(const char *fmt, va_list ap) {
+  fputs("optcast: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
 static void die(const char *fmt, ...) {
   va_list ap;
-  fputs("optcast: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  cli_verror(fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
   CLI_EXIT(EXIT_INPUT);
 }
 
@@ -100,10 +105,13 @@ static void usage(FILE *f) {
       "       optcast rank [PROBLEM] --rank R [params] [--json]\n"
       "       optcast draw PROBLEM [params] (--svg FILE | --format svg)\n"
       "       optcast report PROBLEM [params] (--html FILE | --format html)\n"
+      "       optcast compare bcast [--preset NAME | --latency L --overhead o --gap g]\n"
+      "               --procs P | --sweep procs=A..B[:STEP]  [--items m | --size B]\n"
+      "               [--root r] [--segment s] [--json | --csv] [--svg FILE]\n"
       "PROBLEM: bcast kbcast sum reduce allreduce alltoall (cbcast scan: "
       "planned)\n"
       "params:  --model logp|postal|kport  --procs P  --root r  --algorithm NAME\n"
-      "         logp:   --latency L --overhead o --gap g   (integers)\n"
+      "         logp:   --latency L --overhead o --gap g   (integers), or --preset cm5|ib-tukey\n"
       "         postal: --lambda X (or --latency X), X >= 1: 2.5 or 5/2\n"
       "         sum: --operands n; reduce: --commutative; alltoall: --items k,"
       " --personalized\n"
@@ -236,6 +244,7 @@ static void build_params(cli *c) {
     die("--model: unknown model '%s' (expected logp, postal, kport or rrp)",
         model);
   if (strcmp(model, "kport") == 0) {
+    if (c->set[O_PRESET]) die("--preset: sets LogP parameters; not for --model kport");
     build_kport(c);
     return;
   }
@@ -246,12 +255,25 @@ static void build_params(cli *c) {
   if (strcmp(model, "logp") == 0) {
     int64_t L, o, g;
     if (c->set[O_LAMBDA]) die("--lambda: only meaningful with --model postal");
+    if (c->set[O_PRESET]) { /* published parameters (docs/PRESETS.md) */
+      const cli_preset *pr = cli_preset_find(c->val[O_PRESET]);
+      if (pr == NULL)
+        die("--preset: unknown preset '%s' (available: %s)", c->val[O_PRESET], cli_preset_names());
+      if (c->set[O_LATENCY] || c->set[O_OVERHEAD] || c->set[O_GAP])
+        die("--%s: conflicts with --preset %s (which sets L=%lld o=%lld g=%lld); give one "
+            "or the other", c->set[O_LATENCY] ? "latency" : c->set[O_OVERHEAD] ? "overhead" : "gap",
+            pr->name, (long long)pr->L, (long long)pr->o, (long long)pr->g);
+      L = pr->L;
+      o = pr->o;
+      g = pr->g;
+    } else {
     if (!c->set[O_LATENCY]) die("missing --latency (required for --model logp)");
     if (!c->set[O_OVERHEAD]) die("missing --overhead (required for --model logp)");
     if (!c->set[O_GAP]) die("missing --gap (required for --model logp)");
     L = need_int(c, O_LATENCY, 0, OC_PARAM_MAX);
     o = need_int(c, O_OVERHEAD, 0, OC_PARAM_MAX);
     g = need_int(c, O_GAP, 1, OC_PARAM_MAX);
+    }
     if (L + 2 * o < 1)
       die("--latency, --overhead: L + 2o must be at least 1, got L=%lld o=%lld",
           (long long)L, (long long)o);
@@ -260,6 +282,7 @@ static void build_params(cli *c) {
   } else {
     int64_t num, den;
     int which;
+    if (c->set[O_PRESET]) die("--preset: sets LogP parameters; not for --model postal");
     if (c->set[O_OVERHEAD]) die("--overhead: not a parameter of --model postal (o = 0)");
     if (c->set[O_GAP]) die("--gap: not a parameter of --model postal (g = 1)");
     if (!c->set[O_LAMBDA] && !c->set[O_LATENCY])
@@ -350,7 +373,7 @@ static void check_output(const cli *c) {
   int draw = strcmp(c->cmd, "draw") == 0, report = strcmp(c->cmd, "report") == 0;
   const char *fmt = draw ? "svg" : "html", *cmd = draw ? "draw" : "report";
   int file = draw ? O_SVG : O_HTML;
-  if (!draw && c->set[O_SVG]) die("--svg: only meaningful with 'optcast draw'");
+  if (!draw && c->set[O_SVG]) die("--svg: only meaningful with 'optcast draw' or 'optcast compare'");
   if (!report && c->set[O_HTML]) die("--html: only meaningful with 'optcast report'");
   if (!draw && !report) {
     if (c->set[O_FORMAT]) die("--format: only meaningful with 'optcast draw' or 'optcast report'");
@@ -1051,6 +1074,38 @@ static int run_kport(cli *c) {
   return rc;
 }
 
+/* `optcast compare`: cli_compare.c does the work */
+static int run_compare(cli *c) {
+  static const int other[] = {O_LAMBDA, O_PORTS, O_LINES, O_OPERANDS, O_ALGORITHM, O_RANK,
+                              O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE,
+                              O_HTML, O_FORMAT};
+  cli_compare_args a;
+  for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+    if (c->set[other[i]])
+      die("--%s: not a parameter of 'optcast compare' (it takes --preset or --latency, "
+          "--overhead, --gap; --procs or --sweep; --items or --size; --root)",
+          OPTS[other[i]].name);
+  if (c->set[O_MODEL] && strcmp(c->val[O_MODEL], "logp") != 0)
+    die("--model: compare runs in the LogP model, got '%s'", c->val[O_MODEL]);
+  memset(&a, 0, sizeof a);
+  a.problem = c->problem;
+  a.procs = c->val[O_PROCS];
+  a.latency = c->val[O_LATENCY];
+  a.overhead = c->val[O_OVERHEAD];
+  a.gap = c->val[O_GAP];
+  a.preset = c->val[O_PRESET];
+  a.items = c->val[O_ITEMS];
+  a.size = c->val[O_SIZE];
+  a.root = c->val[O_ROOT];
+  a.sweep = c->val[O_SWEEP];
+  a.svg = c->val[O_SVG];
+  a.segment = c->val[O_SEGMENT];
+  a.json = c->set[O_JSON];
+  a.csv = c->set[O_CSV];
+  a.quiet = c->set[O_QUIET];
+  return cli_compare(&a);
+}
+
 static int64_t *parse_counts(const cli *c, int64_t n) {
   int64_t *cnt = (int64_t *)calloc((size_t)c->p.P, sizeof *cnt), sum = 0, q = 0;
   const char *x = c->val[O_COUNTS];
@@ -1294,8 +1349,10 @@ static int cli_run(int argc, char **argv, FILE *in) {
   }
   if (strcmp(c.cmd, "plan") != 0 && strcmp(c.cmd, "bound") != 0 &&
       strcmp(c.cmd, "verify") != 0 && strcmp(c.cmd, "rank") != 0 &&
-      strcmp(c.cmd, "draw") != 0 && strcmp(c.cmd, "report") != 0)
-    die("unknown command '%s' (expected plan, bound, verify, rank, draw or report)", c.cmd);
+      strcmp(c.cmd, "draw") != 0 && strcmp(c.cmd, "report") != 0 &&
+      strcmp(c.cmd, "compare") != 0)
+    die("unknown command '%s' (expected plan, bound, verify, rank, draw, report or compare)",
+        c.cmd);
   c.argc = argc;
   c.argv = argv;
   parse_args(&c, argc, argv, 2);
@@ -1303,6 +1360,9 @@ static int cli_run(int argc, char **argv, FILE *in) {
     usage(stdout);
     return 0;
   }
+  if (strcmp(c.cmd, "compare") == 0) return run_compare(&c);
+  for (int o = O_SIZE; o <= O_SEGMENT; o++)
+    if (c.set[o]) die("--%s: only meaningful with 'optcast compare'", OPTS[o].name);
   check_problem(&c, strcmp(c.cmd, "plan") == 0 || strcmp(c.cmd, "bound") == 0 ||
                         strcmp(c.cmd, "draw") == 0 || strcmp(c.cmd, "report") == 0);
   check_output(&c);

@@ -2,6 +2,7 @@
 #ifndef OC_CLI_H
 #define OC_CLI_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "optcast.h"
@@ -100,5 +101,31 @@ void cli_report_page(FILE *f, const cli_report_in *in);
 /* The page written atomically to path or, path NULL, to stdout. */
 int cli_report_write(const cli_report_in *in, const char *path, char *err,
                      size_t errlen);
+
+/* "optcast: <message>" and a newline on stderr (the one-line error form) */
+void cli_verror(const char *fmt, va_list ap);
+
+/* `optcast compare` (cli_compare.c): the raw option values (NULL: not
+ * given); cli.c has refused the options compare does not take. */
+typedef struct cli_compare_args {
+  const char *problem;
+  const char *procs, *latency, *overhead, *gap, *preset, *items, *size, *root;
+  const char *sweep, *svg, *segment;
+  int json, csv, quiet;
+} cli_compare_args;
+int cli_compare(const cli_compare_args *a);
+
+/* LogP parameter presets from published measurements (docs/PRESETS.md):
+ * L, o, g in model units of `unit`; a packet (item) stands for
+ * packet_bytes bytes. */
+typedef struct cli_preset {
+  const char *name;
+  int64_t L, o, g;
+  const char *unit;
+  int64_t packet_bytes;
+  const char *source;
+} cli_preset;
+const cli_preset *cli_preset_find(const char *name);
+const char *cli_preset_names(void);
 
 #endif

@@ -78,7 +78,14 @@
   X(draw_golden)                                                               \
   X(draw_xmllint)                                                              \
   X(report_pages)                                                              \
-  X(report_errors)
+  X(report_errors)                                                             \
+  X(libcoll_random)                                                            \
+  X(libcoll_formulas)                                                          \
+  X(libcoll_hand)                                                              \
+  X(libcoll_select)                                                            \
+  X(libcoll_limits)                                                            \
+  X(cli_compare)                                                               \
+  X(cli_compare_svg)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

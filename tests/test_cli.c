@@ -618,3 +618,154 @@ void test_cli_kport(void) {
     }
   }
 }
+
+/* `optcast compare bcast` and `--preset`: JSON/CSV shape, the optimal row
+ * first and never slower for one packet, the defaults named, --segment,
+ * errors. */
+void test_cli_compare(void) {
+  RUN(NULL, "compare", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2",
+      "--gap", "4", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK_EQ(lines(R.out), 1);
+  CHECK(HAS(R.out, "{\"problem\":\"bcast\",\"model\":\"logp\",\"algorithm\":\"compare\","
+                   "\"P\":8,\"procs\":8,\"time\":24,\"lower_bound\":24,\"optimal\":true"));
+  CHECK(HAS(R.out, "\"rows\":[{\"name\":\"optcast\",\"algorithm\":\"karp (optimal)\","
+                   "\"time\":24,\"ratio_lower_bound\":1.0000,\"ratio_best\":1.0000,"
+                   "\"verified\":true,\"messages\":7}"));
+  CHECK(HAS(R.out, "{\"name\":\"binomial\",\"algorithm\":\"MPICH binomial\",\"time\":30,"));
+  CHECK(HAS(R.out, "{\"name\":\"mpich-default\",\"algorithm\":\"picks binomial\",\"time\":30,"));
+  CHECK(HAS(R.out, "\"preset\":null"));
+  CHECK(!HAS(R.out, "\"verified\":false"));
+  /* the preset gives the same parameters (cm5 = Karp et al.'s Fig. 1) */
+  RUN(NULL, "compare", "bcast", "--preset", "cm5", "--procs", "8", "--csv");
+  CHECK_EQ(R.code, 0);
+  CHECK(strncmp(R.out, "P,row,algorithm,time,lower_bound,ratio_lower_bound,ratio_best,"
+                       "verified,messages\n8,optcast,karp (optimal),24,24,1.0000,1.0000,yes,7\n",
+                121) == 0);
+  CHECK_EQ(lines(R.out), 1 + 14);
+  CHECK(!HAS(R.out, ",no,"));
+  /* a sweep in CSV: 4 values of P, 14 rows each */
+  RUN(NULL, "compare", "bcast", "--preset", "ib-tukey", "--sweep", "procs=8..64", "--csv");
+  CHECK_EQ(R.code, 0);
+  CHECK_EQ(lines(R.out), 1 + 4 * 14);
+  CHECK(HAS(R.out, "\n64,optcast,"));
+  /* a step sweep in JSON: one object with the list */
+  RUN(NULL, "compare", "bcast", "--latency", "3", "--overhead", "1", "--gap", "2",
+      "--sweep", "procs=5..15:5", "--items", "3", "--root", "4", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK_EQ(lines(R.out), 1);
+  CHECK(HAS(R.out, "{\"problem\":\"bcast\",\"algorithm\":\"compare\",\"sweep\":[{"));
+  CHECK(HAS(R.out, "\"P\":15,"));
+  CHECK(HAS(R.out, "\"name\":\"optcast-long\""));
+  CHECK(HAS(R.out, "\"name\":\"optcast-pipelined\""));
+  /* --size: bytes -> packets with the preset's packet size; the selection
+   * rules see the bytes: 20000 bytes, 64 processes: MPICH takes scatter +
+   * recursive doubling (12288 <= 20000 < 524288, P a power of two) */
+  RUN(NULL, "compare", "bcast", "--preset", "cm5", "--procs", "64", "--size", "20000",
+      "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"items\":1250,\"bytes\":20000,\"packet_bytes\":16,"));
+  CHECK(HAS(R.out, "\"name\":\"mpich-default\",\"algorithm\":\"picks scatter-rd-allgather\""));
+  CHECK(HAS(R.out, "\"name\":\"ompi-default\",\"algorithm\":\"picks knomial-4\""));
+  /* --segment sets the pipeline's segment */
+  RUN(NULL, "compare", "bcast", "--preset", "cm5", "--procs", "16", "--items", "8",
+      "--segment", "4", "--csv");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\n16,pipeline-seg4,Open MPI pipeline,"));
+  /* text: the table and the gains line */
+  RUN(NULL, "compare", "bcast", "--preset", "cm5", "--procs", "16");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "optcast gains: "));
+  CHECK(HAS(R.out, "lower bound "));
+  /* --preset in the other commands: the same as its numbers */
+  RUN(NULL, "plan", "bcast", "--preset", "cm5", "--procs", "8", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"time\":24,") && HAS(R.out, "\"L\":6,\"o\":2,\"g\":4"));
+  /* refusals: exit 2, one line naming the parameter, nothing on stdout */
+  {
+    static const char *const bad[][16] = {
+        {"compare", "bcast", "--preset", "cm5", "--latency", "6", "--procs", "8", NULL},
+        {"compare", "bcast", "--preset", "cray", "--procs", "8", NULL},
+        {"compare", "bcast", "--latency", "6", "--overhead", "2", "--procs", "8", NULL},
+        {"compare", "bcast", "--preset", "cm5", NULL},
+        {"compare", "bcast", "--preset", "cm5", "--procs", "8", "--sweep", "procs=2..4", NULL},
+        {"compare", "bcast", "--preset", "cm5", "--sweep", "procs=8..4", NULL},
+        {"compare", "bcast", "--preset", "cm5", "--sweep", "P=8..16", NULL},
+        {"compare", "bcast", "--preset", "cm5", "--sweep", "procs=1..1000:1", NULL},
+        {"compare", "bcast", "--preset", "cm5", "--procs", "4096", "--items", "1000", NULL},
+        {"compare", "bcast", "--latency", "1", "--overhead", "0", "--gap", "1", "--procs",
+         "8", "--size", "100", NULL},
+        {"compare", "bcast", "--preset", "cm5", "--procs", "8", "--items", "2", "--size",
+         "100", NULL},
+        {"compare", "bcast", "--preset", "cm5", "--procs", "8", "--root", "8", NULL},
+        {"compare", "bcast", "--preset", "cm5", "--procs", "8", "--svg", "x.svg", NULL},
+        {"compare", "sum", "--preset", "cm5", "--procs", "8", NULL},
+        {"compare", "bcast", "--preset", "cm5", "--procs", "8", "--algorithm", "karp", NULL},
+        {"compare", "bcast", "--lambda", "2", "--procs", "8", NULL},
+        {"compare", "bcast", "--preset", "cm5", "--procs", "8", "--json", "--csv", NULL},
+        {"plan", "bcast", "--preset", "cm5", "--gap", "4", "--procs", "8", NULL},
+        {"plan", "bcast", "--preset", "cm5", "--procs", "8", "--size", "4", NULL},
+        {"compare", "bcast", "--preset", "cm5", "--procs", "0", NULL},
+        {"compare", "bcast", "--latency", "0", "--overhead", "0", "--gap", "1", "--procs",
+         "8", NULL},
+        {"compare", "bcast", "--latency", "1", "--overhead", "1", "--gap", "1099511627776",
+         "--procs", "8", "--items", "2", NULL},
+        {"compare", "bcast", "--preset", "cm5", "--procs", "8", "--items", "8", "--segment",
+         "9", NULL},
+        {"plan", "bcast", "--preset", "cm5", "--procs", "8", "--segment", "2", NULL},
+    };
+    static const char *const name[] = {
+        "--latency", "--preset", "--gap", "--procs", "--sweep", "--sweep", "--sweep",
+        "--sweep", "--procs", "--size", "--items", "--root", "--svg", "sum", "--algorithm",
+        "--lambda", "--json", "--gap", "--size", "--procs", "--latency", "--items",
+        "--segment", "--segment"};
+    CHECK_EQ(sizeof bad / sizeof bad[0], sizeof name / sizeof name[0]);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      run_optcast(&R, NULL, bad[i]);
+      if (R.code != 2 || !HAS(R.err, name[i]) || R.out[0] != '\0' || lines(R.err) != 1)
+        test_failf(__FILE__, __LINE__, "case %zu: code %d, err '%s', out '%.40s'", i,
+                   R.code, R.err, R.out);
+    }
+  }
+}
+
+/* --svg: a self-contained SVG written atomically (no temporary left); an
+ * unwritable place is an error with no file and nothing on stdout. */
+void test_cli_compare_svg(void) {
+  char dir[] = "/tmp/optcast_svg_XXXXXX", path[256], bad[256];
+  FILE *f;
+  static char buf[1 << 16];
+  size_t n;
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(path, sizeof path, "%s/chart.svg", dir);
+  RUN(NULL, "compare", "bcast", "--preset", "cm5", "--sweep", "procs=8..128", "--svg", path,
+      "--csv");
+  CHECK_EQ(R.code, 0);
+  CHECK_EQ(lines(R.out), 1 + 5 * 14);
+  f = fopen(path, "r");
+  if (f == NULL) {
+    test_fail(__FILE__, __LINE__, "the SVG file is missing");
+    return;
+  }
+  n = fread(buf, 1, sizeof buf - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+  CHECK(strncmp(buf, "<?xml", 5) == 0);
+  CHECK(HAS(buf, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
+  CHECK(HAS(buf, "</svg>\n"));
+  CHECK(HAS(buf, ">optcast</text>") && HAS(buf, ">mpich-default</text>"));
+  CHECK(HAS(buf, ">128</text>"));
+  { /* nothing else in the directory */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "test $(ls %s | wc -l) -eq 1", dir);
+    CHECK_EQ(system(cmd), 0);
+  }
+  snprintf(bad, sizeof bad, "%s/no/such/dir/c.svg", dir);
+  RUN(NULL, "compare", "bcast", "--preset", "cm5", "--sweep", "procs=8..16", "--svg", bad);
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--svg"));
+  CHECK_EQ(lines(R.err), 1);
+  CHECK(R.out[0] == '\0');
+  remove(path);
+  CHECK_EQ(rmdir(dir), 0);
+}
