@@ -860,8 +860,8 @@ static int cmd_report(cli *c) {
   cli_report_in in;
   cli_report_kv par[8], res[6];
   char title[256], sub[256], err[320], pv[6][64], rv[4][64], verdict[320];
-  char *svg = NULL, *cmdline;
-  size_t svglen = 0, np = 0, nr = 0;
+  char *svg = NULL, *cmdline, *extra = NULL;
+  size_t svglen = 0, np = 0, nr = 0, elen = 0;
   int e;
   solve(c, 1, &r);
   draw_input(c, &r, &d, title, sizeof title, sub, sizeof sub);
@@ -895,6 +895,17 @@ static int cmd_report(cli *c) {
   snprintf(verdict, sizeof verdict, "time %s, lower bound %s: %s", rv[0], rv[1],
            r.time == r.lb ? "optimal" : "above the lower bound");
   cmdline = reproduce_line(c);
+  if (is(c, "bcast") && c->p.model == OC_MODEL_LOGP) { /* next to the MPI libraries */
+    const cli_preset *pr = c->set[O_PRESET] ? cli_preset_find(c->val[O_PRESET]) : NULL;
+    FILE *m = open_memstream(&extra, &elen);
+    if (m == NULL) die("out of memory");
+    if (cli_compare_html(m, &c->p, c->root, pr ? pr->packet_bytes : CLI_COMPARE_PACKET) == OC_EUNSUP)
+      fprintf(m, "<p class=\"note\">The comparison with the MPI libraries' algorithms is "
+                 "left out for P &gt; %d (<code>optcast compare bcast</code> takes P up to "
+                 "2^20).</p>\n", CLI_COMPARE_REPORT_MAX);
+    if (fclose(m) != 0) die("out of memory");
+  }
+  in.extra = extra;
   in.title = title;
   in.verdict = verdict;
   in.optimal = r.time == r.lb;
@@ -911,6 +922,7 @@ static int cmd_report(cli *c) {
   e = cli_report_write(&in, c->val[O_HTML], err, sizeof err);
   free(svg);
   free(cmdline);
+  free(extra);
   result_free(&r);
   if (e != OC_OK) die("--html: %s", err);
   return 0;

@@ -52,7 +52,7 @@ const char *cli_preset_names(void) { return "cm5, ib-tukey"; }
 #define CMP_MAX ((int64_t)1 << 20) /* P * m: about 4 s at the limit */
 #define CMP_SWEEP_MAX 64
 #endif
-#define CMP_DEFAULT_PACKET 8 /* bytes per packet without a preset */
+#define CMP_DEFAULT_PACKET CLI_COMPARE_PACKET
 
 static int cmp_err(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -237,6 +237,47 @@ static int64_t optcast_time(const cmp_result *r) {
   for (int i = 0; i < r->nrows; i++)
     if (strncmp(r->row[i].name, "optcast", 7) == 0 && r->row[i].time < t) t = r->row[i].time;
   return t;
+}
+
+/* ---- the report's section ---------------------------------------------------- */
+int cli_compare_html(FILE *f, const oc_params *p, int64_t root, int64_t bytes) {
+  cmp_result r;
+  const cmp_row *bl, *om, *mp;
+  int64_t ot;
+  char b[160];
+  if (p->model != OC_MODEL_LOGP || p->P > CLI_COMPARE_REPORT_MAX) return OC_EUNSUP;
+  if (compare_one(p, root, 1, bytes, 1, &r) != OC_OK) return OC_EINVAL;
+  bl = best_library(&r);
+  om = find_row(&r, "ompi-default");
+  mp = find_row(&r, "mpich-default");
+  ot = optcast_time(&r);
+  fprintf(f, "<h2>Compared with the MPI libraries' algorithms</h2>\n<p>The same broadcast "
+             "(one packet, %lld bytes for the selection rules) with the algorithms Open MPI "
+             "and MPICH use, each built in the same model and checked by the same verifier "
+             "(<code>optcast compare bcast</code>; docs/ALGORITHMS.md).</p>\n"
+             "<table class=\"sched\">\n<tr><th>row</th><th>algorithm</th><th>time</th>"
+             "<th>/ bound</th><th>/ best</th><th>verified</th></tr>\n",
+          (long long)bytes);
+  for (int i = 0; i < r.nrows; i++) {
+    const cmp_row *x = &r.row[i];
+    fputs("<tr><td>", f);
+    cli_svg_escape(f, x->name);
+    fputs("</td><td>", f);
+    cli_svg_escape(f, x->alg);
+    fprintf(f, "</td><td>%lld</td><td>%.3f</td><td>%.3f</td><td>%s</td></tr>\n",
+            (long long)x->time, ratio(x->time, r.lb), ratio(x->time, r.best),
+            x->verified ? "yes" : "NO");
+  }
+  fputs("</table>\n", f);
+  if (bl && om && mp) {
+    snprintf(b, sizeof b, "optcast gains %.3fx over the best library algorithm (%s), "
+                          "%.3fx over ompi-default, %.3fx over mpich-default",
+             ratio(bl->time, ot), bl->name, ratio(om->time, ot), ratio(mp->time, ot));
+    fputs("<p>", f);
+    cli_svg_escape(f, b);
+    fputs("</p>\n", f);
+  }
+  return OC_OK;
 }
 
 /* ---- output ----------------------------------------------------------------------- */

@@ -92,6 +92,7 @@ void cli_report_page(FILE *f, const cli_report_in *in) {
     put_svg(f, in->svg, in->svglen);
     fputs("</div>\n", f);
   }
+  if (in->extra != NULL) fputs(in->extra, f);
   if (in->s != NULL) put_schedule(f, in);
   fputs("<h2>Reproduce</h2>\n<pre>", f);
   cli_svg_escape(f, in->command);

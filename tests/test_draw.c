@@ -606,9 +606,21 @@ void test_report_pages(void) {
   CHECK(HAS(page, "L = 6, o = 2, g = 4"));
   CHECK(HAS(page, ">p7<"));
   check_reproduce(page, "\"time\":24,");
+  /* next to the MPI libraries' algorithms: optcast's optimal tree is the best row */
+  CHECK(HAS(page, "<h2>Compared with the MPI libraries' algorithms</h2>"));
+  CHECK(HAS(page, "<tr><td>optcast</td><td>karp (optimal)</td><td>24</td><td>1.000</td>"
+                  "<td>1.000</td><td>yes</td></tr>"));
+  CHECK(HAS(page, "<td>ompi-default</td>") && HAS(page, "<td>mpich-default</td>"));
+  CHECK(!HAS(page, "<td>NO</td>"));
+  free(page);
+  page = report("bcast --preset cm5 --procs 5000", "cm5.html");
+  CHECK(HAS(page, "left out for P &gt; 4096"));
+  CHECK(HAS(page, "L = 6, o = 2, g = 4"));
+  check_reproduce(page, "\"P\":5000");
   free(page);
   /* postal lambda = 5/2, a non-optimal algorithm's verdict is not green */
   page = report("kbcast --lambda 5/2 --procs 8 --items 4 --algorithm repeat", "kb.html");
+  CHECK(!HAS(page, "Compared with the MPI")); /* LogP broadcasts only */
   CHECK(HAS(page, "<td>5/2</td>"));
   CHECK(HAS(page, "above the lower bound") && HAS(page, "class=\"bad\""));
   CHECK(HAS(page, "reception table") || HAS(page, "Reception"));
@@ -628,7 +640,7 @@ void test_report_pages(void) {
   CHECK(HAS(page, "5 rounds, lower bound 5 rounds: optimal"));
   check_reproduce(page, "\"time\":5,");
   free(page);
-  CHECK_EQ(dir_entries(), 5);
+  CHECK_EQ(dir_entries(), 6);
   remove_dir();
 }
 
