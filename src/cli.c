@@ -858,14 +858,21 @@ static int cmd_report(cli *c) {
   result r;
   cli_draw_in d;
   cli_report_in in;
-  cli_report_kv par[8], res[6];
-  char title[256], sub[256], err[320], pv[6][64], rv[4][64], verdict[320];
+  cli_report_kv par[12], res[6];
+  char title[256], sub[256], err[320], pv[8][64], rv[4][64], verdict[320];
   char *svg = NULL, *cmdline, *extra = NULL;
   size_t svglen = 0, np = 0, nr = 0, elen = 0;
+  oc_sched tab; /* the messages in time order, long ones as their packets */
   int e;
   solve(c, 1, &r);
   draw_input(c, &r, &d, title, sizeof title, sub, sizeof sub);
   if (cli_draw_doc(&d, &svg, &svglen, err, sizeof err) != OC_OK) die("report: %s", err);
+  oc_sched_init(&tab);
+  e = r.s.len != NULL ? oc_sched_packets(&r.s, c->p.g, &tab) : OC_OK;
+  for (size_t i = 0; e == OC_OK && r.s.len == NULL && i < r.s.n; i++)
+    e = oc_sched_push(&tab, r.s.msg[i].t, r.s.msg[i].src, r.s.msg[i].dst, r.s.msg[i].item);
+  if (e != OC_OK) die("out of memory");
+  oc_sched_sort(&tab);
   memset(&in, 0, sizeof in);
   par[np++] = (cli_report_kv){"problem", c->problem};
   par[np++] = (cli_report_kv){"model", c->p.model == OC_MODEL_LOGP ? "LogP" : "postal"};
@@ -874,16 +881,42 @@ static int cmd_report(cli *c) {
   if (c->p.model == OC_MODEL_LOGP) {
     snprintf(pv[1], sizeof pv[1], "L = %lld, o = %lld, g = %lld", (long long)c->p.L,
              (long long)c->p.o, (long long)c->p.g);
-    par[np++] = (cli_report_kv){"LogP parameters", pv[1]};
+    par[np++] = (cli_report_kv){c->set[O_PRESET] ? "LogP parameters (preset)" : "LogP parameters",
+                                pv[1]};
   } else {
     snprintf(pv[1], sizeof pv[1], "%lld/%lld", (long long)c->p.lam_num,
              (long long)c->p.lam_den);
     par[np++] = (cli_report_kv){"postal latency lambda", pv[1]};
   }
-  snprintf(pv[2], sizeof pv[2], "%lld", (long long)c->root);
-  par[np++] = (cli_report_kv){"root", pv[2]};
-  snprintf(pv[3], sizeof pv[3], "%lld", (long long)c->items);
-  par[np++] = (cli_report_kv){"items", pv[3]};
+  if (!is(c, "allreduce") && !is(c, "alltoall")) { /* these have no root */
+    snprintf(pv[2], sizeof pv[2], "%lld", (long long)c->root);
+    par[np++] = (cli_report_kv){"root", pv[2]};
+  }
+  if (is(c, "kbcast") || is(c, "alltoall")) {
+    snprintf(pv[3], sizeof pv[3], "%lld%s", (long long)c->items,
+             is(c, "alltoall") ? " per processor" : "");
+    par[np++] = (cli_report_kv){"items", pv[3]};
+  }
+  if (is(c, "sum")) {
+    snprintf(pv[4], sizeof pv[4], "%lld", (long long)operands(c));
+    par[np++] = (cli_report_kv){"operands n", pv[4]};
+  }
+  if (is(c, "reduce"))
+    par[np++] = (cli_report_kv){"operator order", c->set[O_COMMUTATIVE]
+                                    ? "commutative: cyclic from root + 1"
+                                    : "rank order (non-commutative operators)"};
+  if (is(c, "allreduce"))
+    par[np++] = (cli_report_kv){"operator order", c->set[O_ORDERED]
+                                    ? "rank order for every processor"
+                                    : "commutative: cyclic windows"};
+  if (is(c, "alltoall"))
+    par[np++] = (cli_report_kv){"kind", c->set[O_PERSONALIZED]
+                                    ? "personalized (a distinct item per destination)"
+                                    : "broadcast (every item to everyone)"};
+  if (is(c, "kbcast") && r.kres.alg == OC_KB_DTREE) {
+    snprintf(pv[5], sizeof pv[5], "%lld", (long long)r.kres.degree);
+    par[np++] = (cli_report_kv){"tree degree d", pv[5]};
+  }
   par[np++] = (cli_report_kv){"algorithm", r.alg};
   res[nr++] = (cli_report_kv){"completion time", tfmt(rv[0], sizeof rv[0], c, r.time)};
   res[nr++] = (cli_report_kv){"lower bound", tfmt(rv[1], sizeof rv[1], c, r.lb)};
@@ -915,7 +948,7 @@ static int cmd_report(cli *c) {
   in.nresult = nr;
   in.svg = svg;
   in.svglen = svglen;
-  in.s = &r.s;
+  in.s = &tab;
   in.max_rows = 200;
   in.unit = c->p.unit;
   in.command = cmdline;
@@ -923,6 +956,7 @@ static int cmd_report(cli *c) {
   free(svg);
   free(cmdline);
   free(extra);
+  oc_sched_free(&tab);
   result_free(&r);
   if (e != OC_OK) die("--html: %s", err);
   return 0;

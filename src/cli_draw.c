@@ -48,8 +48,11 @@ static double text_w(const char *s, double per_char) {
 
 static int64_t unit_of(const cli_draw_in *d) { return d->p ? d->p->unit : 1; }
 
+/* a time for a label: exact when short (24, 2.5), else rounded (~2.333) */
 static void dtime(char *b, size_t n, const cli_draw_in *d, int64_t x) {
   oc_format_time(b, n, x, unit_of(d));
+  if (strlen(b) > 8 && x % unit_of(d) != 0)
+    snprintf(b, n, "~%.4g", (double)x / (double)unit_of(d));
 }
 
 static int64_t msg_len(const oc_sched *s, size_t i) {
@@ -208,6 +211,7 @@ static int draw_tree(FILE *f, const cli_draw_in *d, double y0, double *w, double
   double y = y0;
   char b[200];
   int err = tree_edges(d, &e, &ne);
+  int64_t members = (int64_t)ne + 1; /* the tree's nodes: its edges and the root */
   if (err == OC_OK) err = tree_walk(d, e, ne, nodes, &n);
   free(e);
   if (err) return err;
@@ -223,9 +227,15 @@ static int draw_tree(FILE *f, const cli_draw_in *d, double y0, double *w, double
   cli_svg_text(f, LEFT, y + 12, "start", 13, b);
   *w = LEFT + text_w(b, CHAR_W);
   y += 22;
-  if (n < d->P) {
+  if (n < members) {
     snprintf(b, sizeof b, "showing the first %lld of %lld nodes (depth-first); "
-                          "+k: children not drawn", (long long)n, (long long)d->P);
+                          "+k: children not drawn", (long long)n, (long long)members);
+    cli_svg_text(f, LEFT, y + 12, "start", 12, b);
+    y += 18;
+  }
+  if (members < d->P) {
+    snprintf(b, sizeof b, "%lld of the %lld processors take no part",
+             (long long)(d->P - members), (long long)d->P);
     cli_svg_text(f, LEFT, y + 12, "start", 12, b);
     y += 18;
   }
@@ -268,15 +278,18 @@ static const char *const A_FILL[A_KINDS] = {"#ffffff", "#d9d9d9", "#f2c14e",
 typedef struct grid {
   unsigned char *cell; /* rows x cols */
   int64_t rows, cols, scale;
+  int64_t instant;     /* how long an instantaneous event is drawn: one time
+                          unit in model units, so that the picture does not
+                          depend on lambda's denominator */
 } grid;
 
-/* [a, b) in model units, at least one unit; a column keeps its strongest
- * kind when several meet there */
+/* [a, b) in model units (an empty one: g->instant long); a column keeps its
+ * strongest kind when several meet there */
 static void mark(grid *g, int64_t q, int64_t a, int64_t b, unsigned char k) {
   unsigned char *row;
   if (q < 0 || q >= g->rows) return;
   row = g->cell + q * g->cols;
-  if (b <= a) b = sat_add(a, 1);
+  if (b <= a) b = sat_add(a, g->instant);
   if (a < 0) a = 0;
   for (int64_t c = a / g->scale; c <= (b - 1) / g->scale && c < g->cols; c++)
     if (row[c] < k) row[c] = k;
@@ -287,7 +300,8 @@ static void fill_grid(const cli_draw_in *d, grid *g) {
   const oc_sched *s = d->s;
   int64_t G = p->g > p->o ? p->g : p->o, ready[DRAW_ROWS];
   for (int64_t q = 0; q < g->rows; q++)
-    ready[q] = (d->all_hold || q == d->root) ? 0 : INT64_MAX;
+    ready[q] = ((d->all_hold && (d->counts == NULL || d->counts[q] > 0)) || q == d->root)
+                   ? 0 : INT64_MAX;
   for (size_t i = 0; i < s->n; i++) {
     const oc_msg *m = &s->msg[i];
     int64_t len = msg_len(s, i);
@@ -366,6 +380,7 @@ static int draw_activity(FILE *f, const cli_draw_in *d, double y0, double *w,
   g.rows = d->P < DRAW_ROWS ? d->P : DRAW_ROWS;
   g.scale = span / DRAW_COLS + (span % DRAW_COLS != 0);
   g.cols = span / g.scale + (span % g.scale != 0);
+  g.instant = unit_of(d);
   colw = (double)(DRAW_COLS / g.cols < DRAW_COLW ? DRAW_COLS / g.cols : DRAW_COLW);
   g.cell = (unsigned char *)calloc((size_t)(g.rows * g.cols), 1);
   if (g.cell == NULL) return OC_ENOMEM;

@@ -4,7 +4,10 @@
  * Coordinates are doubles printed with one decimal ("%.1f"), so the same
  * schedule always gives the same bytes (the golden tests compare them).
  * Nothing here knows about schedules; cli_draw.c composes the pictures. */
+#define _XOPEN_SOURCE 700 /* realpath; NOLINT(cert-dcl37-c,cert-dcl51-cpp) */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,44 +82,70 @@ static int fail_msg(char *err, size_t errlen, const char *what, const char *path
   return OC_EIO;
 }
 
-/* Writes data to path by way of path.tmp-XXXXXX in the same directory and
- * a rename, so a reader sees the old file or the whole new one; on any
- * error the temporary file is removed and err says why. */
+static int write_all(int fd, const char *data, size_t n) {
+  size_t off = 0;
+  while (off < n) {
+    ssize_t k = write(fd, data + off, n - off);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return errno ? errno : EIO;
+    off += (size_t)k;
+  }
+  return 0;
+}
+
+/* Writes data to path.  A regular file (or a new one) is replaced
+ * atomically: the data goes to a temporary file .optcast-XXXXXX in the same
+ * directory, which is then renamed over it, so a reader sees the old file
+ * or the whole new one and on any error nothing is left behind.  A symbolic
+ * link to a regular file keeps the link and replaces its target the same
+ * way.  Anything else that exists (a device such as /dev/null or
+ * /dev/stdout, a pipe) is written in place. */
 int cli_svg_write_file(const char *path, const char *data, size_t n, char *err,
                        size_t errlen) {
-  size_t len = strlen(path), off = 0;
-  char *tmp = (char *)malloc(len + sizeof ".tmp-XXXXXX");
+  struct stat st;
+  const char *target = path, *slash;
+  char *real = NULL, *tmp;
+  size_t dirlen;
   mode_t mask;
   int fd, e;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) return fail_msg(err, errlen, "cannot write", path, EISDIR);
+    fd = open(path, O_WRONLY | O_TRUNC);
+    if (fd < 0) return fail_msg(err, errlen, "cannot write", path, errno);
+    e = write_all(fd, data, n);
+    if (close(fd) != 0 && e == 0) e = errno;
+    return e ? fail_msg(err, errlen, "cannot write", path, e) : OC_OK;
+  }
+  if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+    real = realpath(path, NULL); /* the link's regular target */
+    if (real == NULL) return fail_msg(err, errlen, "cannot write", path, errno);
+    target = real;
+  }
+  slash = strrchr(target, '/');
+  dirlen = slash ? (size_t)(slash - target) + 1 : 0;
+  tmp = (char *)malloc(dirlen + sizeof ".optcast-XXXXXX");
   if (tmp == NULL) {
+    free(real);
     snprintf(err, errlen, "out of memory");
     return OC_ENOMEM;
   }
-  memcpy(tmp, path, len);
-  memcpy(tmp + len, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
+  memcpy(tmp, target, dirlen);
+  memcpy(tmp + dirlen, ".optcast-XXXXXX", sizeof ".optcast-XXXXXX");
   fd = mkstemp(tmp);
   if (fd < 0) {
     e = errno;
     free(tmp);
+    free(real);
     return fail_msg(err, errlen, "cannot create a file next to", path, e);
   }
   mask = umask(0);
   umask(mask);
-  while (off < n) {
-    ssize_t k = write(fd, data + off, n - off);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) break;
-    off += (size_t)k;
-  }
-  e = off < n ? (errno ? errno : EIO) : 0;
+  e = write_all(fd, data, n);
   if (e == 0 && fchmod(fd, (mode_t)(0666 & ~mask)) != 0) e = errno;
   if (close(fd) != 0 && e == 0) e = errno;
-  if (e == 0 && rename(tmp, path) != 0) e = errno;
-  if (e != 0) {
-    unlink(tmp);
-    free(tmp);
-    return fail_msg(err, errlen, "cannot write", path, e);
-  }
+  if (e == 0 && rename(tmp, target) != 0) e = errno;
+  if (e != 0) unlink(tmp);
   free(tmp);
-  return OC_OK;
+  free(real);
+  return e ? fail_msg(err, errlen, "cannot write", path, e) : OC_OK;
 }

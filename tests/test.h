@@ -79,6 +79,7 @@
   X(draw_xmllint)                                                              \
   X(report_pages)                                                              \
   X(report_errors)                                                             \
+  X(draw_review_regressions)                                                   \
   X(libcoll_random)                                                            \
   X(libcoll_formulas)                                                          \
   X(libcoll_hand)                                                              \
