@@ -80,6 +80,7 @@
   X(report_pages)                                                              \
   X(report_errors)                                                             \
   X(draw_review_regressions)                                                   \
+  X(compare_svg_wellformed)                                                    \
   X(libcoll_random)                                                            \
   X(libcoll_formulas)                                                          \
   X(libcoll_hand)                                                              \

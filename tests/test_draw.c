@@ -761,3 +761,27 @@ void test_draw_review_regressions(void) {
   free(svg);
   remove_dir();
 }
+
+/* `optcast compare --svg`'s line chart and the chart of the whole sweep of
+ * the docs (P = 8..4096) are well-formed SVG too */
+void test_compare_svg_wellformed(void) {
+  static const char *const sweeps[] = {"procs=8..4096", "procs=2..3", "procs=5..50:9"};
+  char path[256], *svg;
+  const char *why;
+  make_dir();
+  snprintf(path, sizeof path, "%s/chart.svg", dir);
+  for (size_t i = 0; i < sizeof sweeps / sizeof sweeps[0]; i++) {
+    const char *a[] = {"compare", "bcast", "--preset", "cm5", "--sweep", sweeps[i],
+                       "--svg", path, "--csv", NULL};
+    run_optcast(&R, NULL, a);
+    if (R.code != 0) test_failf(__FILE__, __LINE__, "%s: exit %d: %s", sweeps[i], R.code, R.err);
+    svg = read_file(path, NULL);
+    why = svg ? xml_check(svg) : "no file written";
+    if (why) test_failf(__FILE__, __LINE__, "%s: not well-formed: %s", sweeps[i], why);
+    CHECK(HAS(svg, ">optcast</text>") && HAS(svg, ">ompi-default</text>"));
+    CHECK(!HAS(svg, "nan") && !HAS(svg, "inf"));
+    free(svg);
+    CHECK_EQ(dir_entries(), 1);
+  }
+  remove_dir();
+}
