@@ -1,6 +1,7 @@
 #!/bin/sh
 # `make svg-e2e`: end to end, the way a person sees a drawing.  Renders
-# Karp et al.'s Fig. 1 (`optcast draw`) in headless Chromium to a PNG and
+# Karp et al.'s Fig. 1 (`optcast draw`, then the same in `optcast report`'s page) in
+# headless Chromium to a PNG and
 # checks the PNG is not blank: decoded with python3's zlib (no PIL), enough
 # pixels differ from the white background, there are several distinct
 # colours, and the activity chart's send / receive / gap colours are there.
@@ -21,11 +22,12 @@ trap 'rm -rf "$work"' EXIT
 w=$(sed -n 's/^<svg .* width="\([0-9]*\)\.0" height="\([0-9]*\)\.0".*/\1/p' "$work/fig1.svg")
 h=$(sed -n 's/^<svg .* width="\([0-9]*\)\.0" height="\([0-9]*\)\.0".*/\2/p' "$work/fig1.svg")
 [ -n "$w" ] && [ -n "$h" ] || { echo "svg-e2e: no width/height in the SVG"; exit 1; }
-timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-    --screenshot="$work/fig1.png" --window-size="$w,$h" "file://$work/fig1.svg" \
-    > "$work/chromium.log" 2>&1
-[ -s "$work/fig1.png" ] || { echo "svg-e2e: chromium wrote no PNG"; tail -n 5 "$work/chromium.log"; exit 1; }
-python3 - "$work/fig1.png" <<'PY'
+# render FILE W H PNG: Chromium's screenshot of FILE, then the pixel checks
+render() {
+  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+      --screenshot="$4" --window-size="$2,$3" "file://$1" > "$work/chromium.log" 2>&1
+  [ -s "$4" ] || { echo "svg-e2e: chromium wrote no PNG for $1"; tail -n 5 "$work/chromium.log"; return 1; }
+  python3 - "$4" <<'PY'
 import struct, sys, zlib
 
 def decode(path):
@@ -79,3 +81,9 @@ for name, rgb in want.items():
 print("svg-e2e: %s" % ("ok" if ok else "FAILED: the rendering looks blank or incomplete"))
 sys.exit(0 if ok else 1)
 PY
+}
+render "$work/fig1.svg" "$w" "$h" "$work/fig1.png" || exit 1
+# the same picture inside `optcast report`'s page (inline SVG in HTML)
+"$bin" report bcast --procs 8 --latency 6 --overhead 2 --gap 4 --html "$work/fig1.html" || exit 1
+echo "svg-e2e: the report page:"
+render "$work/fig1.html" 1000 1600 "$work/page.png" || exit 1
