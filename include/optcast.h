@@ -450,6 +450,9 @@ int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
  *  KNOMIAL      k-nomial tree of radix `radix` (Open MPI / MPICH knomial)
  *  SPLIT_BINARY Open MPI split_bintree: halves down the two subtrees, then
  *               exchanged between partners
+ *  BMTREE       Open MPI's binomial tree (topo build_bmtree): the parent
+ *               clears the highest set bit of the relative rank; equal to
+ *               BINOMIAL's shape only when P is a power of two
  *  SCATTER_RD   binomial scatter + recursive-doubling allgather (MPICH)
  *  SCATTER_RING binomial scatter + ring allgather (MPICH) */
 typedef enum oc_libcoll_alg {
@@ -462,6 +465,7 @@ typedef enum oc_libcoll_alg {
   OC_LC_SPLIT_BINARY,
   OC_LC_SCATTER_RD,
   OC_LC_SCATTER_RING,
+  OC_LC_BMTREE,
   OC_LC_COUNT
 } oc_libcoll_alg;
 

@@ -77,7 +77,7 @@ static int get_int(const char *opt, const char *s, int64_t lo, int64_t hi, int64
 }
 
 /* ---- one comparison ----------------------------------------------------------- */
-#define CMP_ROWS 16
+#define CMP_ROWS 20
 typedef struct cmp_row {
   char name[32];
   char alg[64];
@@ -97,7 +97,7 @@ static const oc_libcoll_spec LIB_ROWS[] = {
     {OC_LC_LINEAR, 0, 2},       {OC_LC_CHAIN, 0, 2},    {OC_LC_PIPELINE, 1, 2},
     {OC_LC_BINARY, 0, 2},       {OC_LC_BINOMIAL, 0, 2}, {OC_LC_KNOMIAL, 0, 3},
     {OC_LC_KNOMIAL, 0, 4},      {OC_LC_KNOMIAL, 0, 8},  {OC_LC_SPLIT_BINARY, 0, 2},
-    {OC_LC_SCATTER_RD, 0, 2},   {OC_LC_SCATTER_RING, 0, 2},
+    {OC_LC_SCATTER_RD, 0, 2},   {OC_LC_SCATTER_RING, 0, 2}, {OC_LC_BMTREE, 0, 2},
 };
 
 static void spec_label(char *b, size_t n, const oc_libcoll_spec *s) {
@@ -120,6 +120,7 @@ static const char *spec_source(oc_libcoll_alg a) {
   case OC_LC_SPLIT_BINARY: return "Open MPI split_bintree";
   case OC_LC_SCATTER_RD: return "MPICH scatter + rd allgather";
   case OC_LC_SCATTER_RING: return "MPICH scatter + ring allgather";
+  case OC_LC_BMTREE: return "Open MPI bmtree (binomial)";
   default: return "?";
   }
 }
@@ -547,13 +548,15 @@ int cli_compare(const cli_compare_args *a) {
   G = oc_max64(c.g, c.o);
   for (int i = 0; i < np; i++)
     if (c.m > CMP_MAX / plist[i])
-      return cmp_err("--procs, --items: P=%lld with m=%lld packets is beyond compare's "
-                     "limit P*m <= %lld", (long long)plist[i], (long long)c.m, (long long)CMP_MAX);
+      return cmp_err("%s, %s: P=%lld with m=%lld packets is beyond compare's limit P*m <= %lld",
+                     a->sweep ? "--sweep" : "--procs", a->size ? "--size" : "--items",
+                     (long long)plist[i], (long long)c.m, (long long)CMP_MAX);
   if (c.m > 1 && (oc_mul_sat(c.m, G) > OC_PARAM_MAX ||
                   oc_add_sat(c.L, oc_mul_sat(c.m - 1, G)) > OC_PARAM_MAX))
-    return cmp_err("--items: m=%lld packets of max(g,o)=%lld is too long a message (m*max(g,o) "
+    return cmp_err("%s: m=%lld packets of max(g,o)=%lld is too long a message (m*max(g,o) "
                    "and L + (m-1)*max(g,o) at most %lld)",
-                   (long long)c.m, (long long)G, (long long)OC_PARAM_MAX);
+                   a->size ? "--size" : "--items", (long long)c.m, (long long)G,
+                   (long long)OC_PARAM_MAX);
   if (np < 1) return cmp_err("--sweep: no values of P");
   rs = (cmp_result *)calloc((size_t)np, sizeof *rs);
   if (rs == NULL) return cmp_err("out of memory");
@@ -566,9 +569,11 @@ int cli_compare(const cli_compare_args *a) {
         (e = compare_one(&p, c.root, c.m, c.bytes, c.seg, &rs[i])) != OC_OK) {
       free(rs);
       if (e == OC_ERANGE)
-        return cmp_err("--procs: P=%lld with these parameters is beyond the planner's range "
-                       "(times must stay below 2^60)", (long long)plist[i]);
-      return cmp_err("--procs: compare at P=%lld failed: %s", (long long)plist[i], oc_strerror(e));
+        return cmp_err("%s: P=%lld with these parameters is beyond the planner's range "
+                       "(times must stay below 2^60)", a->sweep ? "--sweep" : "--procs",
+                       (long long)plist[i]);
+      return cmp_err("%s: compare at P=%lld failed: %s", a->sweep ? "--sweep" : "--procs",
+                     (long long)plist[i], oc_strerror(e));
     }
     for (int k = 0; k < rs[i].nrows; k++)
       if (!rs[i].row[k].verified) rc = 1;
@@ -593,7 +598,9 @@ int cli_compare(const cli_compare_args *a) {
       text_one(&c, &rs[i]);
     }
   }
-  if (rc) fprintf(stderr, "optcast: internal error: a schedule failed the verifier (row 'NO')\n");
   free(rs);
+  if (fflush(stdout) != 0 || ferror(stdout)) /* (a chart already written stays: it is whole) */
+    return cmp_err("cannot write to standard output");
+  if (rc) fprintf(stderr, "optcast: internal error: a schedule failed the verifier (row 'NO')\n");
   return rc;
 }

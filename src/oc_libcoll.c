@@ -32,7 +32,7 @@
 /* ---- names ------------------------------------------------------------------ */
 static const char *const LC_NAMES[OC_LC_COUNT] = {
     "linear", "chain", "pipeline", "binary", "binomial", "knomial",
-    "split-binary", "scatter-rd-allgather", "scatter-ring-allgather"};
+    "split-binary", "scatter-rd-allgather", "scatter-ring-allgather", "bmtree"};
 
 const char *oc_libcoll_alg_name(oc_libcoll_alg a) {
   return (a >= 0 && a < OC_LC_COUNT) ? LC_NAMES[a] : "?";
@@ -159,6 +159,22 @@ static int64_t ch_knomial(int64_t P, int64_t v, int64_t k, int64_t *ch, int64_t 
       if (c >= P) break;
       if (n < cap) ch[n++] = c;
     }
+  return n;
+}
+
+/* Open MPI's binomial tree (coll_base_topo.c, ompi_coll_base_topo_build_bmtree):
+ * v's parent clears the highest set bit of v; v's children are v + 2^j for
+ * the bits j above it, increasing j, so the largest subtree comes first
+ * (the root's first child, 1, holds every odd relative rank).  For P a
+ * power of two this is the mirror image of ch_knomial with k = 2; for
+ * other P the subtrees differ (P = 6: {1,3,5}, {2}, {4} here, {4,5}, {2,3},
+ * {1} for MPICH's). */
+static int64_t ch_bmtree(int64_t P, int64_t v, int64_t k, int64_t *ch, int64_t cap) {
+  int64_t bit = 1, n = 0;
+  (void)k;
+  while (bit <= v) bit *= 2; /* the first bit above v's highest */
+  for (; v + bit < P; bit *= 2)
+    if (n < cap) ch[n++] = v + bit;
   return n;
 }
 
@@ -497,6 +513,10 @@ static int lc_run(const oc_params *p, const lc_prog *b, oc_sched *out, int64_t *
     }
     if (s.avail[i] > done) done = s.avail[i];
   }
+  if (done > LC_TIME_MAX) { /* the completion, not only the send starts */
+    e = OC_ERANGE;
+    goto out;
+  }
   *time = done;
 out:
   lc_sim_free(&s);
@@ -558,6 +578,9 @@ int oc_libcoll_bcast(const oc_params *p, int64_t root, int64_t m,
   case OC_LC_BINOMIAL:
   case OC_LC_KNOMIAL:
     prog_tree(&b, ch_knomial, k, spec->seg, ch, cap);
+    break;
+  case OC_LC_BMTREE:
+    prog_tree(&b, ch_bmtree, 2, spec->seg, ch, cap);
     break;
   case OC_LC_SPLIT_BINARY:
     if (m < 2)
@@ -757,21 +780,22 @@ typedef struct lc_rule {
  * coll_tuned_bcast_knomial_radix = 4.  Open MPI's numbers: 1 basic_linear,
  * 2 chain, 3 pipeline, 4 split_binary_tree, 5 binary_tree, 6 binomial,
  * 7 knomial, 8 scatter_allgather (recursive doubling), 9
- * scatter_allgather_ring.  Transcribed as thresholds (our own table). */
+ * scatter_allgather_ring.  Transcribed as thresholds (our own table); its
+ * binomial is Open MPI's own tree (BMTREE), not MPICH's. */
 #define OM(p, b, a) {p, b, 0, a, 4}
 static const lc_rule OMPI_RULES[] = {
     OM(4, 32, OC_LC_PIPELINE), OM(4, 256, OC_LC_BINARY), OM(4, 512, OC_LC_PIPELINE),
     OM(4, 1024, OC_LC_KNOMIAL), OM(4, 32768, OC_LC_LINEAR), OM(4, 131072, OC_LC_BINARY),
-    OM(4, 262144, OC_LC_CHAIN), OM(4, 524288, OC_LC_LINEAR), OM(4, 1048576, OC_LC_BINOMIAL),
+    OM(4, 262144, OC_LC_CHAIN), OM(4, 524288, OC_LC_LINEAR), OM(4, 1048576, OC_LC_BMTREE),
     OM(4, ANY, OC_LC_BINARY),
-    OM(8, 64, OC_LC_BINARY), OM(8, 128, OC_LC_BINOMIAL), OM(8, 2048, OC_LC_BINARY),
-    OM(8, 8192, OC_LC_BINOMIAL), OM(8, 1048576, OC_LC_LINEAR), OM(8, ANY, OC_LC_CHAIN),
+    OM(8, 64, OC_LC_BINARY), OM(8, 128, OC_LC_BMTREE), OM(8, 2048, OC_LC_BINARY),
+    OM(8, 8192, OC_LC_BMTREE), OM(8, 1048576, OC_LC_LINEAR), OM(8, ANY, OC_LC_CHAIN),
     OM(16, 8, OC_LC_KNOMIAL), OM(16, 64, OC_LC_BINARY), OM(16, 4096, OC_LC_KNOMIAL),
-    OM(16, 16384, OC_LC_BINARY), OM(16, 32768, OC_LC_BINOMIAL), OM(16, ANY, OC_LC_LINEAR),
-    OM(32, 4096, OC_LC_KNOMIAL), OM(32, 1048576, OC_LC_BINOMIAL), OM(32, ANY, OC_LC_SCATTER_RD),
-    OM(64, 2048, OC_LC_BINOMIAL), OM(64, ANY, OC_LC_KNOMIAL),
+    OM(16, 16384, OC_LC_BINARY), OM(16, 32768, OC_LC_BMTREE), OM(16, ANY, OC_LC_LINEAR),
+    OM(32, 4096, OC_LC_KNOMIAL), OM(32, 1048576, OC_LC_BMTREE), OM(32, ANY, OC_LC_SCATTER_RD),
+    OM(64, 2048, OC_LC_BMTREE), OM(64, ANY, OC_LC_KNOMIAL),
     OM(128, ANY, OC_LC_KNOMIAL),
-    OM(256, 2, OC_LC_BINOMIAL), OM(256, 16384, OC_LC_BINARY), OM(256, 32768, OC_LC_LINEAR),
+    OM(256, 2, OC_LC_BMTREE), OM(256, 16384, OC_LC_BINARY), OM(256, 32768, OC_LC_LINEAR),
     OM(256, 65536, OC_LC_BINARY), OM(256, ANY, OC_LC_KNOMIAL),
     OM(1024, 16384, OC_LC_KNOMIAL), OM(1024, 32768, OC_LC_SPLIT_BINARY), OM(1024, ANY, OC_LC_KNOMIAL),
     OM(2048, 524288, OC_LC_KNOMIAL), OM(2048, ANY, OC_LC_SCATTER_RD),

@@ -199,6 +199,29 @@ void test_libcoll_hand(void) {
   CHECK_OK(oc_params_logp(&p, 3, 6, 2, 4));
   CHECK_OK(oc_libcoll_bcast(&p, 0, 2, &s, NULL, &t));
   CHECK_EQ(t, 24);
+  { /* Open MPI's bmtree against MPICH's binomial: the same time when P is a
+     * power of two (mirror images), not otherwise.  P = 5, L = 2, o = 0,
+     * g = 1 (h = 2): bmtree: 0 -> 1, 2, 4 at 0, 1, 2; 1 (usable at 2) ->
+     * 3 at 2, usable at 4; 4 usable at 4: time 4.  MPICH's: 0 -> 4, 2, 1
+     * at 0, 1, 2; 2 (usable at 3) -> 3 at 3, usable at 5: time 5. */
+    oc_params q;
+    oc_sched sch;
+    oc_libcoll_spec bm = {OC_LC_BMTREE, 0, 2}, bi = {OC_LC_BINOMIAL, 0, 2};
+    int64_t tb, ti;
+    CHECK_OK(oc_params_logp(&q, 5, 2, 0, 1));
+    CHECK_OK(oc_libcoll_bcast(&q, 0, 1, &bm, NULL, &tb));
+    CHECK_OK(oc_libcoll_bcast(&q, 0, 1, &bi, NULL, &ti));
+    CHECK_EQ(tb, 4);
+    CHECK_EQ(ti, 5);
+    for (int64_t P = 2; P <= 256; P *= 2) {
+      CHECK_OK(oc_params_logp(&q, P, 6, 2, 4));
+      oc_sched_init(&sch);
+      CHECK_OK(oc_libcoll_bcast(&q, 0, 3, &bm, &sch, &tb));
+      oc_sched_free(&sch);
+      CHECK_OK(oc_libcoll_bcast(&q, 0, 3, &bi, NULL, &ti));
+      CHECK_EQ(tb, ti);
+    }
+  }
 }
 
 /* The selection tables at their edges. */
@@ -229,9 +252,9 @@ void test_libcoll_select(void) {
       {OC_LC_RULE_OMPI, 15, 32768, OC_LC_LINEAR, 4},
       {OC_LC_RULE_OMPI, 16, 4095, OC_LC_KNOMIAL, 4},
       {OC_LC_RULE_OMPI, 31, 1048576, OC_LC_SCATTER_RD, 4},
-      {OC_LC_RULE_OMPI, 32, 2047, OC_LC_BINOMIAL, 4},
+      {OC_LC_RULE_OMPI, 32, 2047, OC_LC_BMTREE, 4},
       {OC_LC_RULE_OMPI, 64, 1, OC_LC_KNOMIAL, 4},
-      {OC_LC_RULE_OMPI, 128, 1, OC_LC_BINOMIAL, 4},
+      {OC_LC_RULE_OMPI, 128, 1, OC_LC_BMTREE, 4},
       {OC_LC_RULE_OMPI, 255, 2, OC_LC_BINARY, 4},
       {OC_LC_RULE_OMPI, 512, 16384, OC_LC_SPLIT_BINARY, 4},
       {OC_LC_RULE_OMPI, 1023, 32768, OC_LC_KNOMIAL, 4},
