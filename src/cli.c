@@ -826,7 +826,7 @@ static int cmd_draw(cli *c) {
   draw_input(c, &r, &d, title, sizeof title, sub, sizeof sub);
   e = cli_draw(&d, c->val[O_SVG], err, sizeof err);
   result_free(&r);
-  if (e != OC_OK) die("--svg: %s", err);
+  if (e != OC_OK) die("%s: %s", c->val[O_SVG] ? "--svg" : "--format", err);
   return 0;
 }
 
@@ -958,7 +958,7 @@ static int cmd_report(cli *c) {
   free(extra);
   oc_sched_free(&tab);
   result_free(&r);
-  if (e != OC_OK) die("--html: %s", err);
+  if (e != OC_OK) die("%s: %s", c->val[O_HTML] ? "--html" : "--format", err);
   return 0;
 }
 
@@ -1433,5 +1433,14 @@ int oc_cli_fuzz(int argc, char **argv, FILE *in) {
   return cli_run(argc, argv, in);
 }
 #else
-int main(int argc, char **argv) { return cli_run(argc, argv, stdin); }
+/* Output that could not be written is an error, whatever the command:
+ * exit 2 with one line, never a silent 0 (e.g. stdout on a full disk). */
+int main(int argc, char **argv) {
+  int rc = cli_run(argc, argv, stdin);
+  if ((fflush(stdout) != 0 || ferror(stdout)) && rc != EXIT_INPUT) {
+    fputs("optcast: cannot write to standard output\n", stderr);
+    return EXIT_INPUT;
+  }
+  return rc;
+}
 #endif

@@ -103,7 +103,7 @@ static int kp_draw(const cli_kport_args *a, const oc_sched *s, const oc_kport_re
   char title[200], sub[200], err[320];
   kp_draw_input(a, s, r, b, &d, title, sizeof title, sub, sizeof sub);
   if (cli_draw(&d, a->svg, err, sizeof err) != OC_OK) {
-    fprintf(stderr, "optcast: --svg: %s\n", err);
+    fprintf(stderr, "optcast: %s: %s\n", a->svg ? "--svg" : "--format", err);
     return 2;
   }
   return 0;
@@ -160,7 +160,7 @@ static int kp_report(const cli_kport_args *a, const oc_sched *s, const oc_kport_
   e = cli_report_write(&in, a->html, err, sizeof err);
   free(svg);
   if (e != OC_OK) {
-    fprintf(stderr, "optcast: --html: %s\n", err);
+    fprintf(stderr, "optcast: %s: %s\n", a->html ? "--html" : "--format", err);
     return 2;
   }
   return 0;

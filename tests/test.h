@@ -70,6 +70,7 @@
   X(cli_kbcast)                                                                \
   X(cli_edges)                                                                 \
   X(cli_review_regressions)                                                    \
+  X(cli_stdout_full)                                                           \
   X(cli_kport)                                                                 \
   X(draw_xml_checker)                                                          \
   X(draw_wellformed)                                                           \

@@ -774,3 +774,42 @@ void test_cli_compare_svg(void) {
   remove(path);
   CHECK_EQ(rmdir(dir), 0);
 }
+
+/* Standard output that cannot be written (a full disk: /dev/full) is an
+ * error for every command — exit 2 and one line on stderr — never a silent
+ * success.  Skipped where /dev/full does not exist. */
+void test_cli_stdout_full(void) {
+  static const char *const cmds[] = {
+      "plan bcast --procs 8 --latency 6 --overhead 2 --gap 4",
+      "plan bcast --procs 8 --latency 6 --overhead 2 --gap 4 --csv",
+      "bound sum --procs 7 --latency 5 --overhead 2 --gap 4 --operands 82 --json",
+      "plan kbcast --model kport --ports 2 --procs 9 --items 6",
+      "draw bcast --procs 8 --lambda 2 --format svg",
+      "report bcast --procs 8 --lambda 2 --format html",
+      "compare bcast --preset cm5 --procs 8 --json",
+  };
+  const char *bin = getenv("OPTCAST_BIN");
+  char cmd[512], err[256];
+  if (access("/dev/full", W_OK) != 0) {
+    printf("  (skipped: no /dev/full)\n");
+    return;
+  }
+  CHECK(bin != NULL);
+  for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+    FILE *f;
+    int st;
+    size_t n;
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1 >/dev/full", bin, cmds[i]);
+    f = popen(cmd, "r");
+    if (f == NULL) {
+      test_failf(__FILE__, __LINE__, "popen failed");
+      return;
+    }
+    n = fread(err, 1, sizeof err - 1, f);
+    err[n] = '\0';
+    st = pclose(f);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || strstr(err, "cannot write") == NULL ||
+        strchr(err, '\n') != err + n - 1)
+      test_failf(__FILE__, __LINE__, "%s: status %d, stderr '%s'", cmds[i], st, err);
+  }
+}
