@@ -868,10 +868,7 @@ static int cmd_report(cli *c) {
   draw_input(c, &r, &d, title, sizeof title, sub, sizeof sub);
   if (cli_draw_doc(&d, &svg, &svglen, err, sizeof err) != OC_OK) die("report: %s", err);
   oc_sched_init(&tab);
-  e = r.s.len != NULL ? oc_sched_packets(&r.s, c->p.g, &tab) : OC_OK;
-  for (size_t i = 0; e == OC_OK && r.s.len == NULL && i < r.s.n; i++)
-    e = oc_sched_push(&tab, r.s.msg[i].t, r.s.msg[i].src, r.s.msg[i].dst, r.s.msg[i].item);
-  if (e != OC_OK) die("out of memory");
+  if (oc_sched_packets(&r.s, c->p.g, &tab) != OC_OK) die("out of memory"); /* a copy */
   oc_sched_sort(&tab);
   memset(&in, 0, sizeof in);
   par[np++] = (cli_report_kv){"problem", c->problem};
@@ -932,7 +929,8 @@ static int cmd_report(cli *c) {
     const cli_preset *pr = c->set[O_PRESET] ? cli_preset_find(c->val[O_PRESET]) : NULL;
     FILE *m = open_memstream(&extra, &elen);
     if (m == NULL) die("out of memory");
-    if (cli_compare_html(m, &c->p, c->root, pr ? pr->packet_bytes : CLI_COMPARE_PACKET) == OC_EUNSUP)
+    int64_t bytes = pr ? pr->packet_bytes : CLI_COMPARE_PACKET;
+    if (cli_compare_html(m, &c->p, c->root, bytes) == OC_EUNSUP)
       fprintf(m, "<p class=\"note\">The comparison with the MPI libraries' algorithms is "
                  "left out for P &gt; %d (<code>optcast compare bcast</code> takes P up to "
                  "2^20).</p>\n", CLI_COMPARE_REPORT_MAX);

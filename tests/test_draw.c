@@ -383,6 +383,19 @@ void test_draw_stdout_and_replace(void) {
 
 /* bad input: exit 2, one stderr line naming the parameter, empty stdout,
  * no file */
+/* "CMD bcast ... OPT dir/no/such/dir.EXT": exit 2 naming OPT and the path,
+ * no file left */
+static void expect_unwritable(const char *cmd, const char *opt, const char *ext) {
+  char path[256], want[64];
+  const char *a[] = {cmd, "bcast", "--procs", "4", "--lambda", "2", opt, path, NULL};
+  snprintf(path, sizeof path, "%s/no/such/dir.%s", dir, ext);
+  snprintf(want, sizeof want, "no/such/dir.%s", ext);
+  run_optcast(&R, NULL, a);
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, opt) && HAS(R.err, want));
+  CHECK_EQ(dir_entries(), 0);
+}
+
 /* bad command lines: exit 2, one stderr line naming cases[i].names, empty
  * stdout, no file in dir ("F" in args stands for path) */
 typedef struct errcase {
@@ -437,14 +450,7 @@ void test_draw_errors(void) {
   snprintf(path, sizeof path, "%s/out.svg", dir);
   expect_errors(cases, sizeof cases / sizeof cases[0], path);
   /* an unwritable destination: a missing directory, a directory */
-  snprintf(path, sizeof path, "%s/no/such/dir.svg", dir);
-  {
-    const char *a[] = {"draw", "bcast", "--procs", "4", "--lambda", "2", "--svg", path, NULL};
-    run_optcast(&R, NULL, a);
-  }
-  CHECK_EQ(R.code, 2);
-  CHECK(HAS(R.err, "--svg") && HAS(R.err, "no/such/dir.svg"));
-  CHECK_EQ(dir_entries(), 0);
+  expect_unwritable("draw", "--svg", "svg");
   {
     const char *a[] = {"draw", "bcast", "--procs", "4", "--lambda", "2", "--svg", dir, NULL};
     run_optcast(&R, NULL, a);
@@ -693,14 +699,7 @@ void test_report_errors(void) {
   make_dir();
   snprintf(path, sizeof path, "%s/out.html", dir);
   expect_errors(cases, sizeof cases / sizeof cases[0], path);
-  snprintf(path, sizeof path, "%s/no/such/dir.html", dir);
-  {
-    const char *a[] = {"report", "bcast", "--procs", "4", "--lambda", "2", "--html", path, NULL};
-    run_optcast(&R, NULL, a);
-  }
-  CHECK_EQ(R.code, 2);
-  CHECK(HAS(R.err, "--html") && HAS(R.err, "no/such/dir.html"));
-  CHECK_EQ(dir_entries(), 0);
+  expect_unwritable("report", "--html", "html");
   /* --format html writes the same page to standard output */
   {
     const char *a[] = {"report", "bcast", "--procs", "5", "--lambda", "3/2", "--format",
