@@ -3,7 +3,7 @@
 #   make demo     plan and verify Karp et al.'s Fig. 1 broadcast, print the tree
 #   make check    every test, optimised and under ASan+UBSan
 #   make bench    benchmark programs (figures in docs/BENCHMARKS.md)
-#   make sweep    the long property sweep (not part of check)
+#   make sweep    the long property sweep and the ring's N <= 4096 sweep (not part of check)
 #   make golden   regenerate tests/golden/*.svg (the drawings of the paper figures)
 #   make svg-e2e  render a drawing in headless Chromium, check the PNG (not in check)
 CC      ?= cc
@@ -12,12 +12,12 @@ WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS  ?= -O2 -g
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRC = src/oc_num.c src/oc_reach.c src/oc_bcast.c src/oc_reduce.c src/oc_alltoall.c src/oc_allreduce.c src/oc_kbcast.c src/oc_kport.c src/oc_kport_chain.c src/oc_csv.c src/oc_sched.c src/oc_verify.c src/oc_verify_kport.c src/oc_libcoll.c
-CLI_SRC = src/cli.c src/cli_render.c src/cli_kport.c src/cli_svg.c src/cli_draw.c src/cli_report.c src/cli_compare.c
+LIB_SRC = src/oc_num.c src/oc_reach.c src/oc_bcast.c src/oc_reduce.c src/oc_alltoall.c src/oc_allreduce.c src/oc_kbcast.c src/oc_kport.c src/oc_kport_chain.c src/oc_csv.c src/oc_sched.c src/oc_verify.c src/oc_verify_kport.c src/oc_libcoll.c src/oc_rrp.c src/oc_verify_rrp.c
+CLI_SRC = src/cli.c src/cli_render.c src/cli_kport.c src/cli_svg.c src/cli_draw.c src/cli_report.c src/cli_compare.c src/cli_rrp.c
 TEST_SRC = tests/test_main.c tests/test_reach.c tests/test_bcast.c \
            tests/test_verify.c tests/test_reduce.c tests/test_collect.c tests/test_kbcast.c tests/test_mutants.c tests/test_cli.c tests/brute.c \
-           tests/test_kport.c tests/brute_kport.c tests/test_draw.c tests/test_libcoll.c
-HDRS = include/optcast.h src/oc_internal.h src/cli.h tests/test.h tests/brute_kport.h
+           tests/test_kport.c tests/brute_kport.c tests/test_draw.c tests/test_libcoll.c tests/test_rrp.c tests/brute_rrp.c
+HDRS = include/optcast.h src/oc_internal.h src/cli.h tests/test.h tests/brute_kport.h tests/brute_rrp.h
 
 all: build/optcast build/liboptcast.a
 
@@ -57,8 +57,9 @@ golden: build/optcast
 svg-e2e: build/optcast
 	sh tests/svg_e2e.sh
 
-sweep: build/test_optcast build/optcast
+sweep: build/test_optcast build/optcast build/bench_rrp
 	OPTCAST_SWEEP=1 ./build/test_optcast
+	./build/bench_rrp all 4096
 
 # libFuzzer targets (clang): `make fuzz FUZZ_SECONDS=60`
 FUZZ_SECONDS ?= 45
@@ -73,11 +74,12 @@ build-fuzz/fuzz_%: fuzz/fuzz_%.c $(LIB_SRC) $(HDRS)
 fuzz: $(FUZZ_TARGETS)
 	sh fuzz/run.sh $(FUZZ_SECONDS)
 
-bench: build/bench_rank build/bench_plan build/bench_kport build/bench_libcoll
+bench: build/bench_rank build/bench_plan build/bench_kport build/bench_libcoll build/bench_rrp
 	./build/bench_rank
 	./build/bench_plan
 	./build/bench_kport time
 	./build/bench_libcoll
+	./build/bench_rrp time
 
 build/bench_%: bench/bench_%.c build/liboptcast.a $(HDRS)
 	$(CC) $(CSTD) $(WARN) -O2 -g -Iinclude -Isrc -o $@ $< build/liboptcast.a -lm

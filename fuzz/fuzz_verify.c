@@ -1,6 +1,6 @@
 /* fuzz_verify.c - libFuzzer target: the CSV reader and every verifier.
  * Input: 6 bytes choosing the model and problem (the eighth problem is
- * the k-port verifier), then CSV text. */
+ * the k-port verifier; data[4] >= 0x80 the ring verifier), then CSV text. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +29,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (buf == NULL) return 0;
   memcpy(buf, data + 6, size - 6);
   buf[size - 6] = '\0';
+  if (data[4] & 0x80) { /* the ring: problem, lines, root or segments */
+    oc_rrp_sched rs;
+    oc_rrp_spec sp;
+    int64_t seg[16];
+    memset(&sp, 0, sizeof sp);
+    sp.problem = (oc_rrp_problem)(data[4] % 3);
+    sp.N = P;
+    sp.L = 1 + data[2] % 4;
+    if (data[3] & 0x40) { /* segments from the bits of data[1], data[5] */
+      unsigned bits = (unsigned)data[1] | ((unsigned)data[5] << 8);
+      sp.nseg = 0;
+      seg[sp.nseg++] = 0;
+      for (int64_t q = 1; q < P; q++)
+        if (bits & (1u << q)) seg[sp.nseg++] = q;
+      sp.seg = seg;
+    } else if (sp.problem != OC_RRP_SCAN) {
+      sp.root = root;
+    }
+    oc_rrp_sched_init(&rs);
+    if (oc_rrp_read_csv(buf, size - 6, P, sp.L, &rs, err, sizeof err) == OC_OK)
+      oc_verify_rrp(&sp, &rs, &v);
+    oc_rrp_sched_free(&rs);
+    free(buf);
+    return 0;
+  }
   oc_sched_init(&s);
   if (oc_sched_read_csv(buf, size - 6, &p, &s, err, sizeof err) == OC_OK) {
     switch (problem) {

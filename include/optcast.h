@@ -322,6 +322,122 @@ int oc_kport_plan(int64_t n, int64_t k, int64_t m, int64_t root,
  * depth in rounds. */
 int oc_kport_rotation_covers(int64_t n, int64_t k, int64_t *depth);
 
+/* ---- reconfigurable ring of processors (N, L)-RRP -------------------------
+ * Rosenberg, Scarano & Sitaraman (seeds/003).  N processors on a ring, a bus
+ * of L lines.  A message from i to j goes clockwise over the processors
+ * i, i+1, ..., j or counter-clockwise over i, i-1, ..., j (d ring edges), on
+ * one line, holding that line's segment over those processors for its whole
+ * flight of max(1, ceil(log2 d)) steps.  A message sent in step t (from 1)
+ * with flight f occupies steps t .. t+f-1 and is usable by its receiver from
+ * step t+f.  Per step a processor starts at most one send and completes at
+ * most one receive; two messages on one line whose step ranges meet must
+ * share no processor (segments are closed: endpoints count).
+ *
+ * Problems:  BCAST  the source (or every segment's first processor) sends
+ *                   one item to all; item = the segment's number (0).
+ *            REDUCE x_0 (*) ... (*) x_{N-1} in index order at the root, any
+ *                   associative operator (need not commute).
+ *            SCAN   processor p ends with x_0 (*) ... (*) x_p.
+ * Segmented versions run on blocks [s_i, s_{i+1}) of 0..N-1 given by their
+ * first processors (REDUCE: into each block's first processor; SCAN: prefix
+ * restarts at each block).  Combining messages carry a value
+ * x_a (*) ... (*) x_b; the CSV item is b, and a is the smallest start whose
+ * value the sender can form at the send step from its own x and what it has
+ * received (concatenating adjacent values, nothing else): see
+ * docs/MODEL.md, "Reconfigurable ring".
+ *
+ * Algorithms (docs/ALGORITHMS.md, "Reconfigurable ring"):
+ *  SWEEP     Down_(N,L) / Up_(N,L) of the paper's Figure 3 and section 2.1:
+ *            top tree on the first N' processors, remap (N'-1 messages on
+ *            N'-1 lines), the N' blocks in parallel; N' = min(L+1,
+ *            ceil(sqrt M)); blocks of sizes floor/ceil(M/N'); blocks of at
+ *            most 4 processors are binomial trees (T(4) = 2).
+ *  TUNED     the same family with N' chosen per block size by dynamic
+ *            programming (2 <= N' <= min(L+1, M-1, 2 ceil(sqrt M))) or a
+ *            binomial tree, whichever is faster.
+ *  BINOMIAL  the binomial tree (leftmost-leaf mapping): one line.
+ *  BEST      the fastest of the three. */
+typedef enum oc_rrp_problem {
+  OC_RRP_BCAST = 0,
+  OC_RRP_REDUCE = 1,
+  OC_RRP_SCAN = 2
+} oc_rrp_problem;
+typedef enum oc_rrp_alg {
+  OC_RRP_SWEEP = 0,
+  OC_RRP_TUNED = 1,
+  OC_RRP_BINOMIAL = 2,
+  OC_RRP_BEST = 3
+} oc_rrp_alg;
+
+#define OC_RRP_PROCS_MAX ((int64_t)1 << 20) /* N for a global schedule      */
+#define OC_RRP_CW 0
+#define OC_RRP_CCW 1
+
+typedef struct oc_rrp_msg {
+  int64_t t;      /* send step, from 1                                    */
+  int64_t src, dst;
+  int64_t item;   /* BCAST: segment number; REDUCE/SCAN: b (see above)     */
+  int64_t line;   /* 0 .. L-1                                             */
+  int dir;        /* OC_RRP_CW or OC_RRP_CCW                              */
+} oc_rrp_msg;
+
+typedef struct oc_rrp_sched {
+  oc_rrp_msg *msg;
+  size_t n, cap;
+} oc_rrp_sched;
+
+void oc_rrp_sched_init(oc_rrp_sched *s);
+void oc_rrp_sched_free(oc_rrp_sched *s);
+int oc_rrp_sched_push(oc_rrp_sched *s, int64_t t, int64_t src, int64_t dst,
+                      int64_t item, int dir, int64_t line);
+void oc_rrp_sched_sort(oc_rrp_sched *s); /* time, src, dst, item, dir, line */
+
+/* Ring distance from src to dst in direction dir (1 .. N-1), and the
+ * flight time max(1, ceil(log2 d)). */
+int64_t oc_rrp_dist(int64_t N, int64_t src, int64_t dst, int dir);
+int64_t oc_rrp_flight(int64_t d);
+/* COMET (the paper's section 1.4), simulated step by step along one line:
+ * the steps until the CPE at distance d >= 1 knows the message (the
+ * knowing CPEs double each step).  Equals ceil(log2(d + 1)). */
+int64_t oc_rrp_comet_steps(int64_t d);
+
+const char *oc_rrp_alg_name(oc_rrp_alg a);
+int oc_rrp_alg_parse(const char *name, oc_rrp_alg *out);
+const char *oc_rrp_problem_name(oc_rrp_problem p);
+
+typedef struct oc_rrp_spec {
+  oc_rrp_problem problem;
+  int64_t N, L;           /* 1 <= N <= OC_RRP_PROCS_MAX, 1 <= L            */
+  int64_t root;           /* BCAST / REDUCE without segments              */
+  const int64_t *seg;     /* segment starts (strictly increasing, seg[0] =
+                             0, all < N), or NULL: one segment            */
+  size_t nseg;
+} oc_rrp_spec;
+
+typedef struct oc_rrp_bounds {
+  int64_t lb;        /* the best lower bound known (steps)                 */
+  int64_t doubling;  /* ceil(log2 M): informed processors at most double   */
+  int64_t distance;  /* flight to the farthest processor of a block        */
+  double thm31;      /* Theorem 3.1 (L >= 9): the proof's sum, else 0      */
+  double thm31_lead; /* its leading term log^2 N / (3 log L), else 0       */
+  double thm32;      /* Theorem 3.2 (N > 4): log N log log N / 15, else 0  */
+  double thm21;      /* Theorem 2.1 upper bound (N >= 4, L >= 2), else 0:
+                        log N log log L + log^2 N / log L                 */
+} oc_rrp_bounds;
+/* Bounds for the spec (segmented: the largest block). */
+int oc_rrp_bound(const oc_rrp_spec *sp, oc_rrp_bounds *out);
+
+typedef struct oc_rrp_result {
+  oc_rrp_alg alg;   /* the algorithm run (BEST: the winner)               */
+  int64_t time;     /* steps                                              */
+  int64_t lines;    /* lines used                                         */
+} oc_rrp_result;
+/* Builds the schedule (out may be NULL: time only).  Errors: OC_EINVAL
+ * (bad segments), OC_ERANGE (N, L, root). */
+int oc_rrp_plan(const oc_rrp_spec *sp, oc_rrp_alg alg, oc_rrp_sched *out,
+                oc_rrp_result *res);
+
+
 /* ---- summation and reduction -----------------------------------------------
  * SUM: n operands, their placement chosen by the algorithm, summed in
  * minimum time at `root` (Karp et al. section 5; Shou & Chen section 3).
@@ -575,6 +691,17 @@ int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
  * round in which the last processor gets its last message. */
 int oc_verify_kport(int64_t n, int64_t k, int64_t m, int64_t root,
                     const oc_sched *s, oc_verdict *v);
+
+/* Checks a ring schedule against the model and the problem.  Rules: RANGE,
+ * HELD (the sender cannot form the item), SEND_GAP (two sends in one
+ * step), RECV_GAP (two receive completions in one step), OVERLAP (two
+ * messages on one line share a processor while both fly), MISSING (a
+ * processor without its item / prefix; the root without its result).
+ * v->time = the last arrival step. */
+int oc_verify_rrp(const oc_rrp_spec *sp, const oc_rrp_sched *s, oc_verdict *v);
+/* CSV with header time,src,dst,item,dir,line (dir cw|ccw). */
+int oc_rrp_read_csv(char *buf, size_t len, int64_t N, int64_t L,
+                    oc_rrp_sched *out, char *err, size_t errlen);
 
 /* Every processor must end with every item of the others (personalized:
  * every item addressed to it); items start at their sources at time 0. */

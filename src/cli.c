@@ -26,7 +26,7 @@ enum {
   O_MODEL, O_PROCS, O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_LINES,
   O_ITEMS, O_OPERANDS, O_ROOT, O_ALGORITHM, O_RANK, O_JSON, O_CSV, O_QUIET,
   O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE, O_SVG, O_HTML,
-  O_FORMAT, O_PRESET, O_SIZE, O_SWEEP, O_SEGMENT, O_COUNT
+  O_FORMAT, O_PRESET, O_SIZE, O_SWEEP, O_SEGMENT, O_SEGMENTS, O_COUNT
 };
 static const struct {
   const char *name;
@@ -39,6 +39,7 @@ static const struct {
     {"help", 0},     {"personalized", 0}, {"commutative", 0}, {"ordered", 0},
     {"counts", 1},   {"degree", 1},   {"svg", 1},     {"html", 1},    {"format", 1},
     {"preset", 1},   {"size", 1},     {"sweep", 1},   {"segment", 1},
+    {"segments", 1},
 };
 
 static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
@@ -55,6 +56,12 @@ typedef struct cli {
   int64_t root, items, rank, degree;
   oc_bcast_alg alg;
   oc_kbcast_alg kalg;
+  int rrp;              /* --model rrp */
+  oc_rrp_problem rproblem;
+  oc_rrp_alg ralg;
+  int64_t lines;
+  int64_t *segs;        /* --segments */
+  size_t nsegs;
   int kport;            /* --model kport */
   int64_t kports;       /* its k */
   oc_kport_alg kpalg;
@@ -108,9 +115,9 @@ static void usage(FILE *f) {
       "       optcast compare bcast [--preset NAME | --latency L --overhead o --gap g]\n"
       "               --procs P | --sweep procs=A..B[:STEP]  [--items m | --size B]\n"
       "               [--root r] [--segment s] [--json | --csv] [--svg FILE]\n"
-      "PROBLEM: bcast kbcast sum reduce allreduce alltoall (cbcast scan: "
+      "PROBLEM: bcast kbcast sum reduce allreduce alltoall scan (rrp) (cbcast: "
       "planned)\n"
-      "params:  --model logp|postal|kport  --procs P  --root r  --algorithm NAME\n"
+      "params:  --model logp|postal|kport|rrp  --procs P  --root r  --algorithm NAME\n"
       "         logp:   --latency L --overhead o --gap g   (integers), or --preset cm5|ib-tukey\n"
       "         postal: --lambda X (or --latency X), X >= 1: 2.5 or 5/2\n"
       "         sum: --operands n; reduce: --commutative; alltoall: --items k,"
@@ -119,6 +126,8 @@ static void usage(FILE *f) {
       " [--degree d]\n"
       "         allreduce: --ordered (rank order, for non-commutative operators)\n"
       "         kport:  --ports k, bcast|kbcast --items m --algorithm ktree|rotation|best\n"
+      "         rrp:    --lines L, bcast|reduce|scan [--segments 0,s1,s2,...]\n"
+      "                 --algorithm sweep|tuned|binomial|best\n"
       "         verify sum: --counts c0,c1,...; verify reduce: --ordered\n"
       "algorithms for bcast: karp (default, = optimal), shou-chen, "
       "bar-noy-kipnis\n"
@@ -233,12 +242,83 @@ static void build_kport(cli *c) {
         "ktree, rotation or best)", c->val[O_ALGORITHM]);
 }
 
+/* --segments 0,a,b,...: the first processors of the blocks.  Checked
+ * first without allocating (an error exits, also by longjmp in the fuzzing
+ * build), then stored into out (NULL: count only); returns the count. */
+static size_t parse_segments(const cli *c, int64_t *out) {
+  const char *v = c->val[O_SEGMENTS];
+  size_t n = 0;
+  int64_t prev = -1;
+  for (const char *q = v;;) {
+    const char *comma = strchr(q, ',');
+    size_t len = comma ? (size_t)(comma - q) : strlen(q);
+    char item[32];
+    int64_t x;
+    int e;
+    if (len == 0 || len >= sizeof item) {
+      die("--segments: '%s' is not a list of integers", v);
+    } else {
+      memcpy(item, q, len);
+      item[len] = '\0';
+    }
+    e = oc_parse_int(item, 0, c->p.P - 1, &x);
+    if (e == OC_EPARSE) die("--segments: '%s' is not an integer", item);
+    if (e != OC_OK)
+      die("--segments: %s is not a processor (0 to %lld)", item, (long long)c->p.P - 1);
+    if (n == 0 && x != 0) die("--segments: the first segment must start at 0, got %s", item);
+    if (n > 0 && x <= prev)
+      die("--segments: starts must increase, got %s after %lld", item, (long long)prev);
+    if (out) out[n] = x;
+    prev = x;
+    n++;
+    if (!comma) break;
+    q = comma + 1;
+  }
+  return n;
+}
+
+/* --model rrp: N processors, L bus lines (Rosenberg, Scarano, Sitaraman) */
+static void build_rrp(cli *c) {
+  static const int other[] = {O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_ITEMS,
+                              O_OPERANDS, O_DEGREE, O_RANK, O_PERSONALIZED,
+                              O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_PRESET};
+  for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+    if (c->set[other[i]])
+      die("--%s: not a parameter of --model rrp (it takes --procs, --lines, --root, "
+          "--segments, --algorithm)", OPTS[other[i]].name);
+  if (is_problem(c->problem, "bcast")) c->rproblem = OC_RRP_BCAST;
+  else if (is_problem(c->problem, "reduce")) c->rproblem = OC_RRP_REDUCE;
+  else if (is_problem(c->problem, "scan")) c->rproblem = OC_RRP_SCAN;
+  else
+    die("problem '%s' is not implemented for --model rrp (available: bcast, reduce, "
+        "scan)", c->problem);
+  if (strcmp(c->cmd, "rank") == 0) die("rank: no per-rank view for --model rrp (use plan)");
+  if (!c->set[O_PROCS]) die("missing --procs (number of processors)");
+  if (!c->set[O_LINES]) die("missing --lines (bus lines, required for --model rrp)");
+  c->rrp = 1;
+  c->p.P = need_int(c, O_PROCS, 1, OC_RRP_PROCS_MAX);
+  c->lines = need_int(c, O_LINES, 1, OC_PARAM_MAX);
+  if (c->set[O_ROOT] && c->rproblem == OC_RRP_SCAN)
+    die("--root: a scan has no root (processor p ends with x_0..x_p)");
+  if (c->set[O_ROOT] && c->set[O_SEGMENTS])
+    die("--root: with --segments every segment's first processor is its root");
+  c->root = c->set[O_ROOT] ? need_int(c, O_ROOT, 0, c->p.P - 1) : 0;
+  if (c->set[O_SEGMENTS]) c->nsegs = parse_segments(c, NULL);
+  c->ralg = OC_RRP_BEST;
+  if (c->set[O_ALGORITHM] && oc_rrp_alg_parse(c->val[O_ALGORITHM], &c->ralg) != OC_OK)
+    die("--algorithm: unknown algorithm '%s' for --model rrp (expected sweep, tuned, "
+        "binomial or best)", c->val[O_ALGORITHM]);
+}
+
 static void build_params(cli *c) {
   const char *model = c->val[O_MODEL];
   int64_t P;
   if (model == NULL) model = c->set[O_LAMBDA] ? "postal" : "logp";
-  if (strcmp(model, "rrp") == 0)
-    die("--model: '%s' is not implemented yet (available: logp, postal, kport)", model);
+  if (strcmp(model, "rrp") == 0) {
+    build_rrp(c);
+    return;
+  }
+  if (c->set[O_SEGMENTS]) die("--segments: only meaningful with --model rrp");
   if (strcmp(model, "logp") != 0 && strcmp(model, "postal") != 0 &&
       strcmp(model, "kport") != 0)
     die("--model: unknown model '%s' (expected logp, postal, kport or rrp)",
@@ -345,9 +425,11 @@ static void check_problem(cli *c, int required) {
     die("unknown problem '%s' (expected bcast, kbcast, cbcast, alltoall, "
         "allreduce, reduce, sum or scan)",
         c->problem);
-  if (is(c, "cbcast") || is(c, "scan"))
+  if (is(c, "scan") && !(c->val[O_MODEL] && strcmp(c->val[O_MODEL], "rrp") == 0))
+    die("problem 'scan' is implemented for --model rrp only");
+  if (is(c, "cbcast"))
     die("problem '%s' is not implemented yet (available: bcast, kbcast, sum, "
-        "reduce, allreduce, alltoall)",
+        "reduce, allreduce, alltoall; scan with --model rrp)",
         c->problem);
   if (c->set[O_DEGREE] && !is(c, "kbcast")) die("--degree: only meaningful for 'kbcast'");
   if (c->set[O_OPERANDS] && !is(c, "sum")) die("--operands: only meaningful for 'sum'");
@@ -1089,14 +1171,27 @@ static char *read_all(FILE *f, size_t *len) {
   return buf;
 }
 
+/* The output switches every model's command takes (--json or --csv, draw
+ * --svg, report --html). */
+static void model_outputs(const cli *c, int *json, int *csv, int *draw, const char **svg,
+                          int *report, const char **html) {
+  if (c->set[O_JSON] && c->set[O_CSV]) die("--json and --csv: choose one");
+  *json = c->set[O_JSON];
+  *csv = c->set[O_CSV];
+  *draw = strcmp(c->cmd, "draw") == 0;
+  *svg = c->val[O_SVG];
+  *report = strcmp(c->cmd, "report") == 0;
+  *html = c->val[O_HTML];
+}
+
 /* --model kport: cli_kport.c does the work */
 static int run_kport(cli *c) {
   cli_kport_args a;
   char *buf = NULL, *cmdline = NULL;
   size_t len = 0;
   int rc;
-  if (c->set[O_JSON] && c->set[O_CSV]) die("--json and --csv: choose one");
   memset(&a, 0, sizeof a);
+  model_outputs(c, &a.json, &a.csv, &a.draw, &a.svg, &a.report, &a.html);
   a.cmd = c->cmd;
   a.problem = c->problem;
   a.n = c->p.P;
@@ -1104,17 +1199,46 @@ static int run_kport(cli *c) {
   a.m = c->items;
   a.root = c->root;
   a.alg = c->kpalg;
-  a.json = c->set[O_JSON];
-  a.csv = c->set[O_CSV];
-  a.draw = strcmp(c->cmd, "draw") == 0;
-  a.svg = c->val[O_SVG];
-  a.report = strcmp(c->cmd, "report") == 0;
-  a.html = c->val[O_HTML];
   if (a.report) a.command = cmdline = reproduce_line(c);
   if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
   rc = cli_kport(&a, buf, len);
   free(buf);
   free(cmdline);
+  return rc;
+}
+
+/* --model rrp: cli_rrp.c does the work */
+static int run_rrp(cli *c) {
+  cli_rrp_args a;
+  char *buf = NULL, *cmdline = NULL;
+  size_t len = 0;
+  int rc;
+  memset(&a, 0, sizeof a);
+  model_outputs(c, &a.json, &a.csv, &a.draw, &a.svg, &a.report, &a.html);
+  a.cmd = c->cmd;
+  a.problem = c->rproblem;
+  a.N = c->p.P;
+  a.L = c->lines;
+  a.root = c->root;
+  a.nseg = c->nsegs;
+  a.alg = c->ralg;
+  if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
+  if (a.report) a.command = cmdline = reproduce_line(c);
+  if (c->nsegs) { /* nothing below exits early */
+    c->segs = malloc(c->nsegs * sizeof *c->segs);
+    if (c->segs == NULL) {
+      free(buf);
+      free(cmdline);
+      fputs("optcast: out of memory\n", stderr);
+      return EXIT_INPUT;
+    }
+    parse_segments(c, c->segs);
+  }
+  a.seg = c->segs;
+  rc = cli_rrp(&a, buf, len);
+  free(buf);
+  free(cmdline);
+  free(c->segs);
   return rc;
 }
 
@@ -1416,6 +1540,7 @@ static int cli_run(int argc, char **argv, FILE *in) {
   if (c.set[O_CSV] && strcmp(c.cmd, "plan") != 0)
     die("--csv: only 'optcast plan' prints a schedule");
   if (c.kport) return run_kport(&c);
+  if (c.rrp) return run_rrp(&c);
   if (strcmp(c.cmd, "plan") == 0) return cmd_plan(&c);
   if (strcmp(c.cmd, "bound") == 0) return cmd_bound(&c);
   if (strcmp(c.cmd, "rank") == 0) return cmd_rank(&c);

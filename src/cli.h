@@ -38,6 +38,20 @@ typedef struct cli_kport_args {
 int cli_kport(const cli_kport_args *a, char *buf, size_t len);
 
 
+/* ring problems (cli_rrp.c); the options are checked by cli.c. */
+typedef struct cli_rrp_args {
+  const char *cmd;
+  oc_rrp_problem problem;
+  int64_t N, L, root;
+  const int64_t *seg;  /* --segments, or NULL */
+  size_t nseg;
+  oc_rrp_alg alg;
+  int json, csv;
+  int draw, report;
+  const char *svg, *html, *command;
+} cli_rrp_args;
+int cli_rrp(const cli_rrp_args *a, char *buf, size_t len);
+
 /* ---- SVG primitives (cli_svg.c) ------------------------------------------ */
 void cli_svg_escape(FILE *f, const char *s);
 void cli_svg_rect(FILE *f, double x, double y, double w, double h,

@@ -1,4 +1,5 @@
-/* oc_csv.c - reading the contract's CSV schedules (`time,src,dst,item`).
+/* oc_csv.c - reading the contract's CSV schedules (`time,src,dst,item`, and
+ * `time,src,dst,item,dir,line` for the reconfigurable ring).
  * Times are exact: integers for LogP, multiples of 1/q for the postal
  * model with lambda = p/q ("7.5" or "15/2"). */
 #include <stdio.h>
@@ -97,5 +98,68 @@ int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
     }
   }
   if (!header) FAIL("stdin: empty input (expected the header 'time,src,dst,item')");
+  return OC_OK;
+}
+
+/* The ring: steps are integers, dir is cw or ccw; ranges are the
+ * verifier's business. */
+int oc_rrp_read_csv(char *buf, size_t len, int64_t N, int64_t L,
+                    oc_rrp_sched *out, char *err, size_t errlen) {
+  static const char *const want[6] = {"time", "src", "dst", "item", "dir", "line"};
+  char *cur = buf;
+  size_t row = 0;
+  int header = 0;
+  (void)N;
+  (void)L;
+  if (strlen(buf) != len) FAIL("stdin: the schedule contains a NUL byte");
+  while (cur != NULL && *cur != '\0') {
+    char *nl = strchr(cur, '\n'), *f[6], *line;
+    int nf = 1;
+    if (nl) *nl = '\0';
+    line = trim(cur);
+    cur = nl ? nl + 1 : NULL;
+    row++;
+    if (*line == '\0') continue;
+    f[0] = line;
+    for (char *q = line; *q; q++)
+      if (*q == ',') {
+        *q = '\0';
+        if (nf < 6) f[nf] = q + 1;
+        nf++;
+      }
+    if (!header) {
+      int ok = nf == 6;
+      for (int i = 0; i < 6 && ok; i++) ok = strcmp(trim(f[i]), want[i]) == 0;
+      if (!ok) FAIL("row %zu: expected the header 'time,src,dst,item,dir,line'", row);
+      header = 1;
+      continue;
+    }
+    if (nf != 6)
+      FAIL("row %zu: expected 6 fields (time,src,dst,item,dir,line), got %d", row, nf);
+    {
+      int64_t x[6] = {0, 0, 0, 0, 0, 0};
+      int dir = OC_RRP_CW;
+      for (int i = 0; i < 6; i++) {
+        char *t = trim(f[i]);
+        int e;
+        if (i == 4) {
+          if (strcmp(t, "cw") == 0) dir = OC_RRP_CW;
+          else if (strcmp(t, "ccw") == 0) dir = OC_RRP_CCW;
+          else FAIL("row %zu: dir '%.40s' is not cw or ccw", row, t);
+          continue;
+        }
+        e = oc_parse_int(t, INT64_MIN + 1, INT64_MAX, &x[i]);
+        if (e == OC_EPARSE) FAIL("row %zu: %s '%.40s' is not an integer", row, want[i], t);
+        if (e != OC_OK) FAIL("row %zu: %s '%.40s' is out of range", row, want[i], t);
+      }
+      if (out->n + 1 >= UINT32_MAX) FAIL("stdin: too many rows");
+      if (oc_rrp_sched_push(out, x[0], x[1], x[2], x[3], dir, x[5]) != OC_OK) {
+        snprintf(err, errlen, "out of memory reading the schedule");
+        return OC_ENOMEM;
+      }
+    }
+  }
+  if (!header)
+    FAIL("stdin: empty input (expected the header 'time,src,dst,item,dir,line')");
   return OC_OK;
 }

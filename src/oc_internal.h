@@ -74,6 +74,10 @@ int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out);
 int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
                         oc_sched *out, int64_t *time);
 
+/* The ring (oc_rrp.c): OC_OK, or OC_EINVAL / OC_ERANGE for a spec that no
+ * schedule can answer (problem, N, L, root, segments). */
+int oc_rrp_spec_check(const oc_rrp_spec *sp);
+
 /* Verdicts (oc_verify.c): start valid; record a violation, keeping the
  * earliest (time, then processor, then rule order). */
 void oc_verdict_init(oc_verdict *v);

@@ -88,7 +88,18 @@
   X(libcoll_select)                                                            \
   X(libcoll_limits)                                                            \
   X(cli_compare)                                                               \
-  X(cli_compare_svg)
+  X(cli_compare_svg)                                                           \
+  X(rrp_comet)                                                                 \
+  X(rrp_paper_cases)                                                           \
+  X(rrp_theorem21)                                                             \
+  X(rrp_random)                                                                \
+  X(rrp_best)                                                                  \
+  X(rrp_mutants)                                                               \
+  X(rrp_noncommutative)                                                        \
+  X(rrp_verify_rules)                                                           \
+  X(rrp_sort)                                                                  \
+  X(rrp_exhaustive_small)                                                      \
+  X(cli_rrp)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

@@ -812,3 +812,100 @@ void test_cli_stdout_full(void) {
       test_failf(__FILE__, __LINE__, "%s: status %d, stderr '%s'", cmds[i], st, err);
   }
 }
+
+/* --model rrp: JSON, CSV with dir and line, verify both ways, draw, refusals */
+void test_cli_rrp(void) {
+  static char csv[1 << 16];
+  RUN(NULL, "plan", "bcast", "--model", "rrp", "--procs", "16", "--lines", "4",
+      "--algorithm", "sweep", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK_EQ(lines(R.out), 1);
+  CHECK(HAS(R.out, "{\"problem\":\"bcast\",\"model\":\"rrp\",\"algorithm\":\"sweep\","
+                   "\"N\":16,\"P\":16,\"L\":4,\"lines\":4,\"root\":0,\"time\":8,"));
+  CHECK(HAS(R.out, "\"optimal\":false"));
+  CHECK(HAS(R.out, "\"thm21_upper\":12"));
+  CHECK(HAS(R.out, "\"verified\":true"));
+  RUN(NULL, "plan", "scan", "--model", "rrp", "--procs", "12", "--lines", "3",
+      "--segments", "0,5,6", "--csv");
+  CHECK_EQ(R.code, 0);
+  CHECK(strncmp(R.out, "time,src,dst,item,dir,line\n", 27) == 0);
+  snprintf(csv, sizeof csv, "%s", R.out);
+  RUN(csv, "verify", "scan", "--model", "rrp", "--procs", "12", "--lines", "3",
+      "--segments", "0,5,6", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"valid\":true"));
+  /* the same messages do not make an unsegmented scan */
+  RUN(csv, "verify", "scan", "--model", "rrp", "--procs", "12", "--lines", "3");
+  CHECK_EQ(R.code, 1);
+  CHECK(HAS(R.err, "rule missing"));
+  /* on fewer lines they collide or name a line that is not there */
+  RUN(csv, "verify", "scan", "--model", "rrp", "--procs", "12", "--lines", "1",
+      "--segments", "0,5,6");
+  CHECK_EQ(R.code, 1);
+  RUN("time,src,dst,item,dir,line\n1,0,1,0,up,0\n", "verify", "bcast", "--model", "rrp",
+      "--procs", "2", "--lines", "1");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "dir 'up'"));
+  RUN("time,src,dst,item\n1,0,1,0\n", "verify", "bcast", "--model", "rrp", "--procs",
+      "2", "--lines", "1");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "time,src,dst,item,dir,line"));
+  RUN("time,src,dst,item,dir,line\n1,0,1,0,cw,0\n", "verify", "bcast", "--model", "rrp",
+      "--procs", "2", "--lines", "1");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "valid: 1 messages, completion step 1"));
+  RUN(NULL, "plan", "reduce", "--model", "rrp", "--procs", "10", "--lines", "2", "--root",
+      "7");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "root 7"));
+  CHECK(HAS(R.out, "checked by the verifier: valid"));
+  RUN(NULL, "bound", "bcast", "--model", "rrp", "--procs", "4096", "--lines", "16",
+      "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"lower_bound\":12,"));
+  CHECK(HAS(R.out, "\"best_known\":"));
+  RUN(NULL, "draw", "bcast", "--model", "rrp", "--procs", "16", "--lines", "4",
+      "--format", "svg");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "<svg"));
+  CHECK(HAS(R.out, "bus-line occupancy"));
+  {
+    static const char *const bad[][16] = {
+        {"plan", "bcast", "--model", "rrp", "--procs", "9", NULL},
+        {"plan", "bcast", "--model", "rrp", "--procs", "9", "--lines", "0", NULL},
+        {"plan", "bcast", "--model", "rrp", "--procs", "0", "--lines", "2", NULL},
+        {"plan", "bcast", "--model", "rrp", "--procs", "2000000", "--lines", "2", NULL},
+        {"plan", "kbcast", "--model", "rrp", "--procs", "9", "--lines", "2", NULL},
+        {"plan", "bcast", "--model", "rrp", "--procs", "9", "--lines", "2", "--gap", "1", NULL},
+        {"plan", "scan", "--model", "rrp", "--procs", "9", "--lines", "2", "--root", "1", NULL},
+        {"plan", "bcast", "--model", "rrp", "--procs", "9", "--lines", "2", "--segments",
+         "1,4", NULL},
+        {"plan", "bcast", "--model", "rrp", "--procs", "9", "--lines", "2", "--segments",
+         "0,4,4", NULL},
+        {"plan", "bcast", "--model", "rrp", "--procs", "9", "--lines", "2", "--segments",
+         "0,x", NULL},
+        {"plan", "bcast", "--model", "rrp", "--procs", "9", "--lines", "2", "--segments",
+         "0,9", NULL},
+        {"plan", "bcast", "--model", "rrp", "--procs", "9", "--lines", "2", "--algorithm",
+         "karp", NULL},
+        {"plan", "bcast", "--model", "rrp", "--procs", "9", "--lines", "2", "--root", "9",
+         NULL},
+        {"plan", "scan", "--procs", "9", "--latency", "1", "--overhead", "0", "--gap", "1",
+         NULL},
+        {"plan", "bcast", "--procs", "9", "--latency", "1", "--overhead", "0", "--gap", "1",
+         "--segments", "0,3", NULL},
+        {"rank", "bcast", "--model", "rrp", "--procs", "9", "--lines", "2", "--rank", "1",
+         NULL},
+    };
+    static const char *const name[] = {"--lines", "--lines", "--procs", "--procs",
+                                       "kbcast", "--gap", "--root", "--segments",
+                                       "--segments", "--segments", "--segments",
+                                       "--algorithm", "--root", "scan", "--segments", "rank"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      run_optcast(&R, NULL, bad[i]);
+      if (R.code != 2 || !HAS(R.err, name[i]) || R.out[0] != '\0' || lines(R.err) != 1)
+        test_failf(__FILE__, __LINE__, "case %zu: code %d, err '%s', out '%.40s'", i,
+                   R.code, R.err, R.out);
+    }
+  }
+}

@@ -1,0 +1,374 @@
+/* cli_rrp.c - `optcast plan|bound|verify|draw bcast|reduce|scan --model rrp`.
+ *
+ * cli.c parses and range-checks the options; here the ring problems are
+ * planned, checked by the verifier and printed.  Errors print one line on
+ * stderr and return exit code 2 (nothing on stdout); a schedule that breaks
+ * a rule returns 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int rr_fail(const char *what, int e) {
+  fprintf(stderr, "optcast: %s: %s\n", what, oc_strerror(e));
+  return 2;
+}
+
+static oc_rrp_spec rr_spec(const cli_rrp_args *a) {
+  oc_rrp_spec sp;
+  memset(&sp, 0, sizeof sp);
+  sp.problem = a->problem;
+  sp.N = a->N;
+  sp.L = a->L;
+  sp.root = a->root;
+  sp.seg = a->nseg ? a->seg : NULL;
+  sp.nseg = a->nseg;
+  return sp;
+}
+
+static void rr_params_text(const cli_rrp_args *a) {
+  printf("(N, L)-RRP N=%lld, L=%lld", (long long)a->N, (long long)a->L);
+  if (a->nseg) {
+    printf(", segments starting at ");
+    for (size_t i = 0; i < a->nseg; i++)
+      printf("%s%lld", i ? "," : "", (long long)a->seg[i]);
+  } else if (a->problem != OC_RRP_SCAN) {
+    printf(", root %lld", (long long)a->root);
+  }
+}
+
+static void rr_json_head(const cli_rrp_args *a, const char *alg, int64_t time,
+                         const oc_rrp_bounds *b, int valid) {
+  printf("{\"problem\":\"%s\",\"model\":\"rrp\",\"algorithm\":\"%s\",\"N\":%lld,"
+         "\"P\":%lld,\"L\":%lld,\"lines\":%lld,\"root\":%lld,\"time\":%lld,"
+         "\"lower_bound\":%lld,\"optimal\":%s,",
+         oc_rrp_problem_name(a->problem), alg, (long long)a->N, (long long)a->N,
+         (long long)a->L, (long long)a->L, (long long)(a->nseg ? 0 : a->root),
+         (long long)time, (long long)b->lb, valid && time == b->lb ? "true" : "false");
+  printf("\"segments\":[");
+  for (size_t i = 0; i < a->nseg; i++)
+    printf("%s%lld", i ? "," : "", (long long)a->seg[i]);
+  printf("],\"bounds\":{\"doubling\":%lld,\"distance\":%lld,\"thm31\":%.6g,"
+         "\"thm31_lead\":%.6g,\"thm32\":%.6g,\"thm21_upper\":%.6g}",
+         (long long)b->doubling, (long long)b->distance, b->thm31, b->thm31_lead,
+         b->thm32, b->thm21);
+}
+
+static void rr_bounds_text(const oc_rrp_bounds *b) {
+  printf("bounds: informed at most double %lld, farthest flight %lld", (long long)b->doubling,
+         (long long)b->distance);
+  if (b->thm31 > 0) printf(", Theorem 3.1 %.2f (leading term %.2f)", b->thm31, b->thm31_lead);
+  if (b->thm32 > 0) printf(", Theorem 3.2 %.2f", b->thm32);
+  if (b->thm21 > 0) printf("; Theorem 2.1 upper bound %.2f", b->thm21);
+  printf("\n");
+}
+
+/* ---- the bus-line occupancy picture ----------------------------------------- */
+#define RR_DRAW_PROCS 128
+#define RR_DRAW_STEPS 120
+
+static const char *const LINE_COLOURS[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759",
+                                           "#76b7b2", "#edc948", "#b07aa1", "#9c755f"};
+
+/* One row per step (time downwards), one column per processor; every
+ * message is a bar over the processors its segment holds, for each step
+ * of its flight, in its line's colour and sub-row; sends and receives are
+ * marked at the ends. */
+static int rr_svg(const cli_rrp_args *a, const oc_rrp_sched *s, const oc_rrp_result *r,
+                  const oc_rrp_bounds *b, char **doc, size_t *doclen) {
+  FILE *f = open_memstream(doc, doclen);
+  int64_t N = a->N, P = N < RR_DRAW_PROCS ? N : RR_DRAW_PROCS;
+  int64_t T = r->time < RR_DRAW_STEPS ? r->time : RR_DRAW_STEPS;
+  int64_t nl = r->lines < 1 ? 1 : r->lines;
+  double cw = P <= 32 ? 18.0 : (P <= 64 ? 10.0 : 6.0), left = 60, top = 78;
+  double sub = nl <= 8 ? 4.0 : 32.0 / (double)nl, rh = sub * (double)(nl < 8 ? nl : 8) + 6;
+  double W = left + cw * (double)P + 180, H = top + rh * (double)T + 60;
+  if (W < 820) W = 820;
+  char buf[256];
+  if (f == NULL) return OC_ENOMEM;
+  if (H < 200) H = 200;
+  cli_svg_begin(f, W, H);
+  snprintf(buf, sizeof buf, "optcast %s %s --model rrp: N=%lld, L=%lld", a->cmd,
+           oc_rrp_problem_name(a->problem), (long long)N, (long long)a->L);
+  cli_svg_text(f, 10, 20, "start", 14, buf);
+  snprintf(buf, sizeof buf,
+           "algorithm %s: %lld steps on %lld lines, lower bound %lld, Theorem 2.1 bound "
+           "%.1f; %zu messages, checked by the verifier: valid",
+           oc_rrp_alg_name(r->alg), (long long)r->time, (long long)r->lines,
+           (long long)b->lb, b->thm21, s->n);
+  cli_svg_text(f, 10, 38, "start", 11, buf);
+  snprintf(buf, sizeof buf,
+           "bus-line occupancy: time down (one row per step), processors across; a bar "
+           "is a line segment held by a message%s",
+           (P < N || T < r->time) ? " (cut: first 128 processors, 120 steps)" : "");
+  cli_svg_text(f, 10, 56, "start", 11, buf);
+  for (int64_t p = 0; p < P; p += (P <= 32 ? 1 : (P <= 64 ? 4 : 8))) {
+    snprintf(buf, sizeof buf, "%lld", (long long)p);
+    cli_svg_text(f, left + cw * ((double)p + 0.5), top - 6, "middle", 9, buf);
+  }
+  for (int64_t t = 1; t <= T; t++) {
+    double y = top + rh * (double)(t - 1);
+    snprintf(buf, sizeof buf, "%lld", (long long)t);
+    cli_svg_text(f, left - 8, y + rh * 0.7, "end", 9, buf);
+    cli_svg_rect(f, left, y, cw * (double)P, rh, t % 2 ? "#fafafa" : "#f0f0f0", "none");
+  }
+  for (size_t i = 0; i < s->n; i++) {
+    const oc_rrp_msg *m = &s->msg[i];
+    int64_t d = oc_rrp_dist(N, m->src, m->dst, m->dir), fl = oc_rrp_flight(d);
+    int64_t from = m->dir == OC_RRP_CW ? m->src : m->dst;
+    const char *col = LINE_COLOURS[m->line % 8];
+    double yoff = 3 + sub * (double)(m->line % 8);
+    for (int64_t t = m->t; t < m->t + fl && t <= T; t++) {
+      double y = top + rh * (double)(t - 1) + yoff;
+      /* from the sender's centre to the receiver's; a wrapping arc in two
+       * pieces; the picture shows processors 0 .. P-1 only */
+      double x0 = (double)from + 0.5, x1 = (double)(from + d) + 0.5;
+      double pieces[2][2] = {{x0, x1}, {0, 0}};
+      int np = 1;
+      if (from + d >= N) {
+        pieces[0][1] = (double)N;
+        pieces[1][0] = 0;
+        pieces[1][1] = (double)(from + d - N) + 0.5;
+        np = 2;
+      }
+      for (int k = 0; k < np; k++) {
+        double a0 = pieces[k][0], a1 = pieces[k][1] < (double)P ? pieces[k][1] : (double)P;
+        if (a0 >= (double)P || a1 <= a0) continue;
+        cli_svg_rect(f, left + cw * a0, y, cw * (a1 - a0), sub * 0.8, col, "none");
+      }
+    }
+    if (m->t <= T && m->src < P)
+      cli_svg_circle(f, left + cw * ((double)m->src + 0.5), top + rh * (double)(m->t - 1) + 3,
+                     2.2, "#000000", "none");
+    if (m->t + fl - 1 <= T && m->dst < P)
+      cli_svg_rect(f, left + cw * ((double)m->dst + 0.2),
+                   top + rh * (double)(m->t + fl - 1) - 2.5, cw * 0.6, 2, "#000000", "none");
+  }
+  for (int64_t l = 0; l < nl && l < 8; l++) {
+    double y = top + 14.0 * (double)l;
+    snprintf(buf, sizeof buf, "line %lld%s", (long long)l, nl > 8 && l == 7 ? " (and l mod 8)" : "");
+    cli_svg_rect(f, W - 160, y, 14, 8, LINE_COLOURS[l], "none");
+    cli_svg_text(f, W - 140, y + 8, "start", 10, buf);
+  }
+  cli_svg_circle(f, W - 153, top + 14.0 * 8 + 4, 2.2, "#000000", "none");
+  cli_svg_text(f, W - 140, top + 14.0 * 8 + 8, "start", 10, "send (first step)");
+  cli_svg_rect(f, W - 158, top + 14.0 * 9 + 3, 10, 2, "#000000", "none");
+  cli_svg_text(f, W - 140, top + 14.0 * 9 + 8, "start", 10, "arrival (last step)");
+  cli_svg_end(f);
+  if (fclose(f) != 0) return OC_ENOMEM;
+  return OC_OK;
+}
+
+static int rr_draw(const cli_rrp_args *a, const oc_rrp_sched *s, const oc_rrp_result *r,
+                   const oc_rrp_bounds *b) {
+  char *doc = NULL, err[320];
+  size_t len = 0;
+  int e = rr_svg(a, s, r, b, &doc, &len);
+  if (e != OC_OK) {
+    free(doc);
+    return rr_fail("draw", e);
+  }
+  if (a->report) {
+    cli_report_in in;
+    cli_report_kv par[5], res[5];
+    char v[8][64], title[200], verdict[320], segs[64] = "";
+    snprintf(title, sizeof title, "optcast %s --model rrp: N=%lld, L=%lld",
+             oc_rrp_problem_name(a->problem), (long long)a->N, (long long)a->L);
+    snprintf(v[0], sizeof v[0], "%lld", (long long)a->N);
+    snprintf(v[1], sizeof v[1], "%lld", (long long)a->L);
+    snprintf(v[2], sizeof v[2], "%lld", (long long)a->root);
+    for (size_t i = 0; i < a->nseg && strlen(segs) + 24 < sizeof segs; i++)
+      snprintf(segs + strlen(segs), sizeof segs - strlen(segs), "%s%lld", i ? "," : "",
+               (long long)a->seg[i]);
+    par[0] = (cli_report_kv){"problem", oc_rrp_problem_name(a->problem)};
+    par[1] = (cli_report_kv){"model", "reconfigurable ring (N, L)-RRP"};
+    par[2] = (cli_report_kv){"processors N", v[0]};
+    par[3] = (cli_report_kv){"bus lines L", v[1]};
+    par[4] = (cli_report_kv){a->nseg ? "segments" : "root", a->nseg ? segs : v[2]};
+    snprintf(v[3], sizeof v[3], "%lld steps", (long long)r->time);
+    snprintf(v[4], sizeof v[4], "%lld steps", (long long)b->lb);
+    snprintf(v[5], sizeof v[5], "%.2f steps", b->thm21);
+    snprintf(v[6], sizeof v[6], "%lld", (long long)r->lines);
+    res[0] = (cli_report_kv){"algorithm", oc_rrp_alg_name(r->alg)};
+    res[1] = (cli_report_kv){"completion", v[3]};
+    res[2] = (cli_report_kv){"lower bound", v[4]};
+    res[3] = (cli_report_kv){"Theorem 2.1 upper bound", b->thm21 > 0 ? v[5] : "n/a"};
+    res[4] = (cli_report_kv){"lines used", v[6]};
+    snprintf(verdict, sizeof verdict, "%s, lower bound %s: %s", v[3], v[4],
+             r->time == b->lb ? "optimal" : "above the lower bound");
+    memset(&in, 0, sizeof in);
+    in.title = title;
+    in.verdict = verdict;
+    in.optimal = r->time == b->lb;
+    in.params = par;
+    in.nparams = 5;
+    in.result = res;
+    in.nresult = 5;
+    in.svg = doc;
+    in.svglen = len;
+    in.max_rows = 0;
+    in.unit = 1;
+    in.rounds = 1;
+    in.command = a->command ? a->command : "";
+    e = cli_report_write(&in, a->html, err, sizeof err);
+    free(doc);
+    if (e != OC_OK) {
+      fprintf(stderr, "optcast: %s: %s\n", a->html ? "--html" : "--format", err);
+      return 2;
+    }
+    return 0;
+  }
+  if (a->svg == NULL) {
+    fwrite(doc, 1, len, stdout);
+    e = OC_OK;
+  } else {
+    e = cli_svg_write_file(a->svg, doc, len, err, sizeof err);
+  }
+  free(doc);
+  if (e != OC_OK) {
+    fprintf(stderr, "optcast: --svg: %s\n", err);
+    return 2;
+  }
+  return 0;
+}
+
+/* ---- plan / bound / verify ----------------------------------------------------- */
+static void rr_csv(const oc_rrp_sched *s) {
+  fputs("time,src,dst,item,dir,line\n", stdout);
+  for (size_t i = 0; i < s->n; i++)
+    printf("%lld,%lld,%lld,%lld,%s,%lld\n", (long long)s->msg[i].t,
+           (long long)s->msg[i].src, (long long)s->msg[i].dst, (long long)s->msg[i].item,
+           s->msg[i].dir == OC_RRP_CW ? "cw" : "ccw", (long long)s->msg[i].line);
+}
+
+static int rr_plan(const cli_rrp_args *a) {
+  oc_rrp_spec sp = rr_spec(a);
+  oc_rrp_sched s;
+  oc_rrp_result r;
+  oc_rrp_bounds b;
+  oc_verdict v;
+  int e;
+  if ((e = oc_rrp_bound(&sp, &b)) != OC_OK) return rr_fail("bound", e);
+  oc_rrp_sched_init(&s);
+  if ((e = oc_rrp_plan(&sp, a->alg, &s, &r)) != OC_OK) {
+    oc_rrp_sched_free(&s);
+    return rr_fail("plan", e);
+  }
+  if ((e = oc_verify_rrp(&sp, &s, &v)) != OC_OK) {
+    oc_rrp_sched_free(&s);
+    return rr_fail("verify", e);
+  }
+  if (!v.ok || v.time != r.time) { /* a bug: never print an unchecked plan */
+    fprintf(stderr, "optcast: internal error: the %s schedule fails the verifier: %s\n",
+            oc_rrp_alg_name(r.alg), v.ok ? "time differs" : v.detail);
+    oc_rrp_sched_free(&s);
+    return 2;
+  }
+  if (a->draw || a->report) {
+    e = rr_draw(a, &s, &r, &b);
+  } else if (a->csv) {
+    rr_csv(&s);
+  } else if (a->json) {
+    rr_json_head(a, oc_rrp_alg_name(r.alg), r.time, &b, 1);
+    printf(",\"lines_used\":%lld,\"messages\":%zu,\"verified\":true}\n",
+           (long long)r.lines, s.n);
+  } else {
+    printf("optcast plan %s: ", oc_rrp_problem_name(a->problem));
+    rr_params_text(a);
+    printf(", algorithm %s\n", oc_rrp_alg_name(r.alg));
+    printf("time %lld steps, lower bound %lld (%s); %zu messages on %lld line%s; "
+           "checked by the verifier: valid\n",
+           (long long)r.time, (long long)b.lb,
+           r.time == b.lb ? "optimal" : "above the bound", s.n, (long long)r.lines,
+           r.lines == 1 ? "" : "s");
+    rr_bounds_text(&b);
+    printf("\n%5s  %s\n", "step", "message: src -> dst, direction, line, flight steps, item");
+    for (size_t i = 0; i < s.n && i < 200; i++) {
+      const oc_rrp_msg *m = &s.msg[i];
+      int64_t d = oc_rrp_dist(a->N, m->src, m->dst, m->dir);
+      printf("%5lld  %lld -> %lld %s line %lld, distance %lld, flight %lld, item %lld\n",
+             (long long)m->t, (long long)m->src, (long long)m->dst,
+             m->dir == OC_RRP_CW ? "cw" : "ccw", (long long)m->line, (long long)d,
+             (long long)oc_rrp_flight(d), (long long)m->item);
+    }
+    if (s.n > 200) printf("... %zu more messages (use --csv)\n", s.n - 200);
+  }
+  oc_rrp_sched_free(&s);
+  return e;
+}
+
+static int rr_bound(const cli_rrp_args *a) {
+  oc_rrp_spec sp = rr_spec(a);
+  oc_rrp_bounds b;
+  oc_rrp_result r;
+  int e = oc_rrp_bound(&sp, &b);
+  if (e != OC_OK) return rr_fail("bound", e);
+  if ((e = oc_rrp_plan(&sp, OC_RRP_BEST, NULL, &r)) != OC_OK) return rr_fail("plan", e);
+  if (a->json) {
+    rr_json_head(a, oc_rrp_alg_name(r.alg), r.time, &b, 1);
+    printf(",\"best_known\":%lld}\n", (long long)r.time);
+  } else {
+    printf("optcast bound %s: ", oc_rrp_problem_name(a->problem));
+    rr_params_text(a);
+    printf("\nlower bound %lld steps\n", (long long)b.lb);
+    rr_bounds_text(&b);
+    printf("best known schedule: %lld steps (%s, 'optcast plan %s --model rrp')\n",
+           (long long)r.time, oc_rrp_alg_name(r.alg), oc_rrp_problem_name(a->problem));
+  }
+  return 0;
+}
+
+static int rr_verify(const cli_rrp_args *a, char *buf, size_t len) {
+  oc_rrp_spec sp = rr_spec(a);
+  oc_rrp_sched s;
+  oc_verdict v;
+  oc_rrp_bounds b;
+  char err[256];
+  int e;
+  oc_rrp_sched_init(&s);
+  if ((e = oc_rrp_read_csv(buf, len, a->N, a->L, &s, err, sizeof err)) != OC_OK) {
+    oc_rrp_sched_free(&s);
+    if (e == OC_EPARSE) {
+      fprintf(stderr, "optcast: schedule: %s\n", err);
+      return 2;
+    }
+    return rr_fail("schedule", e);
+  }
+  if ((e = oc_verify_rrp(&sp, &s, &v)) != OC_OK || (e = oc_rrp_bound(&sp, &b)) != OC_OK) {
+    oc_rrp_sched_free(&s);
+    if (e == OC_EUNSUP) {
+      fprintf(stderr, "optcast: verify: the schedule is too large or irregular for the "
+                      "ring checker's work limit\n");
+      return 2;
+    }
+    return rr_fail("verify", e);
+  }
+  if (a->json) {
+    char at[32];
+    snprintf(at, sizeof at, "%lld", (long long)v.at);
+    rr_json_head(a, "input", v.ok ? v.time : 0, &b, v.ok);
+    printf(",\"messages\":%zu,\"valid\":%s", s.n, v.ok ? "true" : "false");
+    if (!v.ok) cli_json_violation(stdout, &v, at);
+    printf("}\n");
+  } else if (v.ok) {
+    printf("valid: %zu messages, completion step %lld, lower bound %lld (%s)\n", s.n,
+           (long long)v.time, (long long)b.lb, v.time == b.lb ? "optimal" : "above the bound");
+  }
+  if (!v.ok) {
+    fprintf(stderr, "optcast: invalid schedule: processor %lld, step %lld, rule %s: %s\n",
+            (long long)v.proc, (long long)v.at, oc_rule_name(v.rule), v.detail);
+    if (!a->json)
+      printf("invalid: processor %lld, step %lld, rule %s: %s\n", (long long)v.proc,
+             (long long)v.at, oc_rule_name(v.rule), v.detail);
+  }
+  oc_rrp_sched_free(&s);
+  return v.ok ? 0 : 1;
+}
+
+int cli_rrp(const cli_rrp_args *a, char *buf, size_t len) {
+  if (strcmp(a->cmd, "plan") == 0 || a->draw || a->report) return rr_plan(a);
+  if (strcmp(a->cmd, "bound") == 0) return rr_bound(a);
+  return rr_verify(a, buf, len);
+}
