@@ -32,7 +32,7 @@ static int64_t plan_time(oc_rrp_problem prob, int64_t N, int64_t L, oc_rrp_alg a
 }
 
 static void table(void) {
-  printf("| N | L | sweep | tuned | binomial | lower bound | Thm 3.1 (sum / lead) | Thm 3.2 "
+  printf("| N | L | sweep | tuned | binomial | lower bound | Thm 3.1 (argument / lead) | Thm 3.2 "
          "| Thm 2.1 upper | sweep / bound | tuned / bound |\n");
   printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (int64_t N = 4; N <= 4096; N *= 2)

@@ -418,13 +418,15 @@ typedef struct oc_rrp_bounds {
   int64_t lb;        /* the best lower bound known (steps)                 */
   int64_t doubling;  /* ceil(log2 M): informed processors at most double   */
   int64_t distance;  /* flight to the farthest processor of a block        */
-  double thm31;      /* Theorem 3.1 (L >= 9): the proof's sum, else 0      */
-  double thm31_lead; /* its leading term log^2 N / (3 log L), else 0       */
-  double thm32;      /* Theorem 3.2 (N > 4): log N log log N / 15, else 0  */
-  double thm21;      /* Theorem 2.1 upper bound (N >= 4, L >= 2), else 0:
-                        log N log log L + log^2 N / log L                 */
+  double thm31;      /* Theorem 3.1's argument carried out in whole steps
+                        (any L; an integer): docs/ALGORITHMS.md          */
+  double thm31_lead; /* its leading term log^2 M / (3 log L) (L >= 2)    */
+  double thm32;      /* Theorem 3.2 (N > 4, whole ring): log N log log N
+                        / 15, else 0                                      */
+  double thm21;      /* Theorem 2.1 upper bound (M >= 4, L >= 2), else 0:
+                        log M log log L + log^2 M / log L                 */
 } oc_rrp_bounds;
-/* Bounds for the spec (segmented: the largest block). */
+/* Bounds for the spec; M = N, or the largest block with --segments. */
 int oc_rrp_bound(const oc_rrp_spec *sp, oc_rrp_bounds *out);
 
 typedef struct oc_rrp_result {

@@ -59,7 +59,8 @@ static void rr_json_head(const cli_rrp_args *a, const char *alg, int64_t time,
 static void rr_bounds_text(const oc_rrp_bounds *b) {
   printf("bounds: informed at most double %lld, farthest flight %lld", (long long)b->doubling,
          (long long)b->distance);
-  if (b->thm31 > 0) printf(", Theorem 3.1 %.2f (leading term %.2f)", b->thm31, b->thm31_lead);
+  printf(", Theorem 3.1's argument %lld", (long long)b->thm31);
+  if (b->thm31_lead > 0) printf(" (the theorem's leading term %.2f)", b->thm31_lead);
   if (b->thm32 > 0) printf(", Theorem 3.2 %.2f", b->thm32);
   if (b->thm21 > 0) printf("; Theorem 2.1 upper bound %.2f", b->thm21);
   printf("\n");

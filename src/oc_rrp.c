@@ -247,58 +247,56 @@ static int64_t ceil_log2(int64_t x) {
   return k;
 }
 
+/* Theorem 3.1's argument (the paper's section 3.1), carried out in whole
+ * steps for an ignorant block of S processors: the first arrival in its
+ * middle third comes from at least D = floor((S+1)/3) away, so no earlier
+ * than ceil(log2 D) steps after the previous one; at that step at most 2L
+ * messages hold segments across the third's two edges (one per edge and
+ * line: the segments of a line are disjoint), and if they all landed at
+ * once they would leave a gap of at least (m - 2L) / (2L+1) ignorant
+ * processors of the third's m.  Repeat on the gap. */
+static int64_t ignorant_bound(int64_t S, int64_t L) {
+  int64_t T = 0;
+  while (S >= 1) {
+    int64_t D = (S + 1) / 3, m;
+    if (D < 1) return T + 1; /* one ignorant processor: one more step */
+    T += oc_max64(1, ceil_log2(D));
+    m = S + 2 - 2 * D;
+    S = m > 2 * L ? (m - 2 * L) / (2 * L + 1) : 0;
+  }
+  return T;
+}
+
 int oc_rrp_bound(const oc_rrp_spec *sp, oc_rrp_bounds *out) {
   int e = oc_rrp_spec_check(sp);
-  int64_t M = 0, far;
+  int64_t M = 0, far = 0;
   double n, l;
   if (e != OC_OK) return e;
   memset(out, 0, sizeof *out);
-  for (size_t i = 0; i < seg_count(sp); i++)
-    M = oc_max64(M, seg_end(sp, i) - seg_start(sp, i));
-  if (M <= 1) return OC_OK;
-  /* the processor farthest from the block's source (or sink): on the whole
-   * ring floor(N/2) either way round; in a segment (a path) M-1, unless a
-   * message goes the long way round the ring, which is no shorter. */
-  far = sp->seg == NULL && sp->problem == OC_RRP_BCAST ? sp->N / 2 : M - 1;
-  if (sp->seg == NULL && sp->problem == OC_RRP_REDUCE) {
-    /* x_0 and x_{N-1} both reach the root: the farther of the two, each
-     * by the shorter way round */
-    int64_t r = sp->root;
-    int64_t d0 = oc_min64(r, sp->N - r), d1 = oc_min64(sp->N - 1 - r, r + 1);
-    far = oc_max64(d0, d1);
+  /* the largest block, and the processor farthest from a block's first
+   * processor by the shorter way round: floor(N/2) on the whole ring (for
+   * reduce and scan too: reversed in time they broadcast from the sink) */
+  for (size_t i = 0; i < seg_count(sp); i++) {
+    int64_t m = seg_end(sp, i) - seg_start(sp, i);
+    M = oc_max64(M, m);
+    far = oc_max64(far, oc_min64(m - 1, sp->N - m + 1));
   }
-  if (sp->seg == NULL && sp->problem == OC_RRP_SCAN) far = sp->N / 2;
+  if (sp->seg == NULL) far = sp->N / 2;
+  if (M <= 1) return OC_OK;
   out->doubling = ceil_log2(M);
   out->distance = far >= 1 ? oc_rrp_flight(far) : 0;
-  n = log2((double)sp->N);
+  out->thm31 = (double)ignorant_bound(M - 1, sp->L);
+  n = log2((double)M);
   l = log2((double)sp->L);
-  if (sp->N > 4) out->thm32 = n * log2(n) / 15.0;
-  if (sp->L >= 9) {
-    /* the proof's sum: lambda = log_{3(2L+1)} N rounds, round i costs
-     * log2(N / (3 (3(2L+1))^i)); plus one */
-    double base = 3.0 * (2.0 * (double)sp->L + 1.0);
-    int64_t lam = (int64_t)floor(n / log2(base));
-    double s = 1.0;
-    for (int64_t i = 0; i < lam; i++) {
-      double term = n - log2(3.0) - (double)i * log2(base);
-      if (term > 0) s += term;
-    }
-    out->thm31 = lam >= 1 ? s : 0;
-    out->thm31_lead = n * n / (3.0 * l);
-  }
-  if (sp->N >= 4 && sp->L >= 2) out->thm21 = n * log2(l > 0 ? l : 1) + n * n / l;
+  if (sp->L >= 2) out->thm31_lead = n * n / (3.0 * l);
+  /* Theorem 3.2 is about the whole ring: not applied to segments */
+  if (sp->seg == NULL && M > 4) out->thm32 = n * log2(n) / 15.0;
+  if (M >= 4 && sp->L >= 2) out->thm21 = n * log2(l) + n * n / l;
   out->lb = oc_max64(out->doubling, out->distance);
-  /* Theorems 3.1 and 3.2 bound a broadcast; a reduction or scan reversed
-   * in time broadcasts from its sink (section 4), so they hold for all
-   * three.  Steps are whole: round the real bounds up, minus a guard for
-   * floating-point error. */
-  if (out->thm31 > 0) out->lb = oc_max64(out->lb, (int64_t)ceil(out->thm31 - 1e-9));
+  /* all three problems: a reduction or scan reversed in time broadcasts
+   * from its sink (section 4); whole steps, so round up */
+  out->lb = oc_max64(out->lb, (int64_t)out->thm31);
   if (out->thm32 > 0) out->lb = oc_max64(out->lb, (int64_t)ceil(out->thm32 - 1e-9));
-  if (sp->problem == OC_RRP_SCAN) {
-    /* the last processor needs x_0 (a reduction into it), and processor 0's
-     * value must reach every other one */
-    out->lb = oc_max64(out->lb, oc_rrp_flight(M - 1 < sp->N / 2 ? M - 1 : sp->N / 2));
-  }
   return OC_OK;
 }
 

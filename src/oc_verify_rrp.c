@@ -27,8 +27,9 @@
  *
  * Cost: O(M log M) for M messages, plus the lookups of what a processor
  * can form: O(A log A) per send for A values held by the sender (A <= the
- * steps of the schedule; small for every schedule optcast builds).  The
- * total is capped (RRP_WORK_MAX); beyond it OC_EUNSUP.
+ * steps of the schedule; small for every schedule optcast builds).  Both
+ * are capped (RRP_OCC_MAX line pieces, RRP_WORK_MAX value visits, counted
+ * in the lookups, the arrivals and the final check); beyond, OC_EUNSUP.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,7 +38,8 @@
 
 #include "oc_internal.h"
 
-#define RRP_WORK_MAX ((int64_t)1 << 28)
+#define RRP_WORK_MAX ((int64_t)1 << 30) /* lookups, in value visits          */
+#define RRP_OCC_MAX ((size_t)1 << 24)   /* line pieces: 16M x 40 bytes      */
 #define RRP_STEP_MAX ((int64_t)1 << 40)
 
 typedef struct atom {
@@ -70,9 +72,9 @@ static void viol(rctx *c, oc_rule rule, int64_t proc, int64_t at, int64_t item,
   oc_verdict_violate(c->v, rule, proc, at, item, msg, buf);
 }
 
+/* duplicates are kept: they change nothing but the work */
 static int know_add(know *k, int64_t a, int64_t b) {
-  for (size_t i = 0; i < k->n; i++)
-    if (k->v[i].a == a && k->v[i].b == b) return OC_OK;
+  if (k->n > 0 && k->v[k->n - 1].a == a && k->v[k->n - 1].b == b) return OC_OK;
   if (k->n == k->cap) {
     size_t nc = k->cap ? k->cap * 2 : 4;
     atom *m = nc > SIZE_MAX / sizeof *m ? NULL : realloc(k->v, nc * sizeof *m);
@@ -92,6 +94,17 @@ static int atom_by_b(const void *x, const void *y) {
   return (p->a > q->a) - (p->a < q->a);
 }
 
+/* first index j < i of the sorted values with s[j].b >= b */
+static size_t first_end(const atom *s, size_t i, int64_t b) {
+  size_t lo = 0, hi = i;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (s[mid].b < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /* The values processor p holds, sorted by end, in c->scratch; each
  * atom's `a` replaced by the smallest start of a value ending with it. */
 static int chains(rctx *c, int64_t p, size_t *n) {
@@ -108,14 +121,12 @@ static int chains(rctx *c, int64_t p, size_t *n) {
   qsort(s, k->n, sizeof *s, atom_by_b);
   c->work += (int64_t)k->n * 8 + 1;
   for (size_t i = 0; i < k->n; i++) {
-    /* values ending at s[i].a - 1 come earlier in the order */
-    size_t lo = 0, hi = i;
-    while (lo < hi) { /* first index with b >= a - 1 */
-      size_t mid = (lo + hi) / 2;
-      if (s[mid].b < s[i].a - 1) lo = mid + 1;
-      else hi = mid;
-    }
-    for (size_t j = lo; j < i && s[j].b == s[i].a - 1; j++)
+    /* values ending at a - 1 come earlier in the order; a is this value's
+     * own start (s[i].a is lowered below, in this iteration only) */
+    int64_t a = s[i].a;
+    size_t j = first_end(s, i, a - 1);
+    c->work += (int64_t)(i - j) + 1;
+    for (; j < i && s[j].b == a - 1; j++)
       if (s[j].a < s[i].a) s[i].a = s[j].a;
   }
   *n = k->n;
@@ -133,40 +144,40 @@ static int64_t longest(rctx *c, int64_t p, int64_t b, int *err) {
   return best;
 }
 
-/* Whether p can form exactly [a, b]: a path a -> b+1 over its values. */
+/* Whether p can form exactly [a, b]: a chain of its values from x_a to
+ * x_b.  Over the values sorted by end: value i is reachable when it starts
+ * at a or follows a reachable value ending just before it. */
 static int can_form(rctx *c, int64_t p, int64_t a, int64_t b, int *err) {
   know *k = &c->k[p];
-  int64_t *stack, *seen;
-  size_t top = 0, nseen = 0;
+  atom *s;
+  unsigned char *ok;
   int found = 0;
+  size_t n = k->n;
   *err = OC_OK;
-  if (k->n == 0) return 0;
-  stack = malloc(k->n * sizeof *stack);
-  seen = malloc(k->n * sizeof *seen);
-  if (stack == NULL || seen == NULL) {
-    free(stack);
-    free(seen);
+  if (n == 0) return 0;
+  s = malloc(n * sizeof *s);
+  ok = calloc(n, 1);
+  if (s == NULL || ok == NULL) {
+    free(s);
+    free(ok);
     *err = OC_ENOMEM;
     return 0;
   }
-  stack[top++] = a; /* boundaries: a value [x, y] joins x to y + 1 */
-  seen[nseen++] = a;
-  while (top > 0 && !found) {
-    int64_t x = stack[--top];
-    c->work += (int64_t)k->n;
-    for (size_t i = 0; i < k->n && !found; i++) {
-      int64_t y = k->v[i].b + 1, dup = 0;
-      if (k->v[i].a != x) continue;
-      if (k->v[i].b == b) found = 1;
-      for (size_t j = 0; j < nseen && !dup; j++) dup = seen[j] == y;
-      if (!dup && nseen < k->n && y <= b) {
-        seen[nseen++] = y;
-        stack[top++] = y;
-      }
+  memcpy(s, k->v, n * sizeof *s);
+  qsort(s, n, sizeof *s, atom_by_b);
+  c->work += (int64_t)n * 8 + 1;
+  for (size_t i = 0; i < n && !found; i++) {
+    if (s[i].a == a) {
+      ok[i] = 1;
+    } else if (s[i].a > a) {
+      size_t j = first_end(s, i, s[i].a - 1);
+      c->work += (int64_t)(i - j) + 1;
+      for (; j < i && s[j].b == s[i].a - 1 && !ok[i]; j++) ok[i] = ok[j];
     }
+    if (ok[i] && s[i].b == b) found = 1;
   }
-  free(stack);
-  free(seen);
+  free(s);
+  free(ok);
   return found;
 }
 
@@ -243,10 +254,10 @@ static int check_rules(rctx *c, key *ks) {
       const oc_rrp_msg *m = &s->msg[i];
       int64_t d = oc_rrp_dist(N, m->src, m->dst, m->dir);
       int64_t from = m->dir == OC_RRP_CW ? m->src : m->dst;
-      c->work += oc_rrp_flight(d) * (from + d >= N ? 2 : 1);
-      if (c->work > RRP_WORK_MAX) return OC_EUNSUP;
+      cnt += (size_t)(oc_rrp_flight(d) * (from + d >= N ? 2 : 1));
+      if (cnt > RRP_OCC_MAX) return OC_EUNSUP;
     }
-    cnt = (size_t)c->work;
+    c->work += (int64_t)cnt;
     o = malloc((cnt ? cnt : 1) * sizeof *o);
     if (o == NULL) return OC_ENOMEM;
     for (size_t i = 0; i < n; i++) {
@@ -306,6 +317,7 @@ static int simulate(rctx *c, key *ks, int64_t *carried) {
                       : know_add(&c->k[q->dst], q->item, q->item);
         if (e != OC_OK) goto out;
       }
+      c->work++;
     }
     if (combining) {
       int64_t a = longest(c, m->src, m->item, &e);
@@ -317,6 +329,7 @@ static int simulate(rctx *c, key *ks, int64_t *carried) {
       carried[ks[i].i] = a;
     } else {
       int held = 0;
+      c->work += (int64_t)c->k[m->src].n;
       for (size_t j = 0; j < c->k[m->src].n && !held; j++)
         held = c->k[m->src].v[j].a == m->item;
       if (!held)
@@ -350,6 +363,8 @@ static int check_goal(rctx *c, int64_t last) {
   int e = OC_OK;
   for (int64_t p = 0; p < c->N && e == OC_OK; p++) {
     int64_t lo, hi, segno = seg_of(sp, p, &lo, &hi);
+    if (c->work > RRP_WORK_MAX) return OC_EUNSUP;
+    c->work += (int64_t)c->k[p].n;
     if (sp->problem == OC_RRP_BCAST) {
       int held = 0;
       for (size_t j = 0; j < c->k[p].n && !held; j++) held = c->k[p].v[j].a == segno;

@@ -99,6 +99,7 @@
   X(rrp_verify_rules)                                                           \
   X(rrp_sort)                                                                  \
   X(rrp_exhaustive_small)                                                      \
+  X(rrp_review_regressions)                                                    \
   X(cli_rrp)
 
 #define TEST_DECL_(name) void test_##name(void);

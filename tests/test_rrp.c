@@ -192,11 +192,38 @@ void test_rrp_paper_cases(void) {
   CHECK(fabs(b.thm31_lead - 144.0 / 12.0) < 1e-9);
   CHECK_EQ(b.doubling, 12);
   CHECK_EQ(b.distance, 11); /* 2048 away */
-  CHECK(b.lb >= 12);
-  /* Theorem 3.1 needs L >= 9 */
-  sp.L = 8;
+  /* Theorem 3.1's argument in whole steps, by hand: the ignorant 4095
+   * processors' middle third is 1365 away (11 steps); 32 segments across
+   * its edges leave a gap of (1367 - 32) / 33 = 40, whose middle is 13 away
+   * (4 steps); (16 - 32) leaves nothing: 15 */
+  CHECK_EQ((int64_t)b.thm31, 15);
+  CHECK_EQ(b.lb, 15);
+  /* L = 1: gaps 455, 50, 5, then 0: 11 + 8 + 5 + 1 = 25 steps */
+  sp.L = 1;
   CHECK_OK(oc_rrp_bound(&sp, &b));
-  CHECK(b.thm31 == 0);
+  CHECK_EQ((int64_t)b.thm31, 25);
+  CHECK(b.thm31_lead == 0 && b.thm21 == 0); /* need L >= 2 */
+  /* segments: the bounds are the largest block's (blocks of 4: 2 steps) */
+  {
+    static int64_t seg[1024];
+    for (int i = 0; i < 1024; i++) seg[i] = 4 * i;
+    sp.seg = seg;
+    sp.nseg = 1024;
+    sp.L = 9;
+    CHECK_OK(oc_rrp_bound(&sp, &b));
+    CHECK_OK(oc_rrp_plan(&sp, OC_RRP_BEST, NULL, &r));
+    CHECK_EQ(r.time, 2);
+    CHECK_EQ(b.lb, 2);
+    CHECK(b.thm32 == 0);
+    /* a block longer than half the ring: its far end is nearer the other
+     * way round (block 1..15 of 16: processor 8 is 7 away from 1) */
+    sp.N = 16;
+    sp.L = 2;
+    seg[1] = 1;
+    sp.nseg = 2;
+    CHECK_OK(oc_rrp_bound(&sp, &b));
+    CHECK_EQ(b.distance, oc_rrp_flight(2)); /* min(14, 16 - 15 + 1) = 2 */
+  }
 }
 
 /* Theorem 2.1: every sweep within log N log log L + log^2 N / log L for
@@ -705,4 +732,69 @@ void test_rrp_exhaustive_small(void) {
     printf("  %-6s largest gap to the optimum: sweep %d, tuned %d, binomial %d\n",
            oc_rrp_problem_name((oc_rrp_problem)prob), gap_max[prob][0], gap_max[prob][1],
            gap_max[prob][2]);
+}
+
+/* What a fresh-eyes review found: the longest value was cut short when two
+ * values end at the same index (a false accept and a false reject); the
+ * final check was quadratic in the values a processor holds. */
+static int verify_text(const char *csv, const oc_rrp_spec *sp, oc_verdict *v, int *ref,
+                       int64_t *reft) {
+  char *buf = strdup(csv), err[200];
+  oc_rrp_sched s;
+  int e;
+  if (buf == NULL) abort();
+  oc_rrp_sched_init(&s);
+  e = oc_rrp_read_csv(buf, strlen(buf), sp->N, sp->L, &s, err, sizeof err);
+  if (e == OC_OK) e = oc_verify_rrp(sp, &s, v);
+  if (e == OC_OK) *ref = ref_check(sp, &s, reft);
+  oc_rrp_sched_free(&s);
+  free(buf);
+  return e;
+}
+
+void test_rrp_review_regressions(void) {
+  static const char head[] =
+      "time,src,dst,item,dir,line\n1,9,8,9,ccw,0\n1,10,11,10,cw,1\n2,11,12,11,cw,0\n"
+      "2,8,12,9,cw,1\n3,11,9,11,ccw,2\n4,9,12,11,cw,0\n6,12,13,12,cw,0\n";
+  static const int64_t segs[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  char csv[2048];
+  oc_verdict v;
+  int ref = -1;
+  int64_t t = 0;
+  /* 12 holds [8,9], [9,11], [10,11], [12,12] (and more): item 12 carries
+   * [8,12], so 13 cannot form x_9..x_13 */
+  oc_rrp_spec sp = {OC_RRP_SCAN, 14, 3, 0, segs, 10};
+  snprintf(csv, sizeof csv, "%s7,9,10,9,cw,0\n8,9,11,11,cw,1\n", head);
+  CHECK_OK(verify_text(csv, &sp, &v, &ref, &t));
+  CHECK(!v.ok);
+  CHECK_EQ(v.rule, OC_RULE_MISSING);
+  CHECK_EQ(v.proc, 13);
+  CHECK_EQ(ref, 0);
+  /* and a reduction into 13 that does compute x_0..x_13 (a chain 0 -> 1 ->
+   * ... -> 7 -> 8 -> 13 brings x_0..x_8 over the [8,12] junction) */
+  {
+    oc_rrp_spec rp = {OC_RRP_REDUCE, 14, 3, 13, NULL, 0};
+    size_t len = (size_t)snprintf(csv, sizeof csv, "%s", head);
+    for (int p = 0; p < 7; p++)
+      len += (size_t)snprintf(csv + len, sizeof csv - len, "%d,%d,%d,%d,cw,2\n", p + 1, p,
+                              p + 1, p);
+    snprintf(csv + len, sizeof csv - len, "8,7,13,7,cw,1\n");
+    CHECK_OK(verify_text(csv, &rp, &v, &ref, &t));
+    CHECK_EQ(ref, 1);
+    if (!v.ok) test_failf(__FILE__, __LINE__, "false reject: %s", v.detail);
+    CHECK_EQ(v.time, t);
+  }
+  /* a star: every p sends x_p to 0 in step 2p - 1 on its own line; 0 holds
+   * N - 1 values at the end (linear work, not quadratic) */
+  {
+    int64_t N = 1 << 13;
+    oc_rrp_spec st = {OC_RRP_REDUCE, N, N, 0, NULL, 0};
+    oc_rrp_sched s;
+    oc_rrp_sched_init(&s);
+    for (int64_t p = 1; p < N; p++)
+      CHECK_OK(oc_rrp_sched_push(&s, 2 * p - 1, p, 0, p, OC_RRP_CCW, p));
+    CHECK_OK(oc_verify_rrp(&st, &s, &v));
+    CHECK(v.ok);
+    oc_rrp_sched_free(&s);
+  }
 }
