@@ -354,7 +354,9 @@ int oc_kport_rotation_covers(int64_t n, int64_t k, int64_t *depth);
  *            most 4 processors are binomial trees (T(4) = 2).
  *  TUNED     the same family with N' chosen per block size by dynamic
  *            programming (2 <= N' <= min(L+1, M-1, 2 ceil(sqrt M))) or a
- *            binomial tree, whichever is faster.
+ *            binomial tree, whichever is faster; bcast and reduce into 0 or
+ *            N-1 also try a two-sided start (two half rings meeting at the
+ *            root, one more step).
  *  BINOMIAL  the binomial tree (leftmost-leaf mapping): one line.
  *  BEST      the fastest of the three. */
 typedef enum oc_rrp_problem {

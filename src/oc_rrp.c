@@ -34,7 +34,8 @@
  * phases; its Figure 3 writes min(L, ...), which for L = 1 never splits.
  * TUNED picks, for each block size, the binomial tree or the N' in
  * 2 .. min(L+1, M-1, 2 ceil(sqrt M)) that minimises the recurrence
- * (dynamic programming over the sizes the recursion meets).  BINOMIAL is
+ * (dynamic programming over the sizes the recursion meets), and for bcast
+ * and reduce into 0 or N-1 tries a two-sided start (two_sided below).  BINOMIAL is
  * the binomial tree with the leftmost-leaf mapping (one line; round j
  * sends over distance 2^(k-j)).
  *
@@ -542,6 +543,52 @@ static void sweep_free(sweep *w) {
   free(w->rec);
 }
 
+/* TUNED's two-sided start (optcast's own, after the exhaustive search:
+ * optimal schedules on small rings use both directions).  The ring is cut
+ * into two paths that meet at the root: the half 0 .. a-1 of the
+ * positions from `base` clockwise and the half of b processors from
+ * base-1 counter-clockwise.
+ *   bcast:  base sends to base-1 in step 1, then both halves run their
+ *           sweeps from step 2: 1 + max(T(a), T(b)).
+ *   reduce into 0 (base = 0): [0, a-1] up into 0 and [a, N-1] up into N-1
+ *           (mirrored) in parallel, then N-1 -> 0 over the wrap-around edge
+ *           carrying [a, N-1]: max(T(a), T(b)) + 1; into N-1 the mirror.
+ * Returns the time, or a negative error; emits only when pl->out. */
+static int64_t two_sided(placer *pl, sweep *w, int kind, int64_t *lines) {
+  int64_t N = pl->N, a = (N + 1) / 2, b = N - a, ta, tb, r = pl->sp->root;
+  placer dry = *pl;
+  int64_t lx = 0;
+  dry.out = NULL;
+  if (kind == KIND_BCAST) {
+    ta = place(&dry, w, a, r, 1, KIND_BCAST, 0, 0, &lx);
+    tb = place(&dry, w, b, (r - 1 + N) % N, -1, KIND_BCAST, 0, 0, &lx);
+    if (ta < 0 || tb < 0) return OC_ENOMEM;
+    if (pl->out == NULL) return 1 + oc_max64(ta, tb);
+    if (oc_rrp_sched_push(pl->out, 1, r, (r - 1 + N) % N, 0, OC_RRP_CCW, 0) != OC_OK ||
+        place(pl, w, a, r, 1, KIND_BCAST, 1, 0, lines) < 0 ||
+        place(pl, w, b, (r - 1 + N) % N, -1, KIND_BCAST, 1, 0, lines) < 0)
+      return OC_ENOMEM;
+    return 1 + oc_max64(ta, tb);
+  }
+  /* reduce into 0 (r == 0) or N-1: the root's half has a processors */
+  {
+    int64_t lo_n = r == 0 ? a : b, hi_n = N - lo_n, t, m;
+    ta = place(&dry, w, lo_n, 0, 1, KIND_UP, 0, 0, &lx);
+    tb = place(&dry, w, hi_n, N - 1, -1, KIND_UP, 0, 0, &lx);
+    if (ta < 0 || tb < 0) return OC_ENOMEM;
+    m = oc_max64(ta, tb);
+    t = m + 1;
+    if (pl->out == NULL) return t;
+    if (place(pl, w, lo_n, 0, 1, KIND_UP, m - ta, 0, lines) < 0 ||
+        place(pl, w, hi_n, N - 1, -1, KIND_UP, m - tb, 0, lines) < 0)
+      return OC_ENOMEM;
+    if (r == 0 ? oc_rrp_sched_push(pl->out, m + 1, N - 1, 0, N - 1, OC_RRP_CW, 0)
+               : oc_rrp_sched_push(pl->out, m + 1, 0, N - 1, lo_n - 1, OC_RRP_CCW, 0))
+      return OC_ENOMEM;
+    return t;
+  }
+}
+
 /* Reduction of the whole ring into root r (index order). */
 static int64_t plan_reduce_root(placer *pl, sweep *w, int64_t *lines) {
   int64_t N = pl->N, r = pl->sp->root, ta, tb, tl, tr;
@@ -590,8 +637,21 @@ static int plan_one(const oc_rrp_spec *sp, oc_rrp_alg alg, oc_rrp_sched *out,
   pl.sp = sp;
   pl.out = out;
   pl.N = sp->N;
-  if (sp->seg == NULL && sp->problem == OC_RRP_BCAST) {
-    T = place(&pl, &w, sp->N, sp->root, 1, KIND_BCAST, 0, 0, &lines);
+  if (sp->seg == NULL && (sp->problem == OC_RRP_BCAST ||
+                          (sp->problem == OC_RRP_REDUCE &&
+                           (sp->root == 0 || sp->root == sp->N - 1)))) {
+    /* one sweep from the root, or TUNED's two-sided start when faster */
+    int kind = sp->problem == OC_RRP_BCAST ? KIND_BCAST : KIND_UP;
+    placer dry = pl;
+    int64_t one, two = -1, lx = 0;
+    dry.out = NULL;
+    one = kind == KIND_BCAST ? place(&dry, &w, sp->N, sp->root, 1, KIND_BCAST, 0, 0, &lx)
+                             : plan_reduce_root(&dry, &w, &lx);
+    if (alg == OC_RRP_TUNED && sp->N >= 3 && one >= 0) two = two_sided(&dry, &w, kind, &lx);
+    if (one < 0 || (two < 0 && alg == OC_RRP_TUNED && sp->N >= 3)) T = OC_ENOMEM;
+    else if (two >= 0 && two < one) T = two_sided(&pl, &w, kind, &lines);
+    else if (kind == KIND_BCAST) T = place(&pl, &w, sp->N, sp->root, 1, KIND_BCAST, 0, 0, &lines);
+    else T = plan_reduce_root(&pl, &w, &lines);
   } else if (sp->seg == NULL && sp->problem == OC_RRP_REDUCE) {
     T = plan_reduce_root(&pl, &w, &lines);
   } else {
