@@ -21,6 +21,10 @@ static inline int64_t oc_floordiv(int64_t a, int64_t b) {
 }
 int64_t oc_gcd(int64_t a, int64_t b);
 
+/* Makes room for one more element of size sz in *arr (count n, capacity
+ * *cap), growing by half (oc_sched.c).  OC_OK or OC_ENOMEM. */
+int oc_grow(void **arr, size_t n, size_t *cap, size_t sz);
+
 /* The reach function's normalised view: labels are multiples of d, so
  * everything runs in units of d with h = (L+2o)/d and G = max(g,o)/d. */
 struct oc_reach {

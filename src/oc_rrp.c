@@ -79,22 +79,8 @@ void oc_rrp_sched_free(oc_rrp_sched *s) {
 
 int oc_rrp_sched_push(oc_rrp_sched *s, int64_t t, int64_t src, int64_t dst,
                       int64_t item, int dir, int64_t line) {
-  if (s->n == s->cap) {
-    size_t nc = s->cap ? s->cap * 2 : 64;
-    oc_rrp_msg *m;
-    if (nc > SIZE_MAX / sizeof *m) return OC_ENOMEM;
-    m = realloc(s->msg, nc * sizeof *m);
-    if (m == NULL) return OC_ENOMEM;
-    s->msg = m;
-    s->cap = nc;
-  }
-  s->msg[s->n].t = t;
-  s->msg[s->n].src = src;
-  s->msg[s->n].dst = dst;
-  s->msg[s->n].item = item;
-  s->msg[s->n].dir = dir;
-  s->msg[s->n].line = line;
-  s->n++;
+  if (oc_grow((void **)&s->msg, s->n, &s->cap, sizeof *s->msg) != OC_OK) return OC_ENOMEM;
+  s->msg[s->n++] = (oc_rrp_msg){t, src, dst, item, line, dir};
   return OC_OK;
 }
 
@@ -158,18 +144,19 @@ void oc_rrp_sched_sort(oc_rrp_sched *s) {
 }
 
 /* ---- the model ----------------------------------------------------------- */
+static int64_t ceil_log2(int64_t x) {
+  int64_t k = 0;
+  while (k < 63 && ((int64_t)1 << k) < x) k++;
+  return k;
+}
+
 int64_t oc_rrp_dist(int64_t N, int64_t src, int64_t dst, int dir) {
   int64_t d = dir == OC_RRP_CW ? dst - src : src - dst;
   d %= N;
   return d < 0 ? d + N : d;
 }
 
-int64_t oc_rrp_flight(int64_t d) {
-  int64_t f = 0;
-  if (d <= 2) return 1;
-  while (f < 63 && ((int64_t)1 << f) < d) f++; /* ceil(log2 d) */
-  return f;
-}
+int64_t oc_rrp_flight(int64_t d) { return oc_max64(1, ceil_log2(d)); }
 
 /* The CPEs of one line from the sender (offset 0) to the receiver (offset
  * d), stepped as section 1.4 describes: in step 0 the sender's CPE passes
@@ -242,11 +229,6 @@ static int64_t seg_end(const oc_rrp_spec *sp, size_t i) { /* exclusive */
 static size_t seg_count(const oc_rrp_spec *sp) { return sp->seg ? sp->nseg : 1; }
 
 /* ---- bounds ---------------------------------------------------------------- */
-static int64_t ceil_log2(int64_t x) {
-  int64_t k = 0;
-  while (k < 63 && ((int64_t)1 << k) < x) k++;
-  return k;
-}
 
 /* Theorem 3.1's argument (the paper's section 3.1), carried out in whole
  * steps for an ignorant block of S processors: the first arrival in its
@@ -261,7 +243,7 @@ static int64_t ignorant_bound(int64_t S, int64_t L) {
   while (S >= 1) {
     int64_t D = (S + 1) / 3, m;
     if (D < 1) return T + 1; /* one ignorant processor: one more step */
-    T += oc_max64(1, ceil_log2(D));
+    T += oc_rrp_flight(D);
     m = S + 2 - 2 * D;
     S = m > 2 * L ? (m - 2 * L) / (2 * L + 1) : 0;
   }
@@ -353,24 +335,11 @@ static void put(sweep *w, int64_t t, int64_t f, int64_t src, int64_t dst,
                 int64_t line, int64_t lo, int64_t hi) {
   if (line + 1 > w->lines) w->lines = line + 1;
   if (w->err) return;
-  if (w->n == w->cap) {
-    size_t nc = w->cap * 2;
-    drec *r = nc > SIZE_MAX / sizeof *r ? NULL : realloc(w->rec, nc * sizeof *r);
-    if (r == NULL) {
-      w->err = OC_ENOMEM;
-      return;
-    }
-    w->rec = r;
-    w->cap = nc;
+  if (oc_grow((void **)&w->rec, w->n, &w->cap, sizeof *w->rec) != OC_OK) {
+    w->err = OC_ENOMEM;
+    return;
   }
-  w->rec[w->n].t = t;
-  w->rec[w->n].f = f;
-  w->rec[w->n].src = src;
-  w->rec[w->n].dst = dst;
-  w->rec[w->n].line = line;
-  w->rec[w->n].lo = lo;
-  w->rec[w->n].hi = hi;
-  w->n++;
+  w->rec[w->n++] = (drec){t, f, src, dst, line, lo, hi};
 }
 
 /* The binomial tree on x0 .. x0+M-1 from step t0+1; returns its steps. */
@@ -532,9 +501,7 @@ static int sweep_init(sweep *w, const oc_rrp_spec *sp, oc_rrp_alg alg) {
     if (w->memo == NULL || w->choice == NULL) return OC_ENOMEM;
     for (int64_t i = 0; i <= sp->N; i++) w->memo[i] = -1, w->choice[i] = 0;
   }
-  w->cap = 256;
-  w->rec = malloc(w->cap * sizeof *w->rec);
-  return w->rec == NULL ? OC_ENOMEM : OC_OK;
+  return OC_OK;
 }
 
 static void sweep_free(sweep *w) {
@@ -543,85 +510,119 @@ static void sweep_free(sweep *w) {
   free(w->rec);
 }
 
-/* TUNED's two-sided start (optcast's own, after the exhaustive search:
- * optimal schedules on small rings use both directions).  The ring is cut
- * into two paths that meet at the root: the half 0 .. a-1 of the
- * positions from `base` clockwise and the half of b processors from
- * base-1 counter-clockwise.
- *   bcast:  base sends to base-1 in step 1, then both halves run their
- *           sweeps from step 2: 1 + max(T(a), T(b)).
- *   reduce into 0 (base = 0): [0, a-1] up into 0 and [a, N-1] up into N-1
- *           (mirrored) in parallel, then N-1 -> 0 over the wrap-around edge
- *           carrying [a, N-1]: max(T(a), T(b)) + 1; into N-1 the mirror.
- * Returns the time, or a negative error; emits only when pl->out. */
-static int64_t two_sided(placer *pl, sweep *w, int kind, int64_t *lines) {
-  int64_t N = pl->N, a = (N + 1) / 2, b = N - a, ta, tb, r = pl->sp->root;
-  placer dry = *pl;
-  int64_t lx = 0;
-  dry.out = NULL;
-  if (kind == KIND_BCAST) {
-    ta = place(&dry, w, a, r, 1, KIND_BCAST, 0, 0, &lx);
-    tb = place(&dry, w, b, (r - 1 + N) % N, -1, KIND_BCAST, 0, 0, &lx);
-    if (ta < 0 || tb < 0) return OC_ENOMEM;
-    if (pl->out == NULL) return 1 + oc_max64(ta, tb);
-    if (oc_rrp_sched_push(pl->out, 1, r, (r - 1 + N) % N, 0, OC_RRP_CCW, 0) != OC_OK ||
-        place(pl, w, a, r, 1, KIND_BCAST, 1, 0, lines) < 0 ||
-        place(pl, w, b, (r - 1 + N) % N, -1, KIND_BCAST, 1, 0, lines) < 0)
-      return OC_ENOMEM;
-    return 1 + oc_max64(ta, tb);
+/* Adds delta to the steps of out's messages from .. to-1. */
+static void shift_range(oc_rrp_sched *out, size_t from, size_t to, int64_t delta) {
+  for (size_t i = from; i < to; i++) out->msg[i].t += delta;
+}
+
+/* Two reductions in parallel, aligned to end together, then one message
+ * joining them: part A (na processors from abase in direction asign) and
+ * part B, then `from` -> `to` carrying the value ending at x_item. */
+static int64_t up_and_join(placer *pl, sweep *w, int64_t na, int64_t abase, int asign,
+                           int64_t nb, int64_t bbase, int bsign, int64_t from, int64_t to,
+                           int64_t item, int dir, int64_t *lines) {
+  size_t a0 = pl->out ? pl->out->n : 0, b0;
+  int64_t ta = place(pl, w, na, abase, asign, KIND_UP, 0, 0, lines), tb, m;
+  if (ta < 0) return ta;
+  b0 = pl->out ? pl->out->n : 0;
+  if ((tb = place(pl, w, nb, bbase, bsign, KIND_UP, 0, 0, lines)) < 0) return tb;
+  m = oc_max64(ta, tb);
+  if (pl->out) { /* the shorter part starts later */
+    shift_range(pl->out, a0, b0, m - ta);
+    shift_range(pl->out, b0, pl->out->n, m - tb);
+    if (oc_rrp_sched_push(pl->out, m + 1, from, to, item, dir, 0) != OC_OK) return OC_ENOMEM;
   }
-  /* reduce into 0 (r == 0) or N-1: the root's half has a processors */
-  {
-    int64_t lo_n = r == 0 ? a : b, hi_n = N - lo_n, t, m;
-    ta = place(&dry, w, lo_n, 0, 1, KIND_UP, 0, 0, &lx);
-    tb = place(&dry, w, hi_n, N - 1, -1, KIND_UP, 0, 0, &lx);
-    if (ta < 0 || tb < 0) return OC_ENOMEM;
-    m = oc_max64(ta, tb);
-    t = m + 1;
-    if (pl->out == NULL) return t;
-    if (place(pl, w, lo_n, 0, 1, KIND_UP, m - ta, 0, lines) < 0 ||
-        place(pl, w, hi_n, N - 1, -1, KIND_UP, m - tb, 0, lines) < 0)
+  return m + 1;
+}
+
+/* The ways optcast builds an unsegmented broadcast or reduction. */
+enum {
+  CAND_BCAST,      /* one sweep from the root, clockwise                     */
+  CAND_BCAST_TWO,  /* TUNED's two-sided start (below)                        */
+  CAND_UP,         /* reduce into 0 (or N-1, mirrored): one sweep            */
+  CAND_UP_TWO,     /* TUNED's two-sided start for a reduction into 0 or N-1 */
+  CAND_SPLIT,      /* reduce into r: [0, r] into r, [r+1, N) into r+1, join  */
+  CAND_UP_HOP      /* reduce into 0, then 0 -> r the shorter way             */
+};
+
+/* One candidate, emitted into pl->out (when not NULL); returns its time.
+ * TUNED's two-sided start (optcast's own, after the exhaustive search:
+ * optimal schedules on small rings use both directions) cuts the ring into
+ * two paths that meet at the root, a = ceil(N/2) processors clockwise from
+ * the root and b = N - a counter-clockwise from root-1:
+ *   bcast:  the root sends to root-1 in step 1, then both halves run their
+ *           sweeps from step 2: 1 + max(T(a), T(b));
+ *   reduce into 0: [0, a-1] up into 0 and [a, N-1] up into N-1 (mirrored)
+ *           in parallel, then N-1 -> 0 over the wrap-around edge carrying
+ *           [a, N-1]: max(T(a), T(b)) + 1; into N-1 the mirror image. */
+static int64_t candidate(placer *pl, sweep *w, int which, int64_t *lines) {
+  int64_t N = pl->N, r = pl->sp->root, a = (N + 1) / 2, t, tb;
+  switch (which) {
+  case CAND_BCAST: return place(pl, w, N, r, 1, KIND_BCAST, 0, 0, lines);
+  case CAND_BCAST_TWO:
+    if (pl->out && oc_rrp_sched_push(pl->out, 1, r, (r - 1 + N) % N, 0, OC_RRP_CCW, 0))
       return OC_ENOMEM;
-    if (r == 0 ? oc_rrp_sched_push(pl->out, m + 1, N - 1, 0, N - 1, OC_RRP_CW, 0)
-               : oc_rrp_sched_push(pl->out, m + 1, 0, N - 1, lo_n - 1, OC_RRP_CCW, 0))
+    if ((t = place(pl, w, a, r, 1, KIND_BCAST, 1, 0, lines)) < 0) return t;
+    if ((tb = place(pl, w, N - a, (r - 1 + N) % N, -1, KIND_BCAST, 1, 0, lines)) < 0) return tb;
+    return 1 + oc_max64(t, tb);
+  case CAND_UP:
+    return r == 0 ? place(pl, w, N, 0, 1, KIND_UP, 0, 0, lines)
+                  : place(pl, w, N, N - 1, -1, KIND_UP, 0, 0, lines);
+  case CAND_UP_TWO: {
+    int64_t lo_n = r == 0 ? a : N - a; /* [0, lo_n) and [lo_n, N) */
+    return r == 0 ? up_and_join(pl, w, lo_n, 0, 1, N - lo_n, N - 1, -1, N - 1, 0, N - 1,
+                                OC_RRP_CW, lines)
+                  : up_and_join(pl, w, lo_n, 0, 1, N - lo_n, N - 1, -1, 0, N - 1, lo_n - 1,
+                                OC_RRP_CCW, lines);
+  }
+  case CAND_SPLIT:
+    return up_and_join(pl, w, r + 1, r, -1, N - r - 1, r + 1, 1, r + 1, r, N - 1, OC_RRP_CCW,
+                       lines);
+  default: /* CAND_UP_HOP */
+    if ((t = place(pl, w, N, 0, 1, KIND_UP, 0, 0, lines)) < 0) return t;
+    if (pl->out && oc_rrp_sched_push(pl->out, t + 1, 0, r, N - 1,
+                                     r <= N - r ? OC_RRP_CW : OC_RRP_CCW, 0) != OC_OK)
       return OC_ENOMEM;
-    return t;
+    return t + oc_rrp_flight(oc_min64(r, N - r));
   }
 }
 
-/* Reduction of the whole ring into root r (index order). */
-static int64_t plan_reduce_root(placer *pl, sweep *w, int64_t *lines) {
-  int64_t N = pl->N, r = pl->sp->root, ta, tb, tl, tr;
-  if (r == 0) return place(pl, w, N, 0, 1, KIND_UP, 0, 0, lines);
-  if (r == N - 1) return place(pl, w, N, N - 1, -1, KIND_UP, 0, 0, lines);
-  /* (a): time without emitting first, to pick */
-  {
-    placer dry = *pl;
-    int64_t lx = 0;
-    dry.out = NULL;
-    tl = place(&dry, w, r + 1, r, -1, KIND_UP, 0, 0, &lx);
-    tr = place(&dry, w, N - r - 1, r + 1, 1, KIND_UP, 0, 0, &lx);
-    tb = place(&dry, w, N, 0, 1, KIND_UP, 0, 0, &lx);
-    if (tl < 0 || tr < 0 || tb < 0) return OC_ENOMEM;
-    ta = oc_max64(tl, tr) + 1;
-    tb += oc_rrp_flight(oc_min64(r, N - r));
+/* Builds each candidate once (into a scratch schedule when pl->out) and
+ * appends the fastest; on a tie the earlier one. */
+static int64_t fastest(placer *pl, sweep *w, const int *which, int n, int64_t *lines) {
+  oc_rrp_sched keep, tmp;
+  int64_t best = -1, best_lines = 0;
+  oc_rrp_sched_init(&keep);
+  for (int i = 0; i < n; i++) {
+    placer p = *pl;
+    int64_t lx = 0, t;
+    oc_rrp_sched_init(&tmp);
+    p.out = pl->out ? &tmp : NULL;
+    t = candidate(&p, w, which[i], &lx);
+    if (t < 0) {
+      oc_rrp_sched_free(&tmp);
+      oc_rrp_sched_free(&keep);
+      return t;
+    }
+    if (best < 0 || t < best) {
+      oc_rrp_sched_free(&keep);
+      keep = tmp;
+      best = t;
+      best_lines = lx;
+    } else {
+      oc_rrp_sched_free(&tmp);
+    }
   }
-  if (ta <= tb) {
-    int64_t m = oc_max64(tl, tr);
-    if (place(pl, w, r + 1, r, -1, KIND_UP, m - tl, 0, lines) < 0) return OC_ENOMEM;
-    if (place(pl, w, N - r - 1, r + 1, 1, KIND_UP, m - tr, 0, lines) < 0) return OC_ENOMEM;
-    if (pl->out && oc_rrp_sched_push(pl->out, m + 1, r + 1, r, N - 1, OC_RRP_CCW, 0) != OC_OK)
-      return OC_ENOMEM;
-    return ta;
+  for (size_t i = 0; pl->out && i < keep.n; i++) {
+    const oc_rrp_msg *m = &keep.msg[i];
+    if (oc_rrp_sched_push(pl->out, m->t, m->src, m->dst, m->item, m->dir, m->line)) {
+      best = OC_ENOMEM;
+      break;
+    }
   }
-  {
-    int64_t t = place(pl, w, N, 0, 1, KIND_UP, 0, 0, lines);
-    int dir = r <= N - r ? OC_RRP_CW : OC_RRP_CCW;
-    if (t < 0) return t;
-    if (pl->out && oc_rrp_sched_push(pl->out, t + 1, 0, r, N - 1, dir, 0) != OC_OK)
-      return OC_ENOMEM;
-    return tb;
-  }
+  oc_rrp_sched_free(&keep);
+  if (best_lines > *lines) *lines = best_lines;
+  return best;
 }
 
 static int plan_one(const oc_rrp_spec *sp, oc_rrp_alg alg, oc_rrp_sched *out,
@@ -637,23 +638,20 @@ static int plan_one(const oc_rrp_spec *sp, oc_rrp_alg alg, oc_rrp_sched *out,
   pl.sp = sp;
   pl.out = out;
   pl.N = sp->N;
-  if (sp->seg == NULL && (sp->problem == OC_RRP_BCAST ||
-                          (sp->problem == OC_RRP_REDUCE &&
-                           (sp->root == 0 || sp->root == sp->N - 1)))) {
-    /* one sweep from the root, or TUNED's two-sided start when faster */
-    int kind = sp->problem == OC_RRP_BCAST ? KIND_BCAST : KIND_UP;
-    placer dry = pl;
-    int64_t one, two = -1, lx = 0;
-    dry.out = NULL;
-    one = kind == KIND_BCAST ? place(&dry, &w, sp->N, sp->root, 1, KIND_BCAST, 0, 0, &lx)
-                             : plan_reduce_root(&dry, &w, &lx);
-    if (alg == OC_RRP_TUNED && sp->N >= 3 && one >= 0) two = two_sided(&dry, &w, kind, &lx);
-    if (one < 0 || (two < 0 && alg == OC_RRP_TUNED && sp->N >= 3)) T = OC_ENOMEM;
-    else if (two >= 0 && two < one) T = two_sided(&pl, &w, kind, &lines);
-    else if (kind == KIND_BCAST) T = place(&pl, &w, sp->N, sp->root, 1, KIND_BCAST, 0, 0, &lines);
-    else T = plan_reduce_root(&pl, &w, &lines);
-  } else if (sp->seg == NULL && sp->problem == OC_RRP_REDUCE) {
-    T = plan_reduce_root(&pl, &w, &lines);
+  if (sp->seg == NULL && sp->problem != OC_RRP_SCAN) {
+    int which[2], n = 0, two = alg == OC_RRP_TUNED && sp->N >= 3;
+    int64_t r = sp->root;
+    if (sp->problem == OC_RRP_BCAST) {
+      which[n++] = CAND_BCAST;
+      if (two) which[n++] = CAND_BCAST_TWO;
+    } else if (r == 0 || r == sp->N - 1) {
+      which[n++] = CAND_UP;
+      if (two) which[n++] = CAND_UP_TWO;
+    } else {
+      which[n++] = CAND_SPLIT;
+      which[n++] = CAND_UP_HOP;
+    }
+    T = fastest(&pl, &w, which, n, &lines);
   } else {
     for (size_t i = 0; i < seg_count(sp) && T >= 0; i++) {
       int64_t lo = seg_start(sp, i), M = seg_end(sp, i) - lo, t;

@@ -22,9 +22,7 @@ void oc_sched_free(oc_sched *s) {
   oc_sched_init(s);
 }
 
-/* Makes room for one more element of size `sz` in *arr (count n, capacity
- * *cap), growing by half. */
-static int grow(void **arr, size_t n, size_t *cap, size_t sz) {
+int oc_grow(void **arr, size_t n, size_t *cap, size_t sz) {
   size_t nc;
   void *m;
   if (n < *cap) return OC_OK;
@@ -41,7 +39,7 @@ int oc_sched_push(oc_sched *s, int64_t t, int64_t src, int64_t dst,
                   int64_t item) {
   oc_msg *m;
   size_t cap = s->cap;
-  if (grow((void **)&s->msg, s->n, &s->cap, sizeof *s->msg)) return OC_ENOMEM;
+  if (oc_grow((void **)&s->msg, s->n, &s->cap, sizeof *s->msg)) return OC_ENOMEM;
   if (s->len != NULL && s->cap != cap) { /* keep the lengths alongside */
     int64_t *nl = (int64_t *)realloc(s->len, s->cap * sizeof *nl);
     if (nl == NULL) return OC_ENOMEM;
@@ -86,7 +84,7 @@ int oc_sched_packets(const oc_sched *s, int64_t g, oc_sched *out) {
 int oc_sched_push_op(oc_sched *s, int64_t t, int64_t proc, oc_op_kind kind,
                      int64_t lo, int64_t mid, int64_t hi) {
   oc_op *o;
-  if (grow((void **)&s->op, s->nop, &s->opcap, sizeof *s->op)) return OC_ENOMEM;
+  if (oc_grow((void **)&s->op, s->nop, &s->opcap, sizeof *s->op)) return OC_ENOMEM;
   o = &s->op[s->nop++];
   o->t = t;
   o->proc = proc;
@@ -99,7 +97,7 @@ int oc_sched_push_op(oc_sched *s, int64_t t, int64_t proc, oc_op_kind kind,
 
 int oc_sched_push_seg(oc_sched *s, int64_t proc, int64_t lo, int64_t hi) {
   oc_seg *g;
-  if (grow((void **)&s->seg, s->nseg, &s->segcap, sizeof *s->seg)) return OC_ENOMEM;
+  if (oc_grow((void **)&s->seg, s->nseg, &s->segcap, sizeof *s->seg)) return OC_ENOMEM;
   g = &s->seg[s->nseg++];
   g->proc = proc;
   g->lo = lo;

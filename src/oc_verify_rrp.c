@@ -75,16 +75,8 @@ static void viol(rctx *c, oc_rule rule, int64_t proc, int64_t at, int64_t item,
 /* duplicates are kept: they change nothing but the work */
 static int know_add(know *k, int64_t a, int64_t b) {
   if (k->n > 0 && k->v[k->n - 1].a == a && k->v[k->n - 1].b == b) return OC_OK;
-  if (k->n == k->cap) {
-    size_t nc = k->cap ? k->cap * 2 : 4;
-    atom *m = nc > SIZE_MAX / sizeof *m ? NULL : realloc(k->v, nc * sizeof *m);
-    if (m == NULL) return OC_ENOMEM;
-    k->v = m;
-    k->cap = nc;
-  }
-  k->v[k->n].a = a;
-  k->v[k->n].b = b;
-  k->n++;
+  if (oc_grow((void **)&k->v, k->n, &k->cap, sizeof *k->v) != OC_OK) return OC_ENOMEM;
+  k->v[k->n++] = (atom){a, b};
   return OC_OK;
 }
 
