@@ -38,7 +38,10 @@ extern "C" {
   XX(EPARSE, -4, "malformed input")                                           \
   XX(EUNSUP, -5, "not supported")                                             \
   XX(EINVALID, -6, "schedule violates the model")                             \
-  XX(EIO, -7, "input/output error")
+  XX(EIO, -7, "input/output error")                                          \
+  XX(ETIMEDOUT, -8, "timed out waiting for a peer")                           \
+  XX(EMISMATCH, -9, "a peer's message does not fit the call")                 \
+  XX(ETRANSPORT, -10, "transport failure")
 
 typedef enum oc_err {
   OC_OK = 0,

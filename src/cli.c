@@ -115,6 +115,10 @@ static void usage(FILE *f) {
       "       optcast compare bcast [--preset NAME | --latency L --overhead o --gap g]\n"
       "               --procs P | --sweep procs=A..B[:STEP]  [--items m | --size B]\n"
       "               [--root r] [--segment s] [--json | --csv] [--svg FILE]\n"
+      "       optcast run bcast|reduce|allreduce|allgather|scan|sum --procs P\n"
+      "               [--count N | --size B] [--type T] [--op OP] [--root r] [--iters K]\n"
+      "               [--params FILE] [--segment B] [--check] [--json]   (threads)\n"
+      "       optcast measure [--procs P] [--sizes a,b,...] [--reps R] [--out FILE] [--json]\n"
       "PROBLEM: bcast kbcast sum reduce allreduce alltoall scan (rrp) (cbcast: "
       "planned)\n"
       "params:  --model logp|postal|kport|rrp  --procs P  --root r  --algorithm NAME\n"
@@ -1515,11 +1519,13 @@ static int cli_run(int argc, char **argv, FILE *in) {
     usage(stdout);
     return 0;
   }
+  if (strcmp(c.cmd, "run") == 0 || strcmp(c.cmd, "measure") == 0)
+    return cli_runtime(argc, argv);
   if (strcmp(c.cmd, "plan") != 0 && strcmp(c.cmd, "bound") != 0 &&
       strcmp(c.cmd, "verify") != 0 && strcmp(c.cmd, "rank") != 0 &&
       strcmp(c.cmd, "draw") != 0 && strcmp(c.cmd, "report") != 0 &&
       strcmp(c.cmd, "compare") != 0)
-    die("unknown command '%s' (expected plan, bound, verify, rank, draw, report or compare)",
+    die("unknown command '%s' (expected plan, bound, verify, rank, draw, report, compare, run or measure)",
         c.cmd);
   c.argc = argc;
   c.argv = argv;

@@ -52,6 +52,10 @@ typedef struct cli_rrp_args {
 } cli_rrp_args;
 int cli_rrp(const cli_rrp_args *a, char *buf, size_t len);
 
+/* `optcast run` and `optcast measure` (cli_run.c): argv[1] is the command;
+ * returns the exit code. */
+int cli_runtime(int argc, char **argv);
+
 /* ---- SVG primitives (cli_svg.c) ------------------------------------------ */
 void cli_svg_escape(FILE *f, const char *s);
 void cli_svg_rect(FILE *f, double x, double y, double w, double h,

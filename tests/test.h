@@ -100,7 +100,19 @@
   X(rrp_sort)                                                                  \
   X(rrp_exhaustive_small)                                                      \
   X(rrp_review_regressions)                                                    \
-  X(cli_rrp)
+  X(cli_rrp)                                                                   \
+  X(rt_types_ops)                                                              \
+  X(rt_params_file)                                                            \
+  X(rt_threads_transport)                                                      \
+  X(rt_bcast)                                                                  \
+  X(rt_reduce)                                                                 \
+  X(rt_allreduce)                                                              \
+  X(rt_allgather)                                                              \
+  X(rt_scan)                                                                   \
+  X(rt_sum)                                                                    \
+  X(rt_messages)                                                               \
+  X(rt_segments)                                                               \
+  X(rt_bad_calls)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

@@ -1,0 +1,712 @@
+/* rt_exec.c - the executor: runs a rank's own plan over a transport.
+ *
+ * Every collective builds only the calling rank's part of the model's
+ * schedule (oc_bcast_rank, oc_reduce_rank: O(log P) set-up, no O(P)
+ * state; cached per communicator for the next call of the same shape) and
+ * runs it with non-blocking sends and receives.
+ *
+ * Broadcast: Karp et al.'s optimal LogP tree, run as Bar-Noy & Kipnis's
+ * PIPELINE when the buffer is cut into m segments: a node receives the
+ * segments from its parent and streams all m of them to child 0, then to
+ * child 1, ...; each segment is forwarded as soon as it has arrived.  In
+ * LogP terms a child is "sent" in m G time units (G = max(g, o) at the
+ * segment's size) and can forward after L + 2o, so the tree is the optimal
+ * tree for (L, o, mG) and the last segment lands at
+ *   T_bcast(m) = B_{L,o,mG}(P) + (m - 1) G.
+ * m is the power of two (or 1) minimising T_bcast(m) under the
+ * communicator's parameters (oc_rtparams at the segment's size), at most
+ * OC_RT_SEGMENTS_MAX; the caller may fix the segment size instead.
+ *
+ * Reduce: the time-reversed optimal tree of oc_reduce_new (Karp et al.
+ * section 5; rank-order fold for non-commutative operators), pipelined the
+ * same way: segment j of every child is received and combined into the
+ * accumulator, then sent up while segment j + 1 arrives.  A combination
+ * costs a = COMBINE_NS_PER_BYTE per byte, folded into o for the model:
+ *   T_reduce(m) = R_{L,o+a,mG'}(P) + (m - 1) G',  G' = max(g, o + a).
+ * Children are combined in rank order: left of the node nearest first,
+ * each prepended (in op acc), right of it nearest first, appended.
+ *
+ * Allreduce: reduce to rank 0, then broadcast from it (2 trees; see
+ * docs/RUNTIME.md for what that leaves on the table).
+ * Allgather: Karp et al. section 4.1: rank i sends its block to i + 1,
+ * i + 2, ..., i + P - 1 (mod P) and receives every other block; optimal
+ * for one item per rank in LogP (P - 1 sends and receives each).
+ * Scan: recursive doubling (Hillis & Steele): ceil(log2 P) rounds, round d
+ * sends the partial prefix to rank r + 2^d and prepends the one from
+ * r - 2^d; rank order is kept for any operator.
+ *
+ * Matching: each call takes the next sequence number of the communicator;
+ * the tag mixes it with the call's kind, root, segment count and model
+ * parameters, so ranks that disagree on any of them do not exchange
+ * messages (they time out) and a message of the wrong size is caught
+ * (OC_EMISMATCH). */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "oc_internal.h"
+#include "optcast_rt.h"
+#include "rt_internal.h"
+
+#define COMBINE_NS_PER_BYTE 0.25
+#define SEND_WINDOW 64
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* ---- communicator ---------------------------------------------------------- */
+
+int oc_comm_new(oc_comm **out, const oc_transport *tp, const oc_rtparams *params) {
+  oc_comm *c;
+  const char *env;
+  if (out == NULL) return OC_EINVAL;
+  *out = NULL;
+  if (tp == NULL || tp->isend == NULL || tp->irecv == NULL || tp->wait == NULL ||
+      tp->size < 1 || tp->rank < 0 || tp->rank >= tp->size || tp->tag_max < 32767)
+    return OC_EINVAL;
+  if (params != NULL && (params->nrows < 1 || params->nrows > OC_RTPARAMS_ROWS_MAX))
+    return OC_EINVAL;
+  c = (oc_comm *)calloc(1, sizeof *c);
+  if (c == NULL) return OC_ENOMEM;
+  c->tp = *tp;
+  if (params != NULL) c->prm = *params;
+  else oc_rtparams_default(&c->prm);
+  c->unit_ns = 10.0;
+  c->timeout_ms = 60000;
+  env = getenv("OPTCAST_CHECK");
+  c->check = env != NULL && strcmp(env, "1") == 0;
+  env = getenv("OPTCAST_TIMEOUT_MS");
+  if (env != NULL) {
+    int64_t v;
+    if (oc_parse_int(env, 0, (int64_t)1 << 40, &v) == OC_OK) c->timeout_ms = v;
+  }
+  *out = c;
+  return OC_OK;
+}
+
+void oc_comm_free(oc_comm *c) {
+  if (c == NULL) return;
+  rt_plan_clear(&c->bplan);
+  rt_plan_clear(&c->rplan);
+  free(c);
+}
+
+int oc_comm_rank(const oc_comm *c) { return c->tp.rank; }
+int oc_comm_size(const oc_comm *c) { return c->tp.size; }
+void oc_comm_set_timeout(oc_comm *c, int64_t ms) { c->timeout_ms = ms < 0 ? 0 : ms; }
+void oc_comm_set_check(oc_comm *c, int on) { c->check = on != 0; }
+void oc_comm_set_segment(oc_comm *c, int64_t bytes) {
+  c->seg_bytes = bytes < 0 ? 0 : bytes;
+  rt_plan_clear(&c->bplan);
+  rt_plan_clear(&c->rplan);
+}
+void oc_comm_last_call(const oc_comm *c, oc_callinfo *out) { *out = c->last; }
+
+/* ---- transport helpers ---------------------------------------------------------- */
+
+static int64_t deadline(const oc_comm *c) {
+  return c->timeout_ms == 0 ? -1 : now_ns() + c->timeout_ms * 1000000;
+}
+
+int rt_xsend(oc_comm *c, const void *buf, int64_t n, const oc_elem *el,
+                 int peer, int tag, oc_req *r) {
+  c->last.sends++;
+  return c->tp.isend(c->tp.ctx, buf, n, el, peer, tag, r);
+}
+
+int rt_xrecv(oc_comm *c, void *buf, int64_t n, const oc_elem *el, int peer,
+                 int tag, oc_req *r) {
+  c->last.recvs++;
+  return c->tp.irecv(c->tp.ctx, buf, n, el, peer, tag, r);
+}
+
+/* wait for r; expect >= 0: a receive of exactly that many elements */
+int rt_xwait(oc_comm *c, oc_req *r, int64_t expect) {
+  int64_t got = -1;
+  int e = c->tp.wait(c->tp.ctx, r, deadline(c), &got);
+  if (e == OC_ETIMEDOUT && c->tp.cancel != NULL) c->tp.cancel(c->tp.ctx, r);
+  if (e == OC_OK && expect >= 0 && got != expect) e = OC_EMISMATCH;
+  return e;
+}
+
+/* abandon requests after an error (receives cancelled, sends waited with
+ * the deadline so their buffers are free when we return) */
+void rt_drain(oc_comm *c, oc_req *r, int64_t n, const unsigned char *live) {
+  for (int64_t i = 0; i < n; i++)
+    if (live == NULL || live[i]) {
+      if (c->tp.cancel != NULL) c->tp.cancel(c->tp.ctx, &r[i]);
+    }
+}
+
+static char *at(const void *base, int64_t i, const oc_elem *el) {
+  return (char *)base + (size_t)i * el->extent;
+}
+
+/* a buffer of n >= 1 elements laid out like the caller's */
+char *rt_tmp_alloc(const oc_elem *el, int64_t n, void **raw) {
+  size_t bytes;
+  *raw = NULL;
+  if (n < 1) n = 1;
+  if ((uint64_t)(n - 1) > (SIZE_MAX - el->true_extent) / (el->extent ? el->extent : 1))
+    return NULL;
+  bytes = (size_t)(n - 1) * el->extent + el->true_extent;
+  *raw = malloc(bytes ? bytes : 1);
+  if (*raw == NULL) return NULL;
+  return (char *)*raw - el->true_lb;
+}
+
+void rt_copy_elems(void *dst, const void *src, int64_t n, const oc_elem *el) {
+  if (n <= 0 || dst == src) return;
+  memcpy((char *)dst + el->true_lb, (const char *)src + el->true_lb,
+         (size_t)(n - 1) * el->extent + el->true_extent);
+}
+
+static int check_elem(const oc_elem *el, int combining) {
+  if (el == NULL || el->extent == 0 || el->true_extent == 0) return OC_EINVAL;
+  if (combining && el->combine == NULL) return OC_EINVAL;
+  return OC_OK;
+}
+
+/* ---- tags ---------------------------------------------------------------------- */
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+/* The next call's tag: 10 bits of sequence number, the rest a signature. */
+static int next_tag(oc_comm *c, int kind, int root, int64_t m, const oc_params *p) {
+  uint64_t h = mix(mix(mix(0, (uint64_t)kind), (uint64_t)root), (uint64_t)m);
+  int64_t range;
+  if (p != NULL) h = mix(mix(mix(h, (uint64_t)p->L), (uint64_t)p->o), (uint64_t)p->g);
+  c->seq++;
+  range = (int64_t)c->tp.tag_max + 1;
+  return (int)((int64_t)(((h << 10) | (c->seq & 1023)) % (uint64_t)range));
+}
+
+/* ---- argument check -------------------------------------------------------------
+ * Dissemination (Hensgen, Finkel & Manber): in round d every rank sends its
+ * running (min, max) of the signatures to r + 2^d and folds in the one from
+ * r - 2^d (mod P); after ceil(log2 P) rounds every rank holds the global
+ * min and max, equal exactly when all signatures are. */
+int rt_agree(oc_comm *c, int kind, int root, int64_t count, const oc_elem *el) {
+  uint64_t mine[2], in[2], sig;
+  oc_elem byte;
+  int P = c->tp.size, me = c->tp.rank, tag, e = OC_OK;
+  if (!c->check) return OC_OK;
+  sig = mix(mix(mix(mix(0, (uint64_t)kind), (uint64_t)root), (uint64_t)count),
+            el != NULL ? (uint64_t)el->extent : 0);
+  if (el != NULL && el->combine != NULL)
+    sig = mix(mix(sig, (uint64_t)el->commutative + 2),
+              el->handle == NULL ? (uint64_t)el->op.kind + 1 : 0);
+  memset(&byte, 0, sizeof byte);
+  byte.extent = 1;
+  byte.true_extent = 1;
+  byte.handle = c->tp.byte_handle;
+  c->seq++;
+  tag = (int)((c->seq & 1023) % ((uint64_t)c->tp.tag_max + 1));
+  mine[0] = mine[1] = sig;
+  for (int64_t d = 1; d < P && e == OC_OK; d *= 2) {
+    oc_req s, r;
+    uint64_t out[2] = {mine[0], mine[1]};
+    e = rt_xsend(c, out, 16, &byte, (int)((me + d) % P), tag, &s);
+    if (e) break;
+    e = rt_xrecv(c, in, 16, &byte, (int)((me - d % P + P) % P), tag, &r);
+    if (e == OC_OK) e = rt_xwait(c, &r, 16);
+    if (e == OC_OK) {
+      if (in[0] < mine[0]) mine[0] = in[0];
+      if (in[1] > mine[1]) mine[1] = in[1];
+    }
+    {
+      int e2 = rt_xwait(c, &s, -1);
+      if (e == OC_OK) e = e2;
+    }
+  }
+  if (e == OC_OK && mine[0] != mine[1]) e = OC_EMISMATCH;
+  c->last.sends = c->last.recvs = 0; /* count the collective's own messages */
+  return e;
+}
+
+/* ---- plans ----------------------------------------------------------------------- */
+
+void rt_plan_clear(rt_plan *pl) {
+  free(pl->kids);
+  memset(pl, 0, sizeof *pl);
+}
+
+static int64_t seg_len(int64_t count, int64_t m) { return (count + m - 1) / m; }
+
+/* model for kind at segment size `bytes`: stream tree parameters */
+static int stream_params(const oc_comm *c, int kind, int64_t bytes, int64_t m,
+                         oc_params *tree, int64_t *G) {
+  oc_params q;
+  int e = oc_rtparams_model(&c->prm, bytes, c->tp.size, c->unit_ns, &q);
+  int64_t o = q.o;
+  if (e) return e;
+  if (kind == RT_REDUCE) {
+    double a = COMBINE_NS_PER_BYTE * (double)bytes / c->unit_ns;
+    o = oc_add_sat(o, (int64_t)a + 1);
+  }
+  *G = oc_max64(q.g, o);
+  if (*G > OC_PARAM_MAX / m) return OC_ERANGE;
+  return oc_params_logp(tree, c->tp.size, q.L, oc_min64(o, OC_PARAM_MAX),
+                        *G * m);
+}
+
+static int predict(const oc_comm *c, int kind, int64_t bytes, int64_t m,
+                   oc_params *tree, int64_t *t) {
+  int64_t G, b;
+  int e = stream_params(c, kind, bytes, m, tree, &G);
+  if (e) return e;
+  e = kind == RT_REDUCE ? oc_reduce_time(tree, &b) : oc_bcast_time(tree, &b);
+  if (e) return e;
+  *t = oc_add_sat(b, oc_mul_sat(m - 1, G));
+  return OC_OK;
+}
+
+/* Choose the segment count and build this rank's part of the tree. */
+static int plan_get(oc_comm *c, rt_plan *pl, int kind, int64_t count,
+                    const oc_elem *el, int root, int ordered) {
+  int64_t best_m = 1, best_t = OC_SAT, m;
+  oc_params best_p, tree;
+  int e;
+  if (pl->valid && pl->count == count && pl->extent == el->extent &&
+      pl->root == root && pl->ordered == ordered)
+    return OC_OK;
+  rt_plan_clear(pl);
+  memset(&best_p, 0, sizeof best_p);
+  if (c->seg_bytes > 0) {
+    int64_t per = oc_max64(1, c->seg_bytes / (int64_t)el->extent);
+    best_m = (count + per - 1) / per;
+    if (best_m < 1) best_m = 1;
+    e = predict(c, kind, (int64_t)el->extent * seg_len(count, best_m), best_m,
+                &best_p, &best_t);
+    if (e) return e;
+  } else {
+    for (m = 1; m <= OC_RT_SEGMENTS_MAX && m <= oc_max64(count, 1); m *= 2) {
+      int64_t len = seg_len(count, m), mm = count > 0 ? seg_len(count, len) : 1, t;
+      e = predict(c, kind, (int64_t)el->extent * len, mm, &tree, &t);
+      if (e == OC_ERANGE) break; /* segments too many for the model's range */
+      if (e) return e;
+      if (t < best_t) {
+        best_t = t;
+        best_m = mm;
+        best_p = tree;
+      }
+    }
+    if (best_t == OC_SAT) return OC_ERANGE;
+  }
+  pl->m = best_m;
+  pl->len = seg_len(count, best_m);
+  pl->predicted = best_t;
+  pl->params = best_p;
+  if (kind == RT_BCAST) {
+    oc_bcast *b = NULL;
+    oc_bcast_view v;
+    e = oc_bcast_new(&b, &best_p, root, OC_BCAST_KARP);
+    if (e == OC_OK) e = oc_bcast_rank(b, c->tp.rank, &v);
+    if (e == OC_OK) {
+      pl->parent = (int)v.parent;
+      pl->nkids = v.nchildren;
+      pl->kids = (int *)malloc((size_t)oc_max64(1, v.nchildren) * sizeof *pl->kids);
+      if (pl->kids == NULL) e = OC_ENOMEM;
+      for (int64_t k = 0; e == OC_OK && k < v.nchildren; k++) {
+        int64_t kr, st;
+        e = oc_bcast_child(b, &v, k, &kr, &st);
+        pl->kids[k] = (int)kr;
+      }
+    }
+    oc_bcast_free(b);
+  } else {
+    oc_reduce *r = NULL;
+    oc_reduce_view v;
+    e = oc_reduce_new(&r, &best_p, root, ordered);
+    if (e == OC_OK) e = oc_reduce_rank(r, c->tp.rank, &v);
+    if (e == OC_OK) {
+      int64_t nl = 0, k;
+      int *tmp;
+      pl->parent = (int)v.parent;
+      pl->nkids = v.nchildren;
+      pl->kids = (int *)malloc((size_t)oc_max64(1, 2 * v.nchildren) * sizeof *pl->kids);
+      if (pl->kids == NULL) e = OC_ENOMEM;
+      tmp = pl->kids == NULL ? NULL : pl->kids + v.nchildren;
+      for (k = 0; e == OC_OK && k < v.nchildren; k++) {
+        int64_t kr, st;
+        e = oc_reduce_child(r, &v, k, &kr, &st);
+        if (tmp != NULL) tmp[k] = (int)kr;
+      }
+      if (e == OC_OK) {
+        /* combine order: arrival order (child 0 sends last) when the
+         * operator commutes; else left children nearest first, then
+         * right children nearest first */
+        if (!ordered) {
+          for (k = 0; k < v.nchildren; k++) pl->kids[k] = tmp[v.nchildren - 1 - k];
+          pl->nleft = v.nchildren;
+        } else {
+          int me = c->tp.rank;
+          for (k = 0; k < v.nchildren; k++)
+            if (tmp[k] < me) pl->kids[nl++] = tmp[k];
+          pl->nleft = nl;
+          for (k = 0; k < v.nchildren; k++)
+            if (tmp[k] > me) pl->kids[nl++] = tmp[k];
+          /* insertion sorts: left descending, right ascending */
+          for (int64_t i = 1; i < pl->nleft; i++)
+            for (int64_t j = i; j > 0 && pl->kids[j] > pl->kids[j - 1]; j--) {
+              int s = pl->kids[j];
+              pl->kids[j] = pl->kids[j - 1];
+              pl->kids[j - 1] = s;
+            }
+          for (int64_t i = pl->nleft + 1; i < nl; i++)
+            for (int64_t j = i; j > pl->nleft && pl->kids[j] < pl->kids[j - 1]; j--) {
+              int s = pl->kids[j];
+              pl->kids[j] = pl->kids[j - 1];
+              pl->kids[j - 1] = s;
+            }
+          if (nl != v.nchildren) e = OC_EINVAL; /* a child equal to me */
+        }
+      }
+    }
+    oc_reduce_free(r);
+  }
+  if (e) {
+    rt_plan_clear(pl);
+    return e;
+  }
+  pl->count = count;
+  pl->extent = el->extent;
+  pl->root = root;
+  pl->ordered = ordered;
+  pl->valid = 1;
+  return OC_OK;
+}
+
+static void set_info(oc_comm *c, const char *alg, const rt_plan *pl,
+                     const oc_elem *el) {
+  c->last.algorithm = alg;
+  c->last.segments = pl != NULL ? pl->m : 1;
+  c->last.segment_bytes = pl != NULL ? pl->len * (int64_t)el->extent : 0;
+  c->last.predicted = pl != NULL ? pl->predicted : -1;
+  c->last.unit_ns = c->unit_ns;
+}
+
+static void begin(oc_comm *c) {
+  memset(&c->last, 0, sizeof c->last);
+}
+
+/* ---- broadcast ---------------------------------------------------------------------- */
+
+int oc_exec_bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int root) {
+  rt_plan *pl;
+  oc_req *rr = NULL, *sr = NULL;
+  unsigned char *have = NULL, *rlive = NULL;
+  int64_t m, len, ns = 0, head = 0;
+  int e, tag, P;
+  if (c == NULL) return OC_EINVAL;
+  P = c->tp.size;
+  begin(c);
+  if ((e = check_elem(el, 0)) != OC_OK) return e;
+  if (count < 0 || root < 0 || root >= P || (buf == NULL && count > 0)) return OC_EINVAL;
+  if ((e = rt_agree(c, RT_BCAST, root, count, el)) != OC_OK) return e;
+  pl = &c->bplan;
+  if ((e = plan_get(c, pl, RT_BCAST, count, el, root, 0)) != OC_OK) return e;
+  tag = next_tag(c, RT_BCAST, root, pl->m, &pl->params);
+  set_info(c, "karp-pipeline", pl, el);
+  if (count == 0 || P == 1) return OC_OK;
+  m = pl->m;
+  len = pl->len;
+  rr = (oc_req *)calloc((size_t)m, sizeof *rr);
+  have = (unsigned char *)calloc((size_t)m, 1);
+  rlive = (unsigned char *)calloc((size_t)m, 1);
+  sr = (oc_req *)calloc(SEND_WINDOW, sizeof *sr);
+  if (rr == NULL || have == NULL || rlive == NULL || sr == NULL) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  if (pl->parent >= 0) {
+    for (int64_t j = 0; j < m && e == OC_OK; j++) {
+      int64_t n = oc_min64(len, count - j * len);
+      e = rt_xrecv(c, at(buf, j * len, el), n, el, pl->parent, tag, &rr[j]);
+      if (e == OC_OK) rlive[j] = 1;
+    }
+  } else {
+    memset(have, 1, (size_t)m);
+  }
+  for (int64_t k = 0; k < pl->nkids && e == OC_OK; k++)
+    for (int64_t j = 0; j < m && e == OC_OK; j++) {
+      int64_t n = oc_min64(len, count - j * len);
+      if (!have[j]) {
+        rlive[j] = 0;
+        if ((e = rt_xwait(c, &rr[j], n)) != OC_OK) break;
+        have[j] = 1;
+      }
+      if (ns - head == SEND_WINDOW) {
+        if ((e = rt_xwait(c, &sr[head % SEND_WINDOW], -1)) != OC_OK) break;
+        head++;
+      }
+      e = rt_xsend(c, at(buf, j * len, el), n, el, pl->kids[k], tag, &sr[ns % SEND_WINDOW]);
+      if (e == OC_OK) ns++;
+    }
+  for (int64_t j = 0; j < m && e == OC_OK; j++)
+    if (!have[j]) {
+      rlive[j] = 0;
+      e = rt_xwait(c, &rr[j], oc_min64(len, count - j * len));
+      have[j] = 1;
+    }
+  for (; head < ns; head++) {
+    int e2 = rt_xwait(c, &sr[head % SEND_WINDOW], -1);
+    if (e == OC_OK) e = e2;
+  }
+  if (e != OC_OK) rt_drain(c, rr, m, rlive);
+out:
+  free(rr);
+  free(sr);
+  free(have);
+  free(rlive);
+  return e;
+}
+
+/* ---- reduce --------------------------------------------------------------------------- */
+
+/* acc := child (op) acc when left, acc (op) child when right */
+static int fold(const oc_elem *el, char *acc, char *child, int64_t n, int left) {
+  int e;
+  if (left) return el->combine(el, child, acc, n);
+  e = el->combine(el, acc, child, n);
+  if (e == OC_OK) rt_copy_elems(acc, child, n, el);
+  return e;
+}
+
+/* Reduce into `result` (root) or up to the parent; own: this rank's data. */
+static int reduce_run(oc_comm *c, const void *own, void *result, int64_t count,
+                      const oc_elem *el, int root) {
+  rt_plan *pl = &c->rplan;
+  int ordered = !el->commutative;
+  int64_t m, len, nk, ns = 0, head = 0;
+  oc_req *rr = NULL, *sr = NULL;
+  unsigned char *rlive = NULL;
+  void *traw = NULL, *araw = NULL;
+  char *tmp = NULL, *acc;
+  int e, tag;
+  if ((e = plan_get(c, pl, RT_REDUCE, count, el, root, ordered)) != OC_OK) return e;
+  tag = next_tag(c, RT_REDUCE, root, pl->m, &pl->params);
+  set_info(c, ordered ? "karp-reduce-ordered" : "karp-reduce", pl, el);
+  if (count == 0) return OC_OK;
+  if (c->tp.size == 1) {
+    rt_copy_elems(result, own, count, el);
+    return OC_OK;
+  }
+  m = pl->m;
+  len = pl->len;
+  nk = pl->nkids;
+  if (pl->parent < 0) {
+    acc = (char *)result;
+    rt_copy_elems(acc, own, count, el);
+  } else if (nk == 0) {
+    acc = (char *)own; /* a leaf sends its own data */
+  } else {
+    acc = rt_tmp_alloc(el, count, &araw);
+    if (acc == NULL) return OC_ENOMEM;
+    rt_copy_elems(acc, own, count, el);
+  }
+  if (nk > 0) {
+    tmp = rt_tmp_alloc(el, 2 * nk * len, &traw);
+    rr = (oc_req *)calloc((size_t)(2 * nk), sizeof *rr);
+    rlive = (unsigned char *)calloc((size_t)(2 * nk), 1);
+    if (tmp == NULL || rr == NULL || rlive == NULL) {
+      e = OC_ENOMEM;
+      goto out;
+    }
+  }
+  sr = (oc_req *)calloc(SEND_WINDOW, sizeof *sr);
+  if (sr == NULL) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  for (int64_t j = 0; j <= m && e == OC_OK; j++) {
+    /* post segment j's receives, then fold and send segment j - 1 */
+    if (j < m)
+      for (int64_t k = 0; k < nk && e == OC_OK; k++) {
+        int64_t b = (j % 2) * nk + k, n = oc_min64(len, count - j * len);
+        e = rt_xrecv(c, at(tmp, b * len, el), n, el, pl->kids[k], tag, &rr[b]);
+        if (e == OC_OK) rlive[b] = 1;
+      }
+    if (j == 0 || e != OC_OK) continue;
+    {
+      int64_t s = j - 1, n = oc_min64(len, count - s * len);
+      char *a = at(acc, s * len, el);
+      for (int64_t k = 0; k < nk && e == OC_OK; k++) {
+        int64_t b = (s % 2) * nk + k;
+        rlive[b] = 0;
+        e = rt_xwait(c, &rr[b], n);
+        if (e == OC_OK) e = fold(el, a, at(tmp, b * len, el), n, k < pl->nleft);
+      }
+      if (e == OC_OK && pl->parent >= 0) {
+        if (ns - head == SEND_WINDOW) {
+          if ((e = rt_xwait(c, &sr[head % SEND_WINDOW], -1)) != OC_OK) break;
+          head++;
+        }
+        e = rt_xsend(c, a, n, el, pl->parent, tag, &sr[ns % SEND_WINDOW]);
+        if (e == OC_OK) ns++;
+      }
+    }
+  }
+  for (; head < ns; head++) {
+    int e2 = rt_xwait(c, &sr[head % SEND_WINDOW], -1);
+    if (e == OC_OK) e = e2;
+  }
+  if (e != OC_OK && rr != NULL) rt_drain(c, rr, 2 * nk, rlive);
+out:
+  free(rr);
+  free(sr);
+  free(rlive);
+  free(traw);
+  free(araw);
+  return e;
+}
+
+int oc_exec_reduce(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
+                   const oc_elem *el, int root) {
+  const void *own;
+  int e;
+  if (c == NULL) return OC_EINVAL;
+  begin(c);
+  if ((e = check_elem(el, 1)) != OC_OK) return e;
+  if (count < 0 || root < 0 || root >= c->tp.size) return OC_EINVAL;
+  if (sendbuf == OC_IN_PLACE && c->tp.rank != root) return OC_EINVAL;
+  own = sendbuf == OC_IN_PLACE ? recvbuf : sendbuf;
+  if (count > 0 && (own == NULL || (c->tp.rank == root && recvbuf == NULL)))
+    return OC_EINVAL;
+  if ((e = rt_agree(c, RT_REDUCE, root, count, el)) != OC_OK) return e;
+  return reduce_run(c, own, recvbuf, count, el, root);
+}
+
+int oc_exec_allreduce(oc_comm *c, const void *sendbuf, void *recvbuf,
+                      int64_t count, const oc_elem *el) {
+  const void *own;
+  int e;
+  if (c == NULL) return OC_EINVAL;
+  begin(c);
+  if ((e = check_elem(el, 1)) != OC_OK) return e;
+  if (count < 0) return OC_EINVAL;
+  own = sendbuf == OC_IN_PLACE ? recvbuf : sendbuf;
+  if (count > 0 && (own == NULL || recvbuf == NULL)) return OC_EINVAL;
+  if ((e = rt_agree(c, RT_ALLREDUCE, 0, count, el)) != OC_OK) return e;
+  /* reduce to 0 (into recvbuf there), then broadcast recvbuf from 0; a
+   * rank reducing in place only reads recvbuf until its sends are done */
+  e = reduce_run(c, own, recvbuf, count, el, 0);
+  if (e == OC_OK) {
+    oc_callinfo r = c->last;
+    int check = c->check;
+    c->check = 0; /* agreed already */
+    e = oc_exec_bcast(c, recvbuf, count, el, 0);
+    c->check = check;
+    c->last.algorithm = "reduce+bcast";
+    c->last.predicted = oc_add_sat(r.predicted, c->last.predicted);
+    c->last.sends += r.sends;
+    c->last.recvs += r.recvs;
+  }
+  return e;
+}
+
+/* ---- allgather ------------------------------------------------------------------------- */
+
+int oc_exec_allgather(oc_comm *c, const void *sendbuf, void *recvbuf,
+                      int64_t count, const oc_elem *el) {
+  int P, me, tag, e;
+  oc_req *rq = NULL;
+  unsigned char *live = NULL;
+  char *mine;
+  int64_t nr = 0;
+  if (c == NULL) return OC_EINVAL;
+  begin(c);
+  if ((e = check_elem(el, 0)) != OC_OK) return e;
+  P = c->tp.size;
+  me = c->tp.rank;
+  if (count < 0 || (count > 0 && recvbuf == NULL) ||
+      (count > 0 && sendbuf == NULL))
+    return OC_EINVAL;
+  if (count > 0 && (uint64_t)count > (uint64_t)INT64_MAX / (uint64_t)P) return OC_ERANGE;
+  if ((e = rt_agree(c, RT_ALLGATHER, 0, count, el)) != OC_OK) return e;
+  tag = next_tag(c, RT_ALLGATHER, 0, 1, NULL);
+  set_info(c, "karp-all-to-all", NULL, el);
+  if (count == 0) return OC_OK;
+  mine = at(recvbuf, (int64_t)me * count, el);
+  if (sendbuf != OC_IN_PLACE) rt_copy_elems(mine, sendbuf, count, el);
+  if (P == 1) return OC_OK;
+  rq = (oc_req *)calloc((size_t)(2 * (P - 1)), sizeof *rq);
+  live = (unsigned char *)calloc((size_t)(2 * (P - 1)), 1);
+  if (rq == NULL || live == NULL) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  for (int i = 1; i < P && e == OC_OK; i++) {
+    int src = (me - i + P) % P;
+    e = rt_xrecv(c, at(recvbuf, (int64_t)src * count, el), count, el, src, tag, &rq[nr]);
+    if (e == OC_OK) live[nr++] = 1;
+  }
+  for (int i = 1; i < P && e == OC_OK; i++) {
+    e = rt_xsend(c, mine, count, el, (me + i) % P, tag, &rq[nr]);
+    if (e == OC_OK) live[nr++] = 1;
+  }
+  for (int64_t i = 0; i < nr && e == OC_OK; i++) {
+    live[i] = 0;
+    e = rt_xwait(c, &rq[i], i < P - 1 ? count : -1);
+  }
+  if (e != OC_OK) rt_drain(c, rq, nr, live);
+out:
+  free(rq);
+  free(live);
+  return e;
+}
+
+/* ---- scan ------------------------------------------------------------------------------ */
+
+int oc_exec_scan(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
+                 const oc_elem *el) {
+  int P, me, tag, e;
+  void *sraw = NULL, *rraw = NULL;
+  char *sb, *rb;
+  if (c == NULL) return OC_EINVAL;
+  begin(c);
+  if ((e = check_elem(el, 1)) != OC_OK) return e;
+  P = c->tp.size;
+  me = c->tp.rank;
+  if (count < 0 || (count > 0 && (recvbuf == NULL || sendbuf == NULL))) return OC_EINVAL;
+  if ((e = rt_agree(c, RT_SCAN, 0, count, el)) != OC_OK) return e;
+  tag = next_tag(c, RT_SCAN, 0, 1, NULL);
+  set_info(c, "recursive-doubling", NULL, el);
+  if (count == 0) return OC_OK;
+  if (sendbuf != OC_IN_PLACE) rt_copy_elems(recvbuf, sendbuf, count, el);
+  if (P == 1) return OC_OK;
+  sb = rt_tmp_alloc(el, count, &sraw);
+  rb = rt_tmp_alloc(el, count, &rraw);
+  if (sb == NULL || rb == NULL) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  for (int64_t d = 1; d < P && e == OC_OK; d *= 2) {
+    oc_req s, r;
+    int sending = me + d < P, receiving = me - d >= 0;
+    if (sending) {
+      rt_copy_elems(sb, recvbuf, count, el);
+      e = rt_xsend(c, sb, count, el, (int)(me + d), tag, &s);
+      if (e) break;
+    }
+    if (receiving) {
+      e = rt_xrecv(c, rb, count, el, (int)(me - d), tag, &r);
+      if (e == OC_OK) e = rt_xwait(c, &r, count);
+      if (e == OC_OK) e = el->combine(el, rb, recvbuf, count);
+    }
+    if (sending) {
+      int e2 = rt_xwait(c, &s, -1);
+      if (e == OC_OK) e = e2;
+    }
+  }
+out:
+  free(sraw);
+  free(rraw);
+  return e;
+}
