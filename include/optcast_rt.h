@@ -294,7 +294,8 @@ int oc_elem_builtin(oc_elem *el, oc_type t, const oc_reducer *op);
  * (bytes, strictly ascending, at most OC_RTPARAMS_ROWS_MAX, each <= 2^30),
  * the ping-pong round trip RTT, the send overhead o_s, the receive
  * overhead o_r (of a message already there), the gap g (period of a
- * saturated stream) and L = RTT/2 - g, medians of reps repetitions; every
+ * saturated stream), medians of reps repetitions, and L = RTT/2 - g at the
+ * smallest size (PLogP's L does not depend on the size); every
  * rank gets the table in *out (transport name left empty).  progress, if
  * not NULL, is called on rank 0 after each size. */
 typedef void oc_measure_progress(int done, int total, int64_t bytes, void *arg);

@@ -15,18 +15,20 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "optcast_rt.h"
 #include "oc_internal.h"
 
 #define EXIT_CHECK 1
 #define EXIT_INPUT 2
 #define OC_CSV_TIME_MAX ((int64_t)1 << 60)
+#define CLI_PARAMS_UNIT_NS 10.0 /* --params: the model unit is 10 ns */
 
 /* ---- options as data ------------------------------------------------------ */
 enum {
   O_MODEL, O_PROCS, O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_LINES,
   O_ITEMS, O_OPERANDS, O_ROOT, O_ALGORITHM, O_RANK, O_JSON, O_CSV, O_QUIET,
   O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE, O_SVG, O_HTML,
-  O_FORMAT, O_PRESET, O_SIZE, O_SWEEP, O_SEGMENT, O_SEGMENTS, O_COUNT
+  O_FORMAT, O_PRESET, O_SIZE, O_SWEEP, O_SEGMENT, O_SEGMENTS, O_PARAMS, O_COUNT
 };
 static const struct {
   const char *name;
@@ -39,7 +41,7 @@ static const struct {
     {"help", 0},     {"personalized", 0}, {"commutative", 0}, {"ordered", 0},
     {"counts", 1},   {"degree", 1},   {"svg", 1},     {"html", 1},    {"format", 1},
     {"preset", 1},   {"size", 1},     {"sweep", 1},   {"segment", 1},
-    {"segments", 1},
+    {"segments", 1}, {"params", 1},
 };
 
 static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
@@ -122,7 +124,8 @@ static void usage(FILE *f) {
       "PROBLEM: bcast kbcast sum reduce allreduce alltoall scan (rrp) (cbcast: "
       "planned)\n"
       "params:  --model logp|postal|kport|rrp  --procs P  --root r  --algorithm NAME\n"
-      "         logp:   --latency L --overhead o --gap g   (integers), or --preset cm5|ib-tukey\n"
+      "         logp:   --latency L --overhead o --gap g   (integers), or --preset cm5|ib-tukey,\n"
+      "                 or --params FILE [--size B] (measured; time unit 10 ns)\n"
       "         postal: --lambda X (or --latency X), X >= 1: 2.5 or 5/2\n"
       "         sum: --operands n; reduce: --commutative; alltoall: --items k,"
       " --personalized\n"
@@ -220,7 +223,7 @@ static const char *problem_alg(const cli *c) {
 /* --model kport: n processors, k ports, m items (Bar-Noy & Ho) */
 static void build_kport(cli *c) {
   static const int other[] = {O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_LINES,
-                              O_DEGREE, O_RANK};
+                              O_DEGREE, O_RANK, O_PARAMS};
   for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
     if (c->set[other[i]])
       die("--%s: not a parameter of --model kport (it takes --ports, --procs, "
@@ -285,7 +288,7 @@ static size_t parse_segments(const cli *c, int64_t *out) {
 static void build_rrp(cli *c) {
   static const int other[] = {O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_ITEMS,
                               O_OPERANDS, O_DEGREE, O_RANK, O_PERSONALIZED,
-                              O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_PRESET};
+                              O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_PRESET, O_PARAMS};
   for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
     if (c->set[other[i]])
       die("--%s: not a parameter of --model rrp (it takes --procs, --lines, --root, "
@@ -339,7 +342,26 @@ static void build_params(cli *c) {
   if (strcmp(model, "logp") == 0) {
     int64_t L, o, g;
     if (c->set[O_LAMBDA]) die("--lambda: only meaningful with --model postal");
-    if (c->set[O_PRESET]) { /* published parameters (docs/PRESETS.md) */
+    if (c->set[O_PARAMS] && c->set[O_PRESET])
+      die("--params: conflicts with --preset; give one or the other");
+    if (c->set[O_PARAMS]) { /* measured parameters (optcast measure) at --size bytes */
+      oc_rtparams rp;
+      int line = 0, e;
+      int64_t bytes = c->set[O_SIZE] ? need_int(c, O_SIZE, 1, (int64_t)1 << 40) : 8;
+      if (c->set[O_LATENCY] || c->set[O_OVERHEAD] || c->set[O_GAP])
+        die("--%s: conflicts with --params %s; give one or the other",
+            c->set[O_LATENCY] ? "latency" : c->set[O_OVERHEAD] ? "overhead" : "gap",
+            c->val[O_PARAMS]);
+      e = oc_rtparams_read(c->val[O_PARAMS], &rp, &line);
+      if (e == OC_EIO) die("--params: cannot read '%s'", c->val[O_PARAMS]);
+      if (e) die("--params: %s line %d: %s", c->val[O_PARAMS], line, oc_strerror(e));
+      if (oc_rtparams_model(&rp, bytes, P, CLI_PARAMS_UNIT_NS, &c->p) != OC_OK)
+        die("--params: %s gives no valid LogP parameters at %lld bytes", c->val[O_PARAMS],
+            (long long)bytes);
+      L = c->p.L;
+      o = c->p.o;
+      g = c->p.g;
+    } else if (c->set[O_PRESET]) { /* published parameters (docs/PRESETS.md) */
       const cli_preset *pr = cli_preset_find(c->val[O_PRESET]);
       if (pr == NULL)
         die("--preset: unknown preset '%s' (available: %s)", c->val[O_PRESET], cli_preset_names());
@@ -367,6 +389,7 @@ static void build_params(cli *c) {
     int64_t num, den;
     int which;
     if (c->set[O_PRESET]) die("--preset: sets LogP parameters; not for --model postal");
+    if (c->set[O_PARAMS]) die("--params: sets LogP parameters; not for --model postal");
     if (c->set[O_OVERHEAD]) die("--overhead: not a parameter of --model postal (o = 0)");
     if (c->set[O_GAP]) die("--gap: not a parameter of --model postal (g = 1)");
     if (!c->set[O_LAMBDA] && !c->set[O_LATENCY])
@@ -1248,7 +1271,7 @@ static int run_rrp(cli *c) {
 
 /* `optcast compare`: cli_compare.c does the work */
 static int run_compare(cli *c) {
-  static const int other[] = {O_LAMBDA, O_PORTS, O_LINES, O_OPERANDS, O_ALGORITHM, O_RANK,
+  static const int other[] = {O_PARAMS, O_LAMBDA, O_PORTS, O_LINES, O_OPERANDS, O_ALGORITHM, O_RANK,
                               O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE,
                               O_HTML, O_FORMAT};
   cli_compare_args a;
@@ -1536,7 +1559,8 @@ static int cli_run(int argc, char **argv, FILE *in) {
   }
   if (strcmp(c.cmd, "compare") == 0) return run_compare(&c);
   for (int o = O_SIZE; o <= O_SEGMENT; o++)
-    if (c.set[o]) die("--%s: only meaningful with 'optcast compare'", OPTS[o].name);
+    if (c.set[o] && !(o == O_SIZE && c.set[O_PARAMS]))
+      die("--%s: only meaningful with 'optcast compare' (or with --params)", OPTS[o].name);
   check_problem(&c, strcmp(c.cmd, "plan") == 0 || strcmp(c.cmd, "bound") == 0 ||
                         strcmp(c.cmd, "draw") == 0 || strcmp(c.cmd, "report") == 0);
   check_output(&c);

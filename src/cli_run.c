@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "oc_internal.h"
@@ -433,6 +434,19 @@ static int cmd_measure(int argc, char **argv) {
     n = (int)(sizeof defaults / sizeof defaults[0]);
     memcpy(sizes, defaults, sizeof defaults);
   }
+  if (outpath != NULL) { /* its directory must take the file: check before measuring */
+    char dir[4096];
+    const char *slash = strrchr(outpath, '/');
+    size_t dl = slash == NULL ? 1 : (slash == outpath ? 1 : (size_t)(slash - outpath));
+    if (dl >= sizeof dir) return bad("--out: path too long '%s'%s", outpath, "");
+    if (slash == NULL) memcpy(dir, ".", 2);
+    else {
+      memcpy(dir, outpath, dl);
+      dir[dl] = '\0';
+    }
+    if (access(dir, W_OK) != 0 || outpath[strlen(outpath) - 1] == '/')
+      return bad("--out: cannot write '%s'%s", outpath, "");
+  }
   memset(&m, 0, sizeof m);
   m.sizes = sizes;
   m.n = n;
@@ -443,6 +457,8 @@ static int cmd_measure(int argc, char **argv) {
     return 1;
   }
   snprintf(m.out.transport, sizeof m.out.transport, "%s", "threads");
+  if (outpath != NULL && oc_rtparams_write(outpath, &m.out) != OC_OK)
+    return bad("--out: cannot write '%s'%s", outpath, "");
   if (json) {
     printf("{\"transport\":\"threads\",\"procs\":%lld,\"reps\":%lld,\"rows\":[", (long long)P,
            (long long)reps);
@@ -458,11 +474,7 @@ static int cmd_measure(int argc, char **argv) {
     for (int i = 0; i < n; i++)
       printf("%10lld %10.3f %10.3f %10.3f %10.3f\n", (long long)m.out.bytes[i], m.out.L[i],
              m.out.os[i], m.out.orv[i], m.out.g[i]);
-  }
-  if (outpath != NULL) {
-    if (oc_rtparams_write(outpath, &m.out) != OC_OK)
-      return bad("--out: cannot write '%s'%s", outpath, "");
-    if (!json) printf("parameters written to %s\n", outpath);
+    if (outpath != NULL) printf("parameters written to %s\n", outpath);
   }
   return 0;
 }

@@ -5,13 +5,15 @@
  * quantities netgauge reports): between ranks 0 and 1, for each message
  * size m,
  *   RTT(m)  ping-pong round trip, m bytes each way, median of reps;
- *   o_s(m)  time rank 0 spends in a send call (isend + wait);
+ *   o_s(m)  time rank 0 spends in a send call (isend + wait), rank 1's
+ *           receive already posted;
  *   o_r(m)  time rank 1 spends receiving a message that has already
  *           arrived (it waits longer than RTT(m) before calling receive);
  *   g(m)    the period of a saturated stream: rank 0 sends N messages
  *           back to back and rank 1 acknowledges the last one; g(m) =
  *           (time - RTT(0)) / N, the inverse of the message rate;
- *   L(m)    = RTT(m) / 2 - g(m), clipped at 0 (PLogP: RTT = 2 (L + g)).
+ *   L       = RTT(m0) / 2 - g(m0) at the first (smallest) size m0, clipped
+ *           at 0 (PLogP: RTT(m) = 2 (L + g(m)); L does not depend on m).
  * Every figure is the median over the repetitions.  Other ranks take part
  * only in the final broadcast of the table.  Parameters are in
  * microseconds, ready for oc_rtparams_write. */
@@ -94,11 +96,20 @@ static int measure_size(mctx *x, char *buf, int64_t m, int reps, double rtt0,
       if (e == OC_OK) e = msend(x, buf, m, peer);
     }
     if (e) break;
-    /* o_s at 0; o_r at 1 after the message has had time to arrive */
+    /* o_s at 0, the receive already posted at 1 (rank 0 waits first) */
     if (me == 0) {
+      sleep_us(rtt0 * 4 + 20);
       t0 = now_us();
       e = msend(x, buf, m, peer);
       os[i] = now_us() - t0;
+    } else {
+      e = mrecv(x, buf, m, peer);
+    }
+    if (e) break;
+    /* o_r at 1, receiving a message sent a while ago (for a message
+     * larger than MPI's eager limit this includes the transfer) */
+    if (me == 0) {
+      e = msend(x, buf, m, peer);
       if (e == OC_OK) e = mrecv(x, &ack, 1, peer);
     } else {
       sleep_us(rtt0 * 4 + 20 + (double)m / 500.0);
@@ -108,7 +119,6 @@ static int measure_size(mctx *x, char *buf, int64_t m, int reps, double rtt0,
       orv[i] = t1 - t0;
       if (e == OC_OK) e = msend(x, &ack, 1, peer);
     }
-    if (e) break;
     /* saturated stream of STREAM messages, one acknowledgement */
     if (me == 0) {
       t0 = now_us();
@@ -172,7 +182,8 @@ int oc_measure(oc_comm *c, const int64_t *sizes, int nsizes, int reps,
         out->g[i] = res[3];
         out->os[i] = res[1];
         out->orv[i] = orr;
-        out->L[i] = res[0] / 2 - res[3] > 0 ? res[0] / 2 - res[3] : 0;
+        /* PLogP's L does not depend on the size: from the first size */
+        out->L[i] = i > 0 ? out->L[0] : (res[0] / 2 - res[3] > 0 ? res[0] / 2 - res[3] : 0);
         if (progress != NULL) progress(i + 1, nsizes, sizes[i], arg);
       }
     }

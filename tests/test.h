@@ -112,7 +112,8 @@
   X(rt_sum)                                                                    \
   X(rt_messages)                                                               \
   X(rt_segments)                                                               \
-  X(rt_bad_calls)
+  X(rt_bad_calls)                                                              \
+  X(cli_run)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

@@ -565,3 +565,121 @@ void test_rt_bad_calls(void) {
     CHECK(mono_ms() - t0 < 10000); /* bounded by the 300 ms timeout per wait */
   }
 }
+
+/* ---- `optcast run` and `optcast measure` ---- */
+static run_result RR;
+#define RUNC(...)                                                              \
+  do {                                                                         \
+    const char *a_[] = {__VA_ARGS__, NULL};                                    \
+    run_optcast(&RR, NULL, a_);                                                \
+  } while (0)
+
+static int nlines(const char *s) {
+  int n = 0;
+  for (; *s; s++) n += *s == '\n';
+  return n;
+}
+
+void test_cli_run(void) {
+  char path[] = "/tmp/optcast_meas_XXXXXX";
+  int fd = mkstemp(path), line;
+  oc_rtparams p;
+  CHECK(fd >= 0);
+  close(fd);
+  RUNC("run", "bcast", "--procs", "8");
+  CHECK_EQ(RR.code, 0);
+  CHECK(strstr(RR.out, "results: checked on every rank, ok") != NULL);
+  CHECK(strstr(RR.out, "algorithm karp-pipeline") != NULL);
+  RUNC("run", "allreduce", "--procs", "5", "--count", "3000", "--type", "double", "--op",
+       "max", "--segment", "1024", "--iters", "3", "--json");
+  CHECK_EQ(RR.code, 0);
+  CHECK_EQ(nlines(RR.out), 1);
+  CHECK(strstr(RR.out, "\"problem\":\"allreduce\"") != NULL);
+  CHECK(strstr(RR.out, "\"P\":5,") != NULL);
+  CHECK(strstr(RR.out, "\"wrong_results\":0,\"errors\":false") != NULL);
+  CHECK(strstr(RR.out, "\"time\":") && strstr(RR.out, "\"lower_bound\":") &&
+        strstr(RR.out, "\"optimal\":"));
+  RUNC("run", "scan", "--procs", "33", "--count", "5", "--type", "uint16", "--op", "prod",
+       "--check");
+  CHECK_EQ(RR.code, 0);
+  RUNC("run", "sum", "--procs", "3", "--operands", "17", "--root", "2");
+  CHECK_EQ(RR.code, 0);
+  CHECK(strstr(RR.out, "17 operands") != NULL);
+  RUNC("run", "allgather", "--procs", "16", "--size", "64", "--type", "byte");
+  CHECK_EQ(RR.code, 0);
+  RUNC("run", "reduce", "--procs", "1", "--count", "0");
+  CHECK_EQ(RR.code, 0);
+  /* measure: a table, a parameter file that reads back and drives run */
+  RUNC("measure", "--sizes", "8,4096", "--reps", "2", "--out", path);
+  CHECK_EQ(RR.code, 0);
+  CHECK(strstr(RR.out, "o_s us") != NULL);
+  CHECK_OK(oc_rtparams_read(path, &p, &line));
+  CHECK_EQ(p.nrows, 2);
+  CHECK_EQ(p.bytes[1], 4096);
+  CHECK(strcmp(p.transport, "threads") == 0);
+  RUNC("run", "reduce", "--procs", "4", "--params", path, "--root", "3");
+  CHECK_EQ(RR.code, 0);
+  /* plan --params: the model at --size bytes, in units of 10 ns */
+  {
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    fputs("transport test\n8 2.0 0.5 0.25 1.0\n1008 3.0 1.5 1.25 11.0\n", f);
+    fclose(f);
+  }
+  RUNC("plan", "bcast", "--procs", "8", "--params", path, "--size", "508", "--json");
+  CHECK_EQ(RR.code, 0);
+  CHECK(strstr(RR.out, "\"L\":250,\"o\":100,\"g\":600") != NULL); /* halfway, rounded up */
+  RUNC("plan", "bcast", "--procs", "8", "--params", path, "--json");
+  CHECK(strstr(RR.out, "\"L\":200,\"o\":50,\"g\":100") != NULL);
+  RUNC("measure", "--sizes", "8", "--reps", "1", "--json");
+  CHECK_EQ(RR.code, 0);
+  CHECK_EQ(nlines(RR.out), 1);
+  CHECK(strstr(RR.out, "\"rows\":[{\"bytes\":8,") != NULL);
+  {
+    const char *const bad[][12] = {
+        {"run", NULL},
+        {"run", "gather", "--procs", "4", NULL},
+        {"run", "bcast", NULL},
+        {"run", "bcast", "--procs", "0", NULL},
+        {"run", "bcast", "--procs", "4", "--root", "4", NULL},
+        {"run", "bcast", "--procs", "4", "--count", "-1", NULL},
+        {"run", "bcast", "--procs", "4", "--type", "int128", NULL},
+        {"run", "reduce", "--procs", "4", "--op", "avg", NULL},
+        {"run", "reduce", "--procs", "4", "--op", "bxor", "--type", "double", NULL},
+        {"run", "bcast", "--procs", "4", "--op", "sum", NULL},
+        {"run", "bcast", "--procs", "4", "--size", "6", NULL},
+        {"run", "bcast", "--procs", "4", "--size", "8", "--count", "2", NULL},
+        {"run", "bcast", "--procs", "4", "--params", "/nonexistent/p", NULL},
+        {"run", "bcast", "--procs", "4", "--transport", "mpi", NULL},
+        {"run", "bcast", "--procs", "4", "--iters", "0", NULL},
+        {"run", "bcast", "--procs", "4", "--bogus", "1", NULL},
+        {"run", "bcast", "--procs", "4", "--operands", "3", NULL},
+        {"run", "allgather", "--procs", "1024", "--count", "1000000", NULL},
+        {"measure", "--procs", "1", NULL},
+        {"measure", "--sizes", "64,8", NULL},
+        {"measure", "--sizes", "", NULL},
+        {"measure", "--reps", "x", NULL},
+        {"measure", "--out", "/nonexistent/dir/p", "--sizes", "8", "--reps", "1", NULL},
+        {"run", "bcast", "--procs", NULL},
+        {"plan", "bcast", "--procs", "4", "--params", "/nonexistent/p", NULL},
+        {"plan", "bcast", "--procs", "4", "--params", path, "--gap", "3", NULL},
+        {"plan", "bcast", "--procs", "4", "--params", path, "--preset", "cm5", NULL},
+        {"plan", "bcast", "--procs", "4", "--params", path, "--size", "0", NULL},
+        {"plan", "bcast", "--model", "postal", "--lambda", "2", "--procs", "4", "--params", path, NULL},
+    };
+    static const char *const name[] = {
+        "run",      "gather",    "--procs",  "--procs",   "--root",      "--count",
+        "--type",   "--op",      "--op",     "--op",      "--size",      "--count",
+        "--params", "--transport", "--iters", "--bogus", "--operands", "--count",
+        "--procs",  "--sizes",   "--sizes",  "--reps",    "--out",       "--procs",
+        "--params", "--gap",     "--params", "--size",    "--params"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      run_optcast(&RR, NULL, bad[i]);
+      if (RR.code != 2 || strstr(RR.err, name[i]) == NULL || RR.out[0] != '\0' ||
+          nlines(RR.err) != 1)
+        test_failf(__FILE__, __LINE__, "case %zu: code %d, err '%s', out '%.40s'", i,
+                   RR.code, RR.err, RR.out);
+    }
+  }
+  unlink(path);
+}
