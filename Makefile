@@ -68,10 +68,10 @@ FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=al
 FUZZ_TARGETS = build-fuzz/fuzz_verify build-fuzz/fuzz_numbers build-fuzz/fuzz_cli
 build-fuzz/fuzz_cli: fuzz/fuzz_cli.c $(LIB_SRC) $(CLI_SRC) $(HDRS)
 	@mkdir -p build-fuzz
-	clang $(CSTD) $(WARN) $(FUZZ_FLAGS) -DOC_CLI_NO_MAIN -Iinclude -Isrc -o $@ fuzz/fuzz_cli.c $(LIB_SRC) $(CLI_SRC) -lm
+	clang $(CSTD) $(WARN) $(FUZZ_FLAGS) -pthread -DOC_CLI_NO_MAIN -Iinclude -Isrc -o $@ fuzz/fuzz_cli.c $(LIB_SRC) $(CLI_SRC) -lm
 build-fuzz/fuzz_%: fuzz/fuzz_%.c $(LIB_SRC) $(HDRS)
 	@mkdir -p build-fuzz
-	clang $(CSTD) $(WARN) $(FUZZ_FLAGS) -Iinclude -Isrc -o $@ $< $(LIB_SRC) -lm
+	clang $(CSTD) $(WARN) $(FUZZ_FLAGS) -pthread -Iinclude -Isrc -o $@ $< $(LIB_SRC) -lm
 fuzz: $(FUZZ_TARGETS)
 	sh fuzz/run.sh $(FUZZ_SECONDS)
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "optcast.h"
+#include "optcast_rt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -36,6 +37,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (d2 == 1) {
       if (oc_parse_rational(b, OC_PARAM_MAX, &num2, &den2) != OC_OK) abort();
       if (num2 != num || den2 != den) abort();
+    }
+  }
+  /* parameter files: what parses is ascending, finite, and converts */
+  {
+    oc_rtparams rp;
+    int line = -1;
+    if (oc_rtparams_parse((const char *)data, size, &rp, &line) == OC_OK) {
+      oc_params mp;
+      if (rp.nrows < 1 || rp.nrows > OC_RTPARAMS_ROWS_MAX || line != 0) abort();
+      for (int i = 1; i < rp.nrows; i++)
+        if (rp.bytes[i] <= rp.bytes[i - 1]) abort();
+      for (int64_t sz = 1; sz <= ((int64_t)1 << 40); sz *= 33) {
+        double L, os, orv, g;
+        oc_rtparams_at(&rp, sz, &L, &os, &orv, &g);
+        if (!(L >= 0) || !(os >= 0) || !(orv >= 0) || !(g >= 0)) abort();
+        if (oc_rtparams_model(&rp, sz, 8, 10.0, &mp) != OC_OK) abort();
+      }
+    } else if (line < 0) {
+      abort(); /* an error always says where */
     }
   }
   /* parameters and the reach function: B is the index function of f */

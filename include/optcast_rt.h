@@ -148,6 +148,8 @@ void oc_rtparams_default(oc_rtparams *p);
  * with *line set to the offending line (1-based), OC_ERANGE (a value
  * negative, not finite, or sizes not ascending). */
 int oc_rtparams_read(const char *path, oc_rtparams *p, int *line);
+/* The same from text in memory (files up to 1 MiB; lines up to 511 bytes). */
+int oc_rtparams_parse(const char *text, size_t len, oc_rtparams *p, int *line);
 int oc_rtparams_write(const char *path, const oc_rtparams *p);
 /* The parameters at one message size, interpolated (microseconds). */
 void oc_rtparams_at(const oc_rtparams *p, int64_t bytes, double *L, double *os,

@@ -27,8 +27,19 @@
 #include "oc_internal.h"
 #include "optcast_rt.h"
 
+#ifdef OC_CLI_NO_MAIN /* the fuzzing build runs many commands in one process: small ones */
+#define RUN_PROCS_MAX 8
+#define RUN_BYTES_MAX ((int64_t)1 << 16)
+#define RUN_ITERS_MAX 2
+#define MEASURE_REPS_MAX 2
+#define MEASURE_BYTES_MAX ((int64_t)1 << 12)
+#else
 #define RUN_PROCS_MAX 1024
 #define RUN_BYTES_MAX ((int64_t)1 << 30)
+#define RUN_ITERS_MAX 100000
+#define MEASURE_REPS_MAX 10000
+#define MEASURE_BYTES_MAX ((int64_t)1 << 30)
+#endif
 
 typedef enum { C_BCAST, C_REDUCE, C_ALLREDUCE, C_ALLGATHER, C_SCAN, C_SUM } coll;
 static const char *const COLLS[] = {"bcast", "reduce", "allreduce", "allgather", "scan", "sum"};
@@ -218,7 +229,7 @@ static int cmd_run(int argc, char **argv) {
     else if (strcmp(a, "count") == 0) r = parse_i(a, val, 0, RUN_BYTES_MAX, &count);
     else if (strcmp(a, "size") == 0) r = parse_i(a, val, 0, RUN_BYTES_MAX, &size);
     else if (strcmp(a, "root") == 0) r = parse_i(a, val, 0, RUN_PROCS_MAX, &root);
-    else if (strcmp(a, "iters") == 0) r = parse_i(a, val, 1, 100000, &iters);
+    else if (strcmp(a, "iters") == 0) r = parse_i(a, val, 1, RUN_ITERS_MAX, &iters);
     else if (strcmp(a, "segment") == 0) r = parse_i(a, val, 1, RUN_BYTES_MAX, &seg);
     else if (strcmp(a, "operands") == 0) r = parse_i(a, val, 1, OC_REDUCE_PLAN_MAX, &operands);
     else if (strcmp(a, "timeout") == 0) r = parse_i(a, val, 0, (int64_t)1 << 40, &timeout);
@@ -402,7 +413,7 @@ static int cmd_measure(int argc, char **argv) {
     if (val == NULL) return bad("--%s: missing value%s", a, "");
     i++;
     if (strcmp(a, "procs") == 0) r = parse_i(a, val, 2, 64, &P);
-    else if (strcmp(a, "reps") == 0) r = parse_i(a, val, 1, 10000, &reps);
+    else if (strcmp(a, "reps") == 0) r = parse_i(a, val, 1, MEASURE_REPS_MAX, &reps);
     else if (strcmp(a, "out") == 0) outpath = val;
     else if (strcmp(a, "transport") == 0) {
       if (strcmp(val, "threads") != 0)
@@ -417,7 +428,7 @@ static int cmd_measure(int argc, char **argv) {
           return bad("--sizes: '%s' is not a list of at most 64 sizes a,b,...%s", val, "");
         memcpy(tok, s, k);
         tok[k] = '\0';
-        if (oc_parse_int(tok, 1, (int64_t)1 << 30, &sizes[n]) != OC_OK ||
+        if (oc_parse_int(tok, 1, MEASURE_BYTES_MAX, &sizes[n]) != OC_OK ||
             (n > 0 && sizes[n] <= sizes[n - 1]))
           return bad("--sizes: '%s': sizes must be ascending integers in 1..2^30%s", val, "");
         n++;
@@ -433,6 +444,7 @@ static int cmd_measure(int argc, char **argv) {
   if (n == 0) {
     n = (int)(sizeof defaults / sizeof defaults[0]);
     memcpy(sizes, defaults, sizeof defaults);
+    while (n > 1 && sizes[n - 1] > MEASURE_BYTES_MAX) n--;
   }
   if (outpath != NULL) { /* its directory must take the file: check before measuring */
     char dir[4096];

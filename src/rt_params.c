@@ -64,44 +64,75 @@ static int parse_row(char *s, oc_rtparams *p) {
   return OC_OK;
 }
 
-int oc_rtparams_read(const char *path, oc_rtparams *p, int *line) {
-  FILE *f = fopen(path, "r");
+/* one line (NUL-terminated, no newline) */
+static int parse_line(char *s, oc_rtparams *p) {
+  while (*s == ' ' || *s == '\t') s++;
+  if (*s == '#' || *s == '\0' || *s == '\r') return OC_OK;
+  if (strncmp(s, "transport ", 10) == 0) {
+    char *v = s + 10;
+    size_t n = strcspn(v, " \t\r");
+    if (n == 0 || n >= sizeof p->transport) return OC_EPARSE;
+    memcpy(p->transport, v, n);
+    p->transport[n] = '\0';
+    return OC_OK;
+  }
+  if (strncmp(s, "procs ", 6) == 0) {
+    char *cr = strchr(s, '\r');
+    if (cr != NULL && cr[1] == '\0') *cr = '\0';
+    return oc_parse_int(s + 6, 1, OC_PROCS_MAX, &p->procs);
+  }
+  return parse_row(s, p);
+}
+
+int oc_rtparams_parse(const char *text, size_t len, oc_rtparams *p, int *line) {
   char buf[512];
+  size_t i = 0;
   int e = OC_OK, ln = 0;
   if (line != NULL) *line = 0;
   memset(p, 0, sizeof *p);
-  if (f == NULL) return OC_EIO;
-  while (e == OC_OK && fgets(buf, sizeof buf, f) != NULL) {
-    char *s = buf, *nl = strchr(buf, '\n');
+  while (e == OC_OK && i < len) {
+    size_t j = i, n;
+    while (j < len && text[j] != '\n') j++;
+    n = j - i;
     ln++;
-    if (nl == NULL && !feof(f)) {
-      e = OC_EPARSE; /* line too long */
+    if (n >= sizeof buf || memchr(text + i, '\0', n) != NULL) {
+      e = OC_EPARSE; /* too long, or a NUL byte */
       break;
     }
-    if (nl != NULL) *nl = '\0';
-    while (*s == ' ' || *s == '\t') s++;
-    if (*s == '#' || *s == '\0' || *s == '\r') continue;
-    if (strncmp(s, "transport ", 10) == 0) {
-      char *v = s + 10;
-      size_t n = strcspn(v, " \t\r");
-      if (n == 0 || n >= sizeof p->transport) e = OC_EPARSE;
-      else {
-        memcpy(p->transport, v, n);
-        p->transport[n] = '\0';
-      }
-    } else if (strncmp(s, "procs ", 6) == 0) {
-      e = oc_parse_int(s + 6, 1, OC_PROCS_MAX, &p->procs);
-    } else {
-      e = parse_row(s, p);
-    }
+    memcpy(buf, text + i, n);
+    buf[n] = '\0';
+    e = parse_line(buf, p);
+    i = j + 1;
   }
-  if (e == OC_OK && ferror(f)) e = OC_EIO;
-  fclose(f);
   if (e == OC_OK && p->nrows == 0) {
     e = OC_EPARSE; /* no rows at all */
     ln = 0;
   }
   if (e != OC_OK && line != NULL) *line = ln;
+  return e;
+}
+
+#define RTPARAMS_FILE_MAX (1 << 20)
+
+int oc_rtparams_read(const char *path, oc_rtparams *p, int *line) {
+  FILE *f;
+  char *text;
+  size_t n;
+  int e;
+  if (line != NULL) *line = 0;
+  memset(p, 0, sizeof *p);
+  f = fopen(path, "rb");
+  if (f == NULL) return OC_EIO;
+  text = (char *)malloc(RTPARAMS_FILE_MAX + 1);
+  if (text == NULL) {
+    fclose(f);
+    return OC_ENOMEM;
+  }
+  n = fread(text, 1, RTPARAMS_FILE_MAX + 1, f);
+  e = ferror(f) ? OC_EIO : n > RTPARAMS_FILE_MAX ? OC_ERANGE : OC_OK;
+  fclose(f);
+  if (e == OC_OK) e = oc_rtparams_parse(text, n, p, line);
+  free(text);
   return e;
 }
 

@@ -1,0 +1,44 @@
+#!/bin/sh
+# mpi_bench.sh - optcast's collectives against Open MPI's, one mpirun per row
+# set (build/bench_mpi alternates the two on the same buffers; docs/RUNTIME.md).
+#   sh bench/mpi_bench.sh [PROCS] [ITERS] [PARAMS]
+#     PROCS   rank counts, default "2 4 8 16"
+#     ITERS   timed iterations per implementation and size, default 15
+#     PARAMS  an optcast parameter file (optcast_measure_mpi), default: none
+# Runs: Open MPI's default choice for all five collectives, then each of its
+# broadcast algorithms forced (coll_tuned_use_dynamic_rules=1,
+# coll_tuned_bcast_algorithm=N).  Prints bench_mpi's lines, prefixed by the
+# rank count and the MPI algorithm, and a closing summary of the largest
+# optcast/MPI ratio per collective.
+set -u
+PROCS=${1:-"2 4 8 16"}
+ITERS=${2:-15}
+PARAMS=${3:-}
+BIN=build/bench_mpi
+[ -x "$BIN" ] || { echo "mpi_bench: $BIN missing (make mpi)" >&2; exit 2; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+MPIRUN="mpirun --oversubscribe --mca mpi_yield_when_idle 1"
+EXTRA=""
+[ -n "$PARAMS" ] && EXTRA="--params $PARAMS"
+OUT=$(mktemp)
+trap 'rm -f "$OUT"' EXIT
+echo "# machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; $(mpirun --version | head -1)"
+echo "# P mpi_algorithm coll size_bytes optcast_us mpi_us ratio segments optcast_algorithm"
+for P in $PROCS; do
+  timeout 1200 $MPIRUN -n "$P" "$BIN" --iters "$ITERS" $EXTRA 2>&1 \
+    | grep -v '^#' | sed "s/^/$P default /" | tee -a "$OUT"
+  for alg in 1:basic_linear 2:chain 3:pipeline 4:split_binary_tree 5:binary_tree \
+             6:binomial 7:knomial 8:scatter_allgather 9:scatter_allgather_ring; do
+    n=${alg%%:*}
+    name=${alg#*:}
+    OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_bcast_algorithm=$n \
+      timeout 1200 $MPIRUN -n "$P" "$BIN" --coll bcast --iters "$ITERS" $EXTRA 2>&1 \
+      | grep -v '^#' | sed "s/^/$P $name /" | tee -a "$OUT"
+  done
+done
+echo "# largest optcast/MPI ratio per collective against the default choice (P size):"
+awk '$2 == "default" && NF >= 7 { k = $3; if (!(k in m) || $7 > m[k]) { m[k] = $7; w[k] = $1 " " $4 } }
+     END { for (k in m) printf "#   %-10s %.3f at P=%s bytes\n", k, m[k], w[k] }' "$OUT"
+echo "# broadcast: largest ratio against every forced algorithm:"
+awk '$3 == "bcast" && NF >= 7 { if ($7 > m) { m = $7; w = $1 " " $2 " " $4 } }
+     END { printf "#   %.3f at P=%s bytes\n", m, w }' "$OUT"
