@@ -345,7 +345,7 @@ static int cmd_run(int argc, char **argv) {
              "\"wrong_results\":%d,\"errors\":%s}\n",
              coll_name, j.info.algorithm ? j.info.algorithm : "", (long long)P,
              (long long)count, oc_type_name(j.t),
-             (long long)(count * (int64_t)oc_type_size(j.t)), (long long)root,
+             (long long)count * (long long)oc_type_size(j.t), (long long)root,
              (long long)j.info.segments, (long long)j.info.segment_bytes,
              (long long)(j.info.predicted < 0 ? 0 : j.info.predicted), (long long)0,
              j.info.unit_ns, pred_us, (long long)iters, med, mn, wrong,
@@ -353,7 +353,7 @@ static int cmd_run(int argc, char **argv) {
     } else {
       printf("optcast run %s: threads transport, P=%lld, %lld x %s (%lld bytes)", coll_name,
              (long long)P, (long long)count, oc_type_name(j.t),
-             (long long)(count * (int64_t)oc_type_size(j.t)));
+             (long long)count * (long long)oc_type_size(j.t));
       if (j.k == C_BCAST || j.k == C_REDUCE || j.k == C_SUM) printf(", root %lld", (long long)root);
       if (j.k == C_SUM) printf(", %lld operands", (long long)operands);
       printf("\nalgorithm %s, %lld segment(s) of %lld bytes", j.info.algorithm ? j.info.algorithm : "?",

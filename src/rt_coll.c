@@ -144,7 +144,7 @@ int oc_coll_sum(oc_comm *c, int64_t n, const void *operands, void *recvbuf,
   /* every processor's final interval [lo_of[q], ...): who[lo] = q */
   who = (int64_t *)malloc((size_t)n * sizeof *who);
   lo_of = (int64_t *)malloc((size_t)c->tp.size * sizeof *lo_of);
-  mine = (const oc_op **)malloc((sp.s.nop + 1) * sizeof *mine);
+  mine = (const oc_op **)malloc((sp.s.nop + 1) * sizeof(const oc_op *));
   if (who == NULL || lo_of == NULL || mine == NULL) {
     e = OC_ENOMEM;
     goto out;
@@ -164,7 +164,7 @@ int oc_coll_sum(oc_comm *c, int64_t n, const void *operands, void *recvbuf,
     if (lo_of[q] >= 0 && q != root) who[lo_of[q]] = q;
   for (size_t i = 0; i < sp.s.n; i++)
     if (sp.s.msg[i].src == me) parent = sp.s.msg[i].dst;
-  qsort(mine, (size_t)nmine, sizeof *mine, op_cmp);
+  qsort(mine, (size_t)nmine, sizeof(const oc_op *), op_cmp);
   acc = (char *)malloc(vb ? vb : 1);
   rb = (char *)malloc(vb * (size_t)(nin + 1) + 1); /* receive slots + scratch */
   rq = (oc_req *)calloc((size_t)nin + 1, sizeof *rq);

@@ -636,8 +636,8 @@ int oc_exec_allgather(oc_comm *c, const void *sendbuf, void *recvbuf,
   mine = at(recvbuf, (int64_t)me * count, el);
   if (sendbuf != OC_IN_PLACE) rt_copy_elems(mine, sendbuf, count, el);
   if (P == 1) return OC_OK;
-  rq = (oc_req *)calloc((size_t)(2 * (P - 1)), sizeof *rq);
-  live = (unsigned char *)calloc((size_t)(2 * (P - 1)), 1);
+  rq = (oc_req *)calloc(2 * (size_t)(P - 1), sizeof *rq);
+  live = (unsigned char *)calloc(2 * (size_t)(P - 1), 1);
   if (rq == NULL || live == NULL) {
     e = OC_ENOMEM;
     goto out;

@@ -74,9 +74,13 @@ static int measure_size(mctx *x, char *buf, int64_t m, int reps, double rtt0,
                         double out[4]) {
   int me = x->c->tp.rank, peer = 1 - me, e = OC_OK;
   double *v = (double *)malloc((size_t)reps * 4 * sizeof *v);
-  double *rtt = v, *os = v + reps, *orv = v + 2 * reps, *g = v + 3 * reps;
+  double *rtt, *os, *orv, *g;
   char ack = 0;
   if (v == NULL) return OC_ENOMEM;
+  rtt = v;
+  os = v + reps;
+  orv = v + 2 * reps;
+  g = v + 3 * reps;
   /* warm-up round trip */
   if (me == 0) {
     e = msend(x, buf, m, peer);

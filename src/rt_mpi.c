@@ -12,6 +12,15 @@
  * doubling up to 50 us between polls, so that ranks oversubscribing the
  * cores leave them to the ranks that have work (a blocking PMPI_Wait could
  * not honour the deadline). */
+/* Built with mpicc only (mpi.mk).  Where mpi.h cannot be found -- the
+ * project-wide static checks run on the sources without MPI's include path --
+ * the file is empty; tests/mpi/run.sh runs clang-tidy on it with mpicc's. */
+#if defined(__has_include)
+#if !__has_include(<mpi.h>)
+#define OC_NO_MPI_H 1
+#endif
+#endif
+#ifndef OC_NO_MPI_H
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
@@ -20,40 +29,56 @@
 #include "optcast_mpi.h"
 
 /* MPI handles are pointers (Open MPI) or integers (MPICH): either fits in a
- * pointer and is carried in one, bit for bit. */
+ * pointer and is carried in one through a union, bit for bit. */
 _Static_assert(sizeof(MPI_Comm) <= sizeof(void *), "MPI_Comm fits a pointer");
 _Static_assert(sizeof(MPI_Datatype) <= sizeof(void *), "MPI_Datatype fits a pointer");
 _Static_assert(sizeof(MPI_Op) <= sizeof(void *), "MPI_Op fits a pointer");
 
+typedef union {
+  MPI_Comm h;
+  void *p;
+} comm_u;
+typedef union {
+  MPI_Datatype h;
+  const void *p;
+} dt_u;
+typedef union {
+  MPI_Op h;
+  void *p;
+} op_u;
+
 static void *comm_pack(MPI_Comm c) {
-  void *p = NULL;
-  memcpy(&p, &c, sizeof c);
-  return p;
+  comm_u u;
+  u.p = NULL;
+  u.h = c;
+  return u.p;
 }
-static MPI_Comm comm_unpack(const void *p) {
-  MPI_Comm c;
-  memcpy(&c, &p, sizeof c);
-  return c;
+static MPI_Comm comm_unpack(void *p) {
+  comm_u u;
+  u.p = p;
+  return u.h;
 }
 static const void *dt_pack(MPI_Datatype d) {
-  const void *p = NULL;
-  memcpy(&p, &d, sizeof d);
-  return p;
+  dt_u u;
+  u.p = NULL;
+  u.h = d;
+  return u.p;
 }
 static MPI_Datatype dt_unpack(const void *p) {
-  MPI_Datatype d;
-  memcpy(&d, &p, sizeof d);
-  return d;
+  dt_u u;
+  u.p = p;
+  return u.h;
 }
 static void *op_pack(MPI_Op o) {
-  void *p = NULL;
-  memcpy(&p, &o, sizeof o);
-  return p;
+  op_u u;
+  u.p = NULL;
+  u.h = o;
+  return u.p;
 }
-static MPI_Op op_unpack(const void *p) {
-  MPI_Op o;
-  memcpy(&o, &p, sizeof o);
-  return o;
+static MPI_Op op_unpack(void *p) {
+  op_u u;
+  u.p = p;
+  return u.h;
 }
 
 /* a request as it sits in oc_req.opaque */
@@ -280,3 +305,5 @@ int oc_mpi_elem(oc_elem *el, MPI_Datatype dt, MPI_Op op) {
   }
   return OC_OK;
 }
+
+#endif /* OC_NO_MPI_H */
