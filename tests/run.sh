@@ -67,5 +67,13 @@ if have clang "libFuzzer targets"; then
     tail -n 20 build/fuzz-build.log; fail "fuzzing"
   fi
 fi
+echo "== MPI: transport, interposer (make mpi-check, docs/MPI.md)"
+if have mpicc "MPI tests"; then
+  if make -s mpi-check > build/mpi-check.log 2>&1; then
+    pass "$(tail -n 1 build/mpi-check.log)"
+  else
+    grep -v '^ok' build/mpi-check.log | tail -n 20; fail "mpi-check (build/mpi-check.log)"
+  fi
+fi
 echo "check: $tp passed, $tf failed"
 [ "$tf" -eq 0 ]

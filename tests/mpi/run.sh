@@ -1,0 +1,169 @@
+#!/bin/sh
+# tests/mpi/run.sh - `make mpi-check`: the MPI tests (docs/MPI.md).  Builds
+# nothing (make mpi-check builds first).  For np = 1 2 3 5 8 16 33:
+#   test_coll_mpi                      optcast's C API over the MPI transport
+#   test_interpose                     a plain MPI program, the MPI library alone
+#   test_interpose + LD_PRELOAD        the same under build/liboptcast_mpi.so,
+#                                      OPTCAST_MPI_STATS=1: the interposer must
+#                                      report intercepted calls, and pass as many
+#                                      checks as the plain run
+# then the switches (OPTCAST_MPI=off, OPTCAST_PARAMS, OPTCAST_CHECK=1, a bad
+# OPTCAST_PARAMS) and
+# clang-tidy on the MPI sources with MPI's include path (the project-wide
+# clang-tidy cannot see mpi.h).  Each counts once; closes with
+# "mpi-check: N passed, N failed" (exit 1 on failure).  Logs: build/mpi-logs/.
+# MPI_NPS="1 2 3" limits the rank counts.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+tp=0; tf=0
+pass() { tp=$((tp + 1)); echo "ok   $1"; }
+fail() { tf=$((tf + 1)); echo "FAIL $1"; }
+logs=build/mpi-logs
+mkdir -p "$logs"
+for f in build/test_coll_mpi build/test_interpose build/liboptcast_mpi.so; do
+  if [ ! -e "$f" ]; then echo "mpi-check: $f missing (run make mpi-check)"; exit 2; fi
+done
+preload="$PWD/build/liboptcast_mpi.so"
+
+# Open MPI: oversubscribe the cores, yield when idle, allow root (containers);
+# environment for the ranks through -x.  Other MPIs (MPICH's hydra) pass the
+# whole environment on.
+if mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  ompi=1
+else
+  ompi=0
+fi
+# run NP TIMEOUT LOG [VAR=VALUE ...] -- PROGRAM
+run() {
+  np=$1; limit=$2; log=$3; shift 3
+  envs=""; xs=""
+  while [ "$1" != "--" ]; do
+    envs="$envs $1"; xs="$xs -x $1"; shift
+  done
+  shift
+  if [ "$ompi" = 1 ]; then
+    # shellcheck disable=SC2086
+    timeout "$limit" mpirun --oversubscribe --mca mpi_yield_when_idle 1 -np "$np" $xs "$@" > "$log" 2>&1
+  else
+    # shellcheck disable=SC2086
+    env $envs timeout "$limit" mpirun -np "$np" "$@" > "$log" 2>&1
+  fi
+}
+# the "NAME: N passed, M failed" line of a log, "" if none
+summary() { grep "^$1: [0-9]* passed, [0-9]* failed$" "$2" | tail -n 1; }
+passed_of() { s=${1#*: }; echo "${s%% passed*}"; }
+failed_of() { s=${1#*passed, }; echo "${s%% failed*}"; }
+show() { grep -v '^ok' "$1" | tail -n 15; }
+
+for np in ${MPI_NPS:-1 2 3 5 8 16 33}; do
+  limit=120
+  [ "$np" -ge 16 ] && limit=200
+  [ "$np" -ge 32 ] && limit=300
+  log=$logs/coll_np$np.log
+  t0=$(date +%s)
+  run "$np" "$limit" "$log" -- build/test_coll_mpi; rc=$?
+  s=$(summary test_coll_mpi "$log")
+  if [ "$rc" -eq 0 ] && [ -n "$s" ] && [ "$(failed_of "$s")" = 0 ]; then
+    pass "np=$np $s ($(( $(date +%s) - t0 )) s)"
+  else
+    show "$log"; fail "np=$np test_coll_mpi (exit $rc${s:+, $s}; $log)"
+  fi
+
+  log=$logs/plain_np$np.log
+  t0=$(date +%s)
+  run "$np" "$limit" "$log" -- build/test_interpose; rc=$?
+  plain=$(summary test_interpose "$log")
+  if [ "$rc" -eq 0 ] && [ -n "$plain" ] && [ "$(failed_of "$plain")" = 0 ]; then
+    pass "np=$np MPI alone: $plain ($(( $(date +%s) - t0 )) s)"
+  else
+    show "$log"; fail "np=$np test_interpose without optcast (exit $rc${plain:+, $plain}; $log)"
+  fi
+
+  log=$logs/preload_np$np.log
+  t0=$(date +%s)
+  run "$np" "$limit" "$log" LD_PRELOAD="$preload" OPTCAST_MPI_STATS=1 -- build/test_interpose; rc=$?
+  s=$(summary test_interpose "$log")
+  stats=$(grep '^optcast: intercepted [0-9]* calls' "$log" | tail -n 1)
+  n=$(echo "$stats" | sed -n 's/^optcast: intercepted \([0-9]*\) calls.*/\1/p')
+  if [ "$rc" -eq 0 ] && [ -n "$s" ] && [ "$(failed_of "$s")" = 0 ] && [ "${n:-0}" -gt 0 ] &&
+     { [ -z "$plain" ] || [ "$(passed_of "$s")" = "$(passed_of "$plain")" ]; }; then
+    pass "np=$np LD_PRELOAD: $s; $stats ($(( $(date +%s) - t0 )) s)"
+  else
+    show "$log"
+    fail "np=$np test_interpose under LD_PRELOAD (exit $rc${s:+, $s}, ${stats:-no stats line}; $log)"
+  fi
+done
+
+# OPTCAST_MPI=off: everything goes to the MPI library
+log=$logs/off.log
+run 3 120 "$log" LD_PRELOAD="$preload" OPTCAST_MPI_STATS=1 OPTCAST_MPI=off -- build/test_interpose; rc=$?
+s=$(summary test_interpose "$log")
+if [ "$rc" -eq 0 ] && [ -n "$s" ] && [ "$(failed_of "$s")" = 0 ] &&
+   grep -q '^optcast: intercepted 0 calls .*passed to MPI [1-9][0-9]*$' "$log"; then
+  pass "OPTCAST_MPI=off: $s; $(grep '^optcast: intercepted' "$log")"
+else
+  show "$log"; fail "OPTCAST_MPI=off ($log)"
+fi
+
+# OPTCAST_PARAMS: a machine where pipelining pays (high latency, slow
+# bandwidth: many segments), and OPTCAST_TIMEOUT_MS
+params=$logs/slow.params
+cat > "$params" <<'EOF'
+# optcast parameters v1
+transport mpi-check
+procs 5
+# bytes L_us os_us or_us g_us
+8 40 0.5 0.5 0.5
+65536 60 1 1 400
+4194304 100 10 10 25000
+EOF
+log=$logs/params.log
+run 5 120 "$log" LD_PRELOAD="$preload" OPTCAST_MPI_STATS=1 OPTCAST_PARAMS="$PWD/$params" \
+  OPTCAST_TIMEOUT_MS=20000 -- build/test_interpose; rc=$?
+s=$(summary test_interpose "$log")
+if [ "$rc" -eq 0 ] && [ -n "$s" ] && [ "$(failed_of "$s")" = 0 ] &&
+   grep -q '^optcast: intercepted [1-9]' "$log" && ! grep -q 'OPTCAST_PARAMS' "$log"; then
+  pass "OPTCAST_PARAMS=$params, OPTCAST_TIMEOUT_MS=20000: $s"
+else
+  show "$log"; fail "OPTCAST_PARAMS ($log)"
+fi
+
+# OPTCAST_CHECK=1: every call first agrees on its arguments (oc_comm_set_check)
+log=$logs/check.log
+run 5 120 "$log" LD_PRELOAD="$preload" OPTCAST_MPI_STATS=1 OPTCAST_CHECK=1 -- build/test_interpose; rc=$?
+s=$(summary test_interpose "$log")
+if [ "$rc" -eq 0 ] && [ -n "$s" ] && [ "$(failed_of "$s")" = 0 ] && grep -q '^optcast: intercepted [1-9]' "$log"; then
+  pass "OPTCAST_CHECK=1: $s"
+else
+  show "$log"; fail "OPTCAST_CHECK=1 ($log)"
+fi
+
+# a parameter file that does not exist: one warning, the defaults, all right
+log=$logs/params_bad.log
+run 2 120 "$log" LD_PRELOAD="$preload" OPTCAST_PARAMS=/nonexistent/optcast.params -- build/test_interpose; rc=$?
+s=$(summary test_interpose "$log")
+if [ "$rc" -eq 0 ] && [ -n "$s" ] && [ "$(failed_of "$s")" = 0 ] &&
+   [ "$(grep -c '^optcast: OPTCAST_PARAMS=/nonexistent/optcast.params: .*using the defaults$' "$log")" = 1 ]; then
+  pass "OPTCAST_PARAMS missing file: one warning, defaults used; $s"
+else
+  show "$log"; fail "OPTCAST_PARAMS missing file ($log)"
+fi
+
+# clang-tidy (.clang-tidy) on the MPI sources, with MPI's include path
+if command -v clang-tidy >/dev/null 2>&1; then
+  inc=$(mpicc --showme:compile 2>/dev/null || mpicc -show 2>/dev/null)
+  inc=$(for w in $inc; do case $w in -I*) printf ' -isystem %s' "${w#-I}" ;; esac; done)
+  # shellcheck disable=SC2086
+  if clang-tidy --quiet src/rt_mpi.c src/mpi_interpose.c -- -std=c11 -D_POSIX_C_SOURCE=200809L \
+       -Iinclude -Isrc $inc > "$logs/clang-tidy.log" 2>&1; then
+    pass "clang-tidy src/rt_mpi.c src/mpi_interpose.c"
+  else
+    grep -E 'warning|error' "$logs/clang-tidy.log" | head -n 20; fail "clang-tidy on the MPI sources"
+  fi
+else
+  echo "SKIP clang-tidy on the MPI sources (clang-tidy not installed)"
+fi
+
+echo "mpi-check: $tp passed, $tf failed"
+[ "$tf" -eq 0 ]
