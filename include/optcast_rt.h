@@ -27,8 +27,11 @@
  * buffer with count > 0), OC_EMISMATCH when a message from a peer does not
  * fit the call (another count, type or operation: caught from the message's
  * size and tag), OC_ETIMEDOUT when a peer sends nothing for the
- * communicator's timeout (a peer that passed another root, skipped the call
- * or died), OC_ETRANSPORT when the transport fails.  After OC_EMISMATCH,
+ * communicator's timeout (a peer that skipped the call or died, or one that
+ * passed another root and left others waiting), OC_ETRANSPORT when the
+ * transport fails.  A root or operator that differs on some rank is caught
+ * for sure only with the argument check on (oc_comm_set_check): without it
+ * such a call never hangs, but some ranks may return OC_OK (as in MPI).  After OC_EMISMATCH,
  * OC_ETIMEDOUT or OC_ETRANSPORT the communicator is unusable (messages of
  * the failed call may still be in flight): free it.  No call hangs for
  * longer than the timeout (default 60 s; oc_comm_set_timeout, environment
@@ -201,6 +204,9 @@ struct oc_elem {
   const void *handle;
   /* inout = in (op) inout over n elements; NULL for data movement only */
   int (*combine)(const oc_elem *el, const void *in, void *inout, int64_t n);
+  /* dst = src for n elements, touching only the elements' own bytes (an
+   * MPI datatype with gaps); NULL: the span is copied with memcpy */
+  int (*copy)(const oc_elem *el, void *dst, const void *src, int64_t n);
   int commutative;
   /* for combine: the built-in reducer or the caller's own context */
   oc_type type;

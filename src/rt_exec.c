@@ -132,8 +132,8 @@ int rt_xwait(oc_comm *c, oc_req *r, int64_t expect) {
   return e;
 }
 
-/* abandon requests after an error (receives cancelled, sends waited with
- * the deadline so their buffers are free when we return) */
+/* abandon receives after an error (cancelled); callers wait for their
+ * sends themselves (MPI cannot cancel a send), with the deadline */
 void rt_drain(oc_comm *c, oc_req *r, int64_t n, const unsigned char *live) {
   for (int64_t i = 0; i < n; i++)
     if (live == NULL || live[i]) {
@@ -160,6 +160,10 @@ char *rt_tmp_alloc(const oc_elem *el, int64_t n, void **raw) {
 
 void rt_copy_elems(void *dst, const void *src, int64_t n, const oc_elem *el) {
   if (n <= 0 || dst == src) return;
+  if (el->copy != NULL) {
+    (void)el->copy(el, dst, src, n); /* cannot fail once the type was accepted */
+    return;
+  }
   memcpy((char *)dst + el->true_lb, (const char *)src + el->true_lb,
          (size_t)(n - 1) * el->extent + el->true_extent);
 }
@@ -655,7 +659,12 @@ int oc_exec_allgather(oc_comm *c, const void *sendbuf, void *recvbuf,
     live[i] = 0;
     e = rt_xwait(c, &rq[i], i < P - 1 ? count : -1);
   }
-  if (e != OC_OK) rt_drain(c, rq, nr, live);
+  if (e != OC_OK) {
+    /* receives (the first P - 1) cancelled; sends waited for */
+    rt_drain(c, rq, nr < P - 1 ? nr : P - 1, live);
+    for (int64_t i = P - 1; i < nr; i++)
+      if (live[i]) (void)rt_xwait(c, &rq[i], -1);
+  }
 out:
   free(rq);
   free(live);

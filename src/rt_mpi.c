@@ -27,6 +27,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -291,6 +292,39 @@ static int mp_combine(const oc_elem *el, const void *in, void *inout,
   return OC_OK;
 }
 
+/* dst = src for n elements of a datatype that may have gaps: packed and
+ * unpacked (MPI_Pack / MPI_Unpack on MPI_COMM_SELF) in chunks, so only the
+ * datatype's own bytes of dst are written. */
+static int mp_copy(const oc_elem *el, void *dst, const void *src, int64_t n) {
+  MPI_Datatype dt = dt_unpack(el->handle);
+  const int64_t chunk = (int64_t)1 << 16;
+  int bytes = 0, rc = MPI_SUCCESS;
+  void *tmp;
+  if (n <= 0 || dst == src) return OC_OK;
+  if (PMPI_Pack_size((int)(n < chunk ? n : chunk), dt, MPI_COMM_SELF, &bytes) != MPI_SUCCESS)
+    return OC_ETRANSPORT;
+  tmp = malloc(bytes > 0 ? (size_t)bytes : 1);
+  if (tmp == NULL) return OC_ENOMEM;
+  for (int64_t i = 0; i < n && rc == MPI_SUCCESS; i += chunk) {
+    int k = (int)(n - i < chunk ? n - i : chunk), pos = 0, len;
+    size_t off = (size_t)i * el->extent;
+    rc = PMPI_Pack((const char *)src + off, k, dt, tmp, bytes, &pos, MPI_COMM_SELF);
+    len = pos;
+    pos = 0;
+    if (rc == MPI_SUCCESS)
+      rc = PMPI_Unpack(tmp, len, &pos, (char *)dst + off, k, dt, MPI_COMM_SELF);
+  }
+  free(tmp);
+  return rc == MPI_SUCCESS ? OC_OK : OC_ETRANSPORT;
+}
+
+/* a datatype whose elements fill their extent needs no typed copy */
+static int mp_dense(MPI_Datatype dt, MPI_Aint extent, MPI_Aint tlb, MPI_Aint textent) {
+  int size = 0;
+  if (PMPI_Type_size(dt, &size) != MPI_SUCCESS) return 0;
+  return tlb == 0 && textent == extent && (MPI_Aint)size == extent;
+}
+
 int oc_mpi_elem(oc_elem *el, MPI_Datatype dt, MPI_Op op) {
   MPI_Aint lb = 0, extent = 0, tlb = 0, textent = 0;
   int commute = 1;
@@ -307,6 +341,7 @@ int oc_mpi_elem(oc_elem *el, MPI_Datatype dt, MPI_Op op) {
   el->true_lb = (ptrdiff_t)tlb;
   el->true_extent = (size_t)textent;
   el->handle = dt_pack(dt);
+  if (!mp_dense(dt, extent, tlb, textent)) el->copy = mp_copy;
   el->commutative = 1;
   el->op.kind = OC_OP_USER; /* not a built-in reducer: combine says how */
   el->op.commutative = 1;
