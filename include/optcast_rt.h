@@ -238,8 +238,16 @@ void oc_comm_set_timeout(oc_comm *c, int64_t ms);
  * message sizes, but a root or operator mismatch may go unnoticed (as in
  * MPI).  Default: off, or the environment's OPTCAST_CHECK=1. */
 void oc_comm_set_check(oc_comm *c, int on);
-/* Segment size in bytes: 0 (default) = chosen from the model per call;
- * otherwise every message carries at most this many bytes. */
+/* The algorithm of one collective, instead of the model's choice:
+ *   "allreduce": "auto" | "tree" (reduce + broadcast) | "ring" (commutative
+ *                operators only: OC_EINVAL at the call otherwise)
+ *   "scan":      "auto" | "doubling" | "chain"
+ * OC_EINVAL for another collective or name.  (Broadcast, reduce and
+ * allgather have one algorithm each.) */
+int oc_comm_set_algorithm(oc_comm *c, const char *collective, const char *algorithm);
+/* Segment size in bytes: 0 (default, or the environment's OPTCAST_SEGMENT)
+ * = chosen from the model per call; otherwise every message carries at most
+ * this many bytes. */
 void oc_comm_set_segment(oc_comm *c, int64_t bytes);
 
 /* What the last call on this rank ran: the tree's algorithm, segments and
@@ -298,7 +306,9 @@ int oc_exec_scan(oc_comm *c, const void *sendbuf, void *recvbuf,
 int oc_elem_builtin(oc_elem *el, oc_type t, const oc_reducer *op);
 
 /* ---- measuring a transport (PLogP, Kielmann et al.) ---------------------------
- * Collective over c (size >= 2): ranks 0 and 1 measure, for each size
+ * Collective over c (size >= 2): every pair of ranks (0,1), (2,3), ...
+ * measures at the same time (the machine under a collective's load) and
+ * pair (0,1)'s figures are kept: for each size
  * (bytes, strictly ascending, at most OC_RTPARAMS_ROWS_MAX, each <= 2^30),
  * the ping-pong round trip RTT, the send overhead o_s, the receive
  * overhead o_r (of a message already there), the gap g (period of a

@@ -2,7 +2,7 @@
  *
  *   optcast run COLL --procs P [--count N | --size BYTES] [--type T] [--op OP]
  *               [--root r] [--operands n] [--iters K] [--params FILE]
- *               [--segment BYTES] [--check] [--timeout MS] [--json]
+ *               [--segment BYTES] [--algorithm A] [--check] [--timeout MS] [--json]
  *   optcast measure [--procs P] [--sizes a,b,...] [--reps R] [--out FILE] [--json]
  *
  * run: P threads call the collective K times on the same inputs; each
@@ -67,6 +67,7 @@ typedef struct runjob {
   coll k;
   int P, root, iters, check;
   int64_t count, operands, segment, timeout;
+  const char *alg; /* --algorithm, or NULL */
   oc_type t;
   oc_reducer op;
   pthread_barrier_t bar;
@@ -115,6 +116,8 @@ static int run_rank(oc_comm *c, void *arg) {
   unsigned char *in = NULL, *out = NULL, *ref = NULL, *scratch = NULL;
   if (j->segment > 0) oc_comm_set_segment(c, j->segment);
   if (j->check) oc_comm_set_check(c, 1);
+  if (j->alg != NULL) /* checked by cmd_run */
+    (void)oc_comm_set_algorithm(c, j->k == C_SCAN ? "scan" : "allreduce", j->alg);
   /* on an error this rank still meets the others at every barrier */
   if (j->k == C_SUM)
     e = oc_coll_sum_share(c, j->operands, j->count, j->t, j->root, &first, &held);
@@ -234,6 +237,7 @@ static int cmd_run(int argc, char **argv) {
     else if (strcmp(a, "operands") == 0) r = parse_i(a, val, 1, OC_REDUCE_PLAN_MAX, &operands);
     else if (strcmp(a, "timeout") == 0) r = parse_i(a, val, 0, (int64_t)1 << 40, &timeout);
     else if (strcmp(a, "params") == 0) o.params_file = val;
+    else if (strcmp(a, "algorithm") == 0) j.alg = val;
     else if (strcmp(a, "type") == 0) {
       if (oc_type_parse(val, &j.t) != OC_OK)
         return bad("--type: unknown type '%s' (int8..int64, uint8..uint64, float, double, byte)%s", val, "");
@@ -275,6 +279,19 @@ static int cmd_run(int argc, char **argv) {
       return bad("--operands: the operands would exceed 1 GiB%s", "", "");
   } else if (operands >= 0) {
     return bad("--operands: only for 'optcast run sum'%s", "", "");
+  }
+  if (j.alg != NULL) {
+    static const char *const ar[] = {"auto", "tree", "ring"}, *const sc[] = {"auto", "doubling", "chain"};
+    int okname = 0;
+    if (j.k != C_ALLREDUCE && j.k != C_SCAN)
+      return bad("--algorithm: %s has one algorithm (choices exist for allreduce and scan)%s",
+                 coll_name, "");
+    for (int i = 0; i < 3; i++) okname |= strcmp(j.alg, j.k == C_SCAN ? sc[i] : ar[i]) == 0;
+    if (!okname) {
+      fprintf(stderr, "optcast: --algorithm: unknown '%s' for %s (expected %s)\n", j.alg,
+              coll_name, j.k == C_SCAN ? "auto, doubling or chain" : "auto, tree or ring");
+      return 2;
+    }
   }
   if (j.k == C_BCAST || j.k == C_ALLGATHER) {
     if (have_op) return bad("--op: %s combines nothing", coll_name, "");

@@ -78,6 +78,11 @@ int oc_comm_new(oc_comm **out, const oc_transport *tp, const oc_rtparams *params
   c->timeout_ms = 60000;
   env = getenv("OPTCAST_CHECK");
   c->check = env != NULL && strcmp(env, "1") == 0;
+  env = getenv("OPTCAST_SEGMENT");
+  if (env != NULL) {
+    int64_t v;
+    if (oc_parse_int(env, 0, (int64_t)1 << 40, &v) == OC_OK) c->seg_bytes = v;
+  }
   env = getenv("OPTCAST_TIMEOUT_MS");
   if (env != NULL) {
     int64_t v;
@@ -98,6 +103,27 @@ int oc_comm_rank(const oc_comm *c) { return c->tp.rank; }
 int oc_comm_size(const oc_comm *c) { return c->tp.size; }
 void oc_comm_set_timeout(oc_comm *c, int64_t ms) { c->timeout_ms = ms < 0 ? 0 : ms; }
 void oc_comm_set_check(oc_comm *c, int on) { c->check = on != 0; }
+
+/* the choices as data: (collective, name) -> which field, which value */
+static const struct {
+  const char *coll, *name;
+  int scan, alg;
+} ALG_TABLE[] = {
+    {"allreduce", "auto", 0, RT_ALG_AUTO}, {"allreduce", "tree", 0, RT_ALG_TREE},
+    {"allreduce", "ring", 0, RT_ALG_RING}, {"scan", "auto", 1, RT_ALG_AUTO},
+    {"scan", "doubling", 1, RT_ALG_DOUBLING}, {"scan", "chain", 1, RT_ALG_CHAIN},
+};
+
+int oc_comm_set_algorithm(oc_comm *c, const char *collective, const char *algorithm) {
+  if (c == NULL || collective == NULL || algorithm == NULL) return OC_EINVAL;
+  for (size_t i = 0; i < sizeof ALG_TABLE / sizeof ALG_TABLE[0]; i++)
+    if (strcmp(ALG_TABLE[i].coll, collective) == 0 && strcmp(ALG_TABLE[i].name, algorithm) == 0) {
+      if (ALG_TABLE[i].scan) c->scan_alg = ALG_TABLE[i].alg;
+      else c->allreduce_alg = ALG_TABLE[i].alg;
+      return OC_OK;
+    }
+  return OC_EINVAL;
+}
 void oc_comm_set_segment(oc_comm *c, int64_t bytes) {
   c->seg_bytes = bytes < 0 ? 0 : bytes;
   rt_plan_clear(&c->bplan);
@@ -271,6 +297,20 @@ static int predict(const oc_comm *c, int kind, int64_t bytes, int64_t m,
   return OC_OK;
 }
 
+/* The model at one message size: L, o, G = max(g, o) and a combination's
+ * cost a, in model units. */
+static int costs_at(const oc_comm *c, int64_t bytes, int64_t *L, int64_t *o, int64_t *G,
+                    int64_t *a) {
+  oc_params q;
+  int e = oc_rtparams_model(&c->prm, bytes, c->tp.size, c->unit_ns, &q);
+  if (e) return e;
+  *L = q.L;
+  *o = q.o;
+  *G = oc_max64(q.g, q.o);
+  *a = (int64_t)(COMBINE_NS_PER_BYTE * (double)bytes / c->unit_ns) + 1;
+  return OC_OK;
+}
+
 /* Choose the segment count and build this rank's part of the tree. */
 static int plan_get(oc_comm *c, rt_plan *pl, int kind, int64_t count,
                     const oc_elem *el, int root, int ordered) {
@@ -292,6 +332,7 @@ static int plan_get(oc_comm *c, rt_plan *pl, int kind, int64_t count,
   } else {
     for (m = 1; m <= OC_RT_SEGMENTS_MAX && m <= oc_max64(count, 1); m *= 2) {
       int64_t len = seg_len(count, m), mm = count > 0 ? seg_len(count, len) : 1, t;
+      if (m > 1 && len * (int64_t)el->extent < OC_RT_SEGMENT_MIN) break;
       e = predict(c, kind, (int64_t)el->extent * len, mm, &tree, &t);
       if (e == OC_ERANGE) break; /* segments too many for the model's range */
       if (e) return e;
@@ -587,6 +628,151 @@ int oc_exec_reduce(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count
   return reduce_run(c, own, recvbuf, count, el, root);
 }
 
+/* ---- ring allreduce (commutative operators, long messages) -------------------
+ * Patarasuk & Yuan's bandwidth-optimal allreduce: the buffer in P blocks;
+ * P - 1 ring steps of reduce-scatter (send block r - s to the right,
+ * combine block r - s - 1 from the left), after which rank r holds block
+ * r + 1 complete, then P - 1 steps of allgather around the same ring.
+ * Each rank sends 2 (P - 1) / P of the buffer, the least any allreduce can;
+ *   T_ring = 2 (P - 1) (L + 2o + G) + (P - 1) a   at a block's size.
+ * The fold order differs between blocks, so only for commutative
+ * operators; used when the model puts it below reduce + broadcast. */
+static int64_t blk_lo(int64_t count, int P, int b) {
+  return (count / P) * b + oc_min64(b, count % P);
+}
+static int64_t blk_len(int64_t count, int P, int b) {
+  return count / P + (b < count % P ? 1 : 0);
+}
+
+static int ring_predict(const oc_comm *c, int64_t count, const oc_elem *el, int64_t *t) {
+  int64_t L, o, G, a, P = c->tp.size, b = blk_len(count, (int)P, 0) * (int64_t)el->extent;
+  int e = costs_at(c, b, &L, &o, &G, &a);
+  if (e) return e;
+  *t = oc_add_sat(oc_mul_sat(2 * (P - 1), oc_add_sat(oc_add_sat(L, 2 * o), G)),
+                  oc_mul_sat(P - 1, a));
+  return OC_OK;
+}
+
+static int allreduce_ring(oc_comm *c, char *res, int64_t count, const oc_elem *el) {
+  int P = c->tp.size, me = c->tp.rank, right = (me + 1) % P, left = (me + P - 1) % P;
+  int tag = next_tag(c, RT_ALLREDUCE, -1, P, NULL), e = OC_OK;
+  void *raw = NULL;
+  char *tmp = rt_tmp_alloc(el, blk_len(count, P, 0), &raw);
+  if (tmp == NULL) return OC_ENOMEM;
+  for (int phase = 0; phase < 2 && e == OC_OK; phase++)
+    for (int st = 0; st < P - 1 && e == OC_OK; st++) {
+      /* phase 0: reduce-scatter; phase 1: allgather of the finished blocks */
+      int sb = ((phase == 0 ? me - st : me + 1 - st) % P + P) % P;
+      int rb = ((phase == 0 ? me - st - 1 : me - st) % P + P) % P;
+      int64_t rn = blk_len(count, P, rb);
+      char *into = phase == 0 ? tmp : at(res, blk_lo(count, P, rb), el);
+      oc_req sq, rq;
+      e = rt_xrecv(c, into, rn, el, left, tag, &rq);
+      if (e) break;
+      e = rt_xsend(c, at(res, blk_lo(count, P, sb), el), blk_len(count, P, sb), el, right, tag, &sq);
+      if (e) {
+        rt_drain(c, &rq, 1, NULL);
+        break;
+      }
+      e = rt_xwait(c, &rq, rn);
+      if (e == OC_OK && phase == 0) e = el->combine(el, tmp, at(res, blk_lo(count, P, rb), el), rn);
+      {
+        int e2 = rt_xwait(c, &sq, -1);
+        if (e == OC_OK) e = e2;
+      }
+    }
+  free(raw);
+  return e;
+}
+
+/* ---- scan as a pipelined chain (long messages) ----------------------------------
+ * Rank r receives segment j of x_0 .. x_{r-1} from r - 1, prepends it to
+ * its own segment j and passes segment j of x_0 .. x_r to r + 1 at once:
+ *   T_chain(m) = (P - 1)(L + 2o + a) + (m - 1)(G + a)   at the segment size,
+ * against recursive doubling's ceil(log2 P)(L + 2o + G + a) at the whole
+ * size; the executor runs whichever the model puts lower (rank order kept
+ * either way). */
+static int scan_choose(const oc_comm *c, int64_t count, const oc_elem *el, int64_t *best_m,
+                       int64_t *best_t) {
+  int64_t L, o, G, a, P = c->tp.size, rounds = 0, t;
+  int e = costs_at(c, count * (int64_t)el->extent, &L, &o, &G, &a);
+  if (e) return e;
+  while (((int64_t)1 << rounds) < P) rounds++;
+  *best_m = 0; /* 0: recursive doubling */
+  *best_t = oc_mul_sat(rounds, oc_add_sat(oc_add_sat(L, 2 * o), oc_add_sat(G, a)));
+  if (c->scan_alg == RT_ALG_DOUBLING) return OC_OK;
+  if (c->scan_alg == RT_ALG_CHAIN) *best_t = OC_SAT;
+  for (int64_t m = 1; m <= OC_RT_SEGMENTS_MAX && m <= count; m *= 2) {
+    int64_t len = seg_len(count, m), mm = seg_len(count, len);
+    if (c->seg_bytes > 0) { /* the caller's segment size */
+      len = oc_max64(1, c->seg_bytes / (int64_t)el->extent);
+      mm = seg_len(count, len);
+    } else if (m > 1 && len * (int64_t)el->extent < OC_RT_SEGMENT_MIN) {
+      break;
+    }
+    if ((e = costs_at(c, len * (int64_t)el->extent, &L, &o, &G, &a)) != OC_OK) return e;
+    t = oc_add_sat(oc_mul_sat(P - 1, oc_add_sat(oc_add_sat(L, 2 * o), a)),
+                   oc_mul_sat(mm - 1, oc_add_sat(G, a)));
+    if (t < *best_t) {
+      *best_t = t;
+      *best_m = mm;
+    }
+    if (c->seg_bytes > 0) break;
+  }
+  return OC_OK;
+}
+
+static int scan_chain(oc_comm *c, char *res, int64_t count, const oc_elem *el, int64_t m,
+                      int tag) {
+  int P = c->tp.size, me = c->tp.rank, e = OC_OK;
+  int64_t len = seg_len(count, m), ns = 0, head = 0;
+  oc_req *rq = NULL, *sr = NULL;
+  unsigned char *live = NULL;
+  void *raw = NULL;
+  char *tmp = NULL;
+  rq = (oc_req *)calloc((size_t)m, sizeof *rq);
+  live = (unsigned char *)calloc((size_t)m, 1);
+  sr = (oc_req *)calloc(SEND_WINDOW, sizeof *sr);
+  if (me > 0) tmp = rt_tmp_alloc(el, count, &raw);
+  if (rq == NULL || live == NULL || sr == NULL || (me > 0 && tmp == NULL)) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  if (me > 0)
+    for (int64_t j = 0; j < m && e == OC_OK; j++) {
+      e = rt_xrecv(c, at(tmp, j * len, el), oc_min64(len, count - j * len), el, me - 1, tag,
+                   &rq[j]);
+      if (e == OC_OK) live[j] = 1;
+    }
+  for (int64_t j = 0; j < m && e == OC_OK; j++) {
+    int64_t n = oc_min64(len, count - j * len);
+    if (me > 0) {
+      live[j] = 0;
+      e = rt_xwait(c, &rq[j], n);
+      if (e == OC_OK) e = el->combine(el, at(tmp, j * len, el), at(res, j * len, el), n);
+    }
+    if (e == OC_OK && me < P - 1) {
+      if (ns - head == SEND_WINDOW) {
+        if ((e = rt_xwait(c, &sr[head % SEND_WINDOW], -1)) != OC_OK) break;
+        head++;
+      }
+      e = rt_xsend(c, at(res, j * len, el), n, el, me + 1, tag, &sr[ns % SEND_WINDOW]);
+      if (e == OC_OK) ns++;
+    }
+  }
+  for (; head < ns; head++) {
+    int e2 = rt_xwait(c, &sr[head % SEND_WINDOW], -1);
+    if (e == OC_OK) e = e2;
+  }
+  if (e != OC_OK && rq != NULL) rt_drain(c, rq, m, live);
+out:
+  free(rq);
+  free(live);
+  free(sr);
+  free(raw);
+  return e;
+}
+
 int oc_exec_allreduce(oc_comm *c, const void *sendbuf, void *recvbuf,
                       int64_t count, const oc_elem *el) {
   const void *own;
@@ -598,6 +784,29 @@ int oc_exec_allreduce(oc_comm *c, const void *sendbuf, void *recvbuf,
   own = sendbuf == OC_IN_PLACE ? recvbuf : sendbuf;
   if (count > 0 && (own == NULL || recvbuf == NULL)) return OC_EINVAL;
   if ((e = rt_agree(c, RT_ALLREDUCE, 0, count, el)) != OC_OK) return e;
+  if (c->allreduce_alg == RT_ALG_RING && !el->commutative) return OC_EINVAL;
+  if ((el->commutative && count >= c->tp.size && c->tp.size > 2 &&
+       c->allreduce_alg == RT_ALG_AUTO) ||
+      (c->allreduce_alg == RT_ALG_RING && count > 0 && c->tp.size > 1)) {
+    int64_t tring, trb = OC_SAT;
+    e = ring_predict(c, count, el, &tring);
+    if (e == OC_OK && c->allreduce_alg == RT_ALG_AUTO) {
+      e = plan_get(c, &c->rplan, RT_REDUCE, count, el, 0, 0);
+      if (e == OC_OK) e = plan_get(c, &c->bplan, RT_BCAST, count, el, 0, 0);
+      trb = oc_add_sat(c->rplan.predicted, c->bplan.predicted);
+    }
+    if (e) return e;
+    if (tring < trb) {
+      rt_copy_elems(recvbuf, own, count, el);
+      e = allreduce_ring(c, (char *)recvbuf, count, el);
+      c->last.algorithm = "ring";
+      c->last.segments = c->tp.size;
+      c->last.segment_bytes = blk_len(count, c->tp.size, 0) * (int64_t)el->extent;
+      c->last.predicted = tring;
+      c->last.unit_ns = c->unit_ns;
+      return e;
+    }
+  }
   /* reduce to 0 (into recvbuf there), then broadcast recvbuf from 0; a
    * rank reducing in place only reads recvbuf until its sends are done */
   e = reduce_run(c, own, recvbuf, count, el, 0);
@@ -685,11 +894,21 @@ int oc_exec_scan(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
   me = c->tp.rank;
   if (count < 0 || (count > 0 && (recvbuf == NULL || sendbuf == NULL))) return OC_EINVAL;
   if ((e = rt_agree(c, RT_SCAN, 0, count, el)) != OC_OK) return e;
-  tag = next_tag(c, RT_SCAN, 0, 1, NULL);
-  set_info(c, "recursive-doubling", NULL, el);
-  if (count == 0) return OC_OK;
-  if (sendbuf != OC_IN_PLACE) rt_copy_elems(recvbuf, sendbuf, count, el);
-  if (P == 1) return OC_OK;
+  {
+    int64_t m = 0, t = 0;
+    if (count > 0 && (e = scan_choose(c, count, el, &m, &t)) != OC_OK) return e;
+    tag = next_tag(c, RT_SCAN, 0, m, NULL);
+    set_info(c, m > 0 ? "pipelined-chain" : "recursive-doubling", NULL, el);
+    c->last.predicted = count > 0 ? t : 0;
+    if (count == 0) return OC_OK;
+    if (sendbuf != OC_IN_PLACE) rt_copy_elems(recvbuf, sendbuf, count, el);
+    if (P == 1) return OC_OK;
+    if (m > 0) {
+      c->last.segments = m;
+      c->last.segment_bytes = seg_len(count, m) * (int64_t)el->extent;
+      return scan_chain(c, (char *)recvbuf, count, el, m, tag);
+    }
+  }
   sb = rt_tmp_alloc(el, count, &sraw);
   rb = rt_tmp_alloc(el, count, &rraw);
   if (sb == NULL || rb == NULL) {

@@ -5,7 +5,13 @@
 #include "optcast_rt.h"
 
 #define OC_RT_SEGMENTS_MAX 1024 /* most segments a call is cut into */
+/* The model's choice never cuts below this many bytes a segment: every
+ * message also pays costs the PLogP figures of an idle pair miss (waking a
+ * descheduled process, protocol switches), as MPI libraries' own segment
+ * sizes (8-128 KiB) reflect.  oc_comm_set_segment overrides it. */
+#define OC_RT_SEGMENT_MIN 8192
 
+enum { RT_ALG_AUTO = 0, RT_ALG_TREE, RT_ALG_RING, RT_ALG_DOUBLING, RT_ALG_CHAIN };
 enum { RT_BCAST = 1, RT_REDUCE, RT_ALLGATHER, RT_SCAN, RT_SUM, RT_CHECK, RT_ALLREDUCE };
 
 /* A rank's cached part of a tree: parent and children (reduce: in the
@@ -48,6 +54,8 @@ struct oc_comm {
   int64_t timeout_ms;  /* 0: none                                      */
   int64_t seg_bytes;   /* 0: chosen from the model                     */
   int check;           /* agree on the arguments first                 */
+  int allreduce_alg;   /* RT_ALG_AUTO, RT_ALG_TREE, RT_ALG_RING            */
+  int scan_alg;        /* RT_ALG_AUTO, RT_ALG_DOUBLING, RT_ALG_CHAIN       */
   uint64_t seq;        /* collective calls made                        */
   oc_callinfo last;
   rt_plan bplan, rplan;

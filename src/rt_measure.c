@@ -16,7 +16,11 @@
  *           at 0 (PLogP: RTT(m) = 2 (L + g(m)); L does not depend on m).
  * Every figure is the median over the repetitions.  Other ranks take part
  * only in the final broadcast of the table.  Parameters are in
- * microseconds, ready for oc_rtparams_write. */
+ * microseconds, ready for oc_rtparams_write.  All pairs of ranks (0,1),
+ * (2,3), ... measure at once and pair (0,1)'s figures are kept: run it on
+ * as many ranks, placed as the collectives will be, to measure the machine
+ * under the load of a collective (with more ranks than cores, o and g grow
+ * accordingly). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -72,7 +76,7 @@ static int mrecv(mctx *x, void *buf, int64_t n, int peer) {
 /* one size on ranks 0 and 1: rtt, os, or, g (us) */
 static int measure_size(mctx *x, char *buf, int64_t m, int reps, double rtt0,
                         double out[4]) {
-  int me = x->c->tp.rank, peer = 1 - me, e = OC_OK;
+  int me = x->c->tp.rank % 2, peer = x->c->tp.rank ^ 1, e = OC_OK; /* me: role in the pair */
   double *v = (double *)malloc((size_t)reps * 4 * sizeof *v);
   double *rtt, *os, *orv, *g;
   char ack = 0;
@@ -170,25 +174,28 @@ int oc_measure(oc_comm *c, const int64_t *sizes, int nsizes, int reps,
   x.byte.handle = c->tp.byte_handle;
   c->seq++;
   x.tag = (int)((c->seq & 1023) % ((uint64_t)c->tp.tag_max + 1));
-  if (me <= 1) {
+  /* every pair (2i, 2i+1) measures at the same time, so the figures carry
+   * the load of a full machine (cores and memory shared as in a collective
+   * on all ranks); pair 0's are reported.  A last odd rank only waits. */
+  if (me < c->tp.size - c->tp.size % 2) {
     buf = (char *)calloc((size_t)maxm, 1);
     if (buf == NULL) e = OC_ENOMEM;
     if (e == OC_OK) e = measure_size(&x, buf ? buf : (char *)&rtt0, 1, reps, 1, res);
-    if (e == OC_OK && me == 0) rtt0 = res[0];
+    if (e == OC_OK && me % 2 == 0) rtt0 = res[0];
     for (int i = 0; i < nsizes && e == OC_OK; i++) {
       e = measure_size(&x, buf, sizes[i], reps, rtt0, res);
       if (e) break;
       /* o_r was measured at rank 1: send it over */
-      if (me == 1) e = msend(&x, &res[2], (int64_t)sizeof res[2], 0);
+      if (me % 2 == 1) e = msend(&x, &res[2], (int64_t)sizeof res[2], me - 1);
       else {
-        e = mrecv(&x, &orr, (int64_t)sizeof orr, 1);
+        e = mrecv(&x, &orr, (int64_t)sizeof orr, me + 1);
         out->bytes[i] = sizes[i];
         out->g[i] = res[3];
         out->os[i] = res[1];
         out->orv[i] = orr;
         /* PLogP's L does not depend on the size: from the first size */
         out->L[i] = i > 0 ? out->L[0] : (res[0] / 2 - res[3] > 0 ? res[0] / 2 - res[3] : 0);
-        if (progress != NULL) progress(i + 1, nsizes, sizes[i], arg);
+        if (progress != NULL && me == 0) progress(i + 1, nsizes, sizes[i], arg);
       }
     }
   }

@@ -112,6 +112,7 @@
   X(rt_sum)                                                                    \
   X(rt_messages)                                                               \
   X(rt_segments)                                                               \
+  X(rt_algorithms)                                                             \
   X(rt_bad_calls)                                                              \
   X(cli_run)
 

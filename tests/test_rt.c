@@ -80,6 +80,7 @@ typedef struct job {
   int64_t total_sends; /* filled by the ranks (under no lock: each adds its own slot) */
   int64_t sends[64];
   int64_t segments;  /* rank 0's last call */
+  const char *alg;   /* allreduce / scan: forced algorithm, or NULL */
 } job;
 
 /* the serial fold of ranks lo..hi (inclusive) into out */
@@ -107,6 +108,9 @@ static int run_job(oc_comm *c, void *arg) {
                 *ref = (unsigned char *)malloc(b * (size_t)P + 1);
   oc_callinfo ci;
   if (j->segment > 0) oc_comm_set_segment(c, j->segment);
+  if (j->alg != NULL &&
+      oc_comm_set_algorithm(c, j->k == K_SCAN ? "scan" : "allreduce", j->alg) != OC_OK)
+    return OC_EINVAL;
   fill(in, j->t, j->count, j->seed, me, j->mat);
   switch (j->k) {
   case K_BCAST:
@@ -407,7 +411,22 @@ static void sweep_kind(kind k) {
           if (n > 7 && root != 0 && root != P - 1) continue;
           if ((k == K_ALLREDUCE || k == K_ALLGATHER || k == K_SCAN) && root > 0) break;
           j.root = root;
+          j.alg = NULL;
           run_all(&j, P);
+          /* and each algorithm forced (the ring only for commutative ones) */
+          if (k == K_ALLREDUCE) {
+            j.alg = "tree";
+            run_all(&j, P);
+            if (j.op.commutative) {
+              j.alg = "ring";
+              run_all(&j, P);
+            }
+          } else if (k == K_SCAN) {
+            j.alg = "doubling";
+            run_all(&j, P);
+            j.alg = "chain";
+            run_all(&j, P);
+          }
         }
       }
     }
@@ -490,6 +509,40 @@ static int seg_probe(oc_comm *c, void *arg) {
     res[2] = ci.predicted;
   }
   return e;
+}
+
+static int alg_probe(oc_comm *c, void *arg) {
+  int32_t x[64], y[64];
+  oc_reducer sum = oc_reducer_builtin(OC_OP_SUM), mat = oc_reducer_user(mat_op, NULL, 0);
+  oc_callinfo ci;
+  const char **names = (const char **)arg;
+  int e;
+  (void)names;
+  for (int i = 0; i < 64; i++) x[i] = i;
+  if (oc_comm_set_algorithm(c, "allreduce", "ring") != OC_OK) return 1;
+  if ((e = oc_coll_allreduce(c, x, y, 64, OC_INT32, &sum)) != OC_OK) return e;
+  oc_comm_last_call(c, &ci);
+  if (strcmp(ci.algorithm, "ring") != 0) return 2;
+  /* the ring with a non-commutative operator is refused */
+  if (oc_coll_allreduce(c, x, y, 32, OC_UINT64, &mat) != OC_EINVAL) return 3;
+  if (oc_comm_set_algorithm(c, "scan", "chain") != OC_OK) return 4;
+  if ((e = oc_coll_scan(c, x, y, 64, OC_INT32, &sum)) != OC_OK) return e;
+  oc_comm_last_call(c, &ci);
+  if (strcmp(ci.algorithm, "pipelined-chain") != 0) return 5;
+  if (oc_comm_set_algorithm(c, "scan", "doubling") != OC_OK) return 6;
+  if ((e = oc_coll_scan(c, x, y, 64, OC_INT32, &sum)) != OC_OK) return e;
+  oc_comm_last_call(c, &ci);
+  if (strcmp(ci.algorithm, "recursive-doubling") != 0) return 7;
+  if (oc_comm_set_algorithm(c, "bcast", "ring") != OC_EINVAL) return 8;
+  if (oc_comm_set_algorithm(c, "allreduce", "binomial") != OC_EINVAL) return 9;
+  if (oc_comm_set_algorithm(c, "allreduce", "auto") != OC_OK) return 10;
+  return OC_OK;
+}
+
+void test_rt_algorithms(void) {
+  int rcs[5];
+  CHECK_OK(oc_threads_run(5, NULL, 20000, alg_probe, NULL, rcs));
+  for (int r = 0; r < 5; r++) CHECK_OK(rcs[r]);
 }
 
 void test_rt_segments(void) {
@@ -605,6 +658,12 @@ void test_cli_run(void) {
   RUNC("run", "scan", "--procs", "33", "--count", "5", "--type", "uint16", "--op", "prod",
        "--check");
   CHECK_EQ(RR.code, 0);
+  RUNC("run", "allreduce", "--procs", "6", "--count", "100", "--algorithm", "ring");
+  CHECK_EQ(RR.code, 0);
+  CHECK(strstr(RR.out, "algorithm ring") != NULL);
+  RUNC("run", "scan", "--procs", "6", "--count", "100", "--algorithm", "chain", "--segment", "40");
+  CHECK_EQ(RR.code, 0);
+  CHECK(strstr(RR.out, "algorithm pipelined-chain, 10 segment(s) of 40 bytes") != NULL);
   RUNC("run", "sum", "--procs", "3", "--operands", "17", "--root", "2");
   CHECK_EQ(RR.code, 0);
   CHECK(strstr(RR.out, "17 operands") != NULL);
@@ -667,6 +726,8 @@ void test_cli_run(void) {
         {"measure", "--reps", "x", NULL},
         {"measure", "--out", "/nonexistent/dir/p", "--sizes", "8", "--reps", "1", NULL},
         {"run", "bcast", "--procs", NULL},
+        {"run", "bcast", "--procs", "4", "--algorithm", "ring", NULL},
+        {"run", "scan", "--procs", "4", "--algorithm", "ring", NULL},
         {"plan", "bcast", "--procs", "4", "--params", "/nonexistent/p", NULL},
         {"plan", "bcast", "--procs", "4", "--params", path, "--gap", "3", NULL},
         {"plan", "bcast", "--procs", "4", "--params", path, "--preset", "cm5", NULL},
@@ -678,6 +739,7 @@ void test_cli_run(void) {
         "--type",   "--op",      "--op",     "--op",      "--size",      "--count",
         "--params", "--transport", "--iters", "--bogus", "--operands", "--count",
         "--procs",  "--sizes",   "--sizes",  "--reps",    "--out",       "--procs",
+        "--algorithm", "--algorithm",
         "--params", "--gap",     "--params", "--size",    "--params"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
       run_optcast(&RR, NULL, bad[i]);

@@ -746,6 +746,18 @@ int main(int argc, char **argv) {
         t_combine(kind, &combos[c], sizes[s], 0, seed + (uint64_t)(31 * s + c));
       }
   for (int kind = 0; kind < 3; kind++) t_combine(kind, &combos[0], 1000, 1, seed + 7);
+  /* each allreduce and scan algorithm forced (the model's choice above) */
+  {
+    static const char *const forced[][2] = {{"allreduce", "ring"}, {"allreduce", "tree"},
+                                            {"scan", "chain"}, {"scan", "doubling"}};
+    for (int f = 0; f < 4; f++) {
+      int kind = f < 2 ? 1 : 2;
+      if (oc_comm_set_algorithm(occ, forced[f][0], forced[f][1]) != OC_OK) die("set_algorithm", f);
+      if (me == 0) printf("     (the next with %s=%s forced)\n", forced[f][0], forced[f][1]);
+      for (int s = 0; s < nsizes; s++) t_combine(kind, &combos[0], sizes[s], s % 2, seed + 40 + (uint64_t)s);
+      oc_comm_set_algorithm(occ, forced[f][0], "auto");
+    }
+  }
   if (np <= 8) {
     static const combo big = {OC_DOUBLE, OC_OP_SUM, GEN_ANY};
     t_combine(1, &big, (int64_t)3 << 17, 0, seed + 11); /* 3 MiB of doubles */
