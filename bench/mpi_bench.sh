@@ -4,7 +4,9 @@
 #   sh bench/mpi_bench.sh [PROCS] [ITERS] [PARAMS]
 #     PROCS   rank counts, default "2 4 8 16"
 #     ITERS   timed iterations per implementation and size, default 15
-#     PARAMS  an optcast parameter file (optcast_measure_mpi), default: none
+#     PARAMS  an optcast parameter file; default "measure": before each rank
+#             count, build/optcast_measure_mpi runs on that many ranks (all
+#             pairs at once, so the figures carry the load) and its file is used
 # Runs: Open MPI's default choice for all five collectives, then each of its
 # broadcast algorithms forced (coll_tuned_use_dynamic_rules=1,
 # coll_tuned_bcast_algorithm=N).  Prints bench_mpi's lines, prefixed by the
@@ -13,18 +15,25 @@
 set -u
 PROCS=${1:-"2 4 8 16"}
 ITERS=${2:-15}
-PARAMS=${3:-}
+PARAMS=${3:-measure}
 BIN=build/bench_mpi
 [ -x "$BIN" ] || { echo "mpi_bench: $BIN missing (make mpi)" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 MPIRUN="mpirun --oversubscribe --mca mpi_yield_when_idle 1"
-EXTRA=""
-[ -n "$PARAMS" ] && EXTRA="--params $PARAMS"
 OUT=$(mktemp)
-trap 'rm -f "$OUT"' EXIT
+PF=$(mktemp)
+trap 'rm -f "$OUT" "$PF"' EXIT
 echo "# machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; $(mpirun --version | head -1)"
 echo "# P mpi_algorithm coll size_bytes optcast_us mpi_us ratio segments optcast_algorithm"
 for P in $PROCS; do
+  if [ "$PARAMS" = measure ]; then
+    timeout 600 $MPIRUN -n "$P" build/optcast_measure_mpi --reps 15 \
+      --sizes 8,64,512,4096,16384,65536,262144,1048576,4194304 --out "$PF" > /dev/null 2>&1 \
+      || { echo "mpi_bench: measuring on $P ranks failed" >&2; exit 1; }
+    EXTRA="--params $PF"
+  else
+    EXTRA="--params $PARAMS"
+  fi
   timeout 1200 $MPIRUN -n "$P" "$BIN" --iters "$ITERS" $EXTRA 2>&1 \
     | grep -v '^#' | sed "s/^/$P default /" | tee -a "$OUT"
   for alg in 1:basic_linear 2:chain 3:pipeline 4:split_binary_tree 5:binary_tree \

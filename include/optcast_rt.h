@@ -159,7 +159,7 @@ void oc_rtparams_at(const oc_rtparams *p, int64_t bytes, double *L, double *os,
                     double *orv, double *g);
 /* The model for messages of `bytes` bytes: LogP in integer units of
  * `unit_ns` nanoseconds (each value rounded up; g at least 1 unit; o the
- * larger of o_s and o_r) for P processors. */
+ * mean of o_s and o_r, so that L + 2o = o_s + L + o_r) for P processors. */
 int oc_rtparams_model(const oc_rtparams *p, int64_t bytes, int64_t P,
                       double unit_ns, oc_params *out);
 
@@ -239,8 +239,9 @@ void oc_comm_set_timeout(oc_comm *c, int64_t ms);
  * MPI).  Default: off, or the environment's OPTCAST_CHECK=1. */
 void oc_comm_set_check(oc_comm *c, int on);
 /* The algorithm of one collective, instead of the model's choice:
- *   "allreduce": "auto" | "tree" (reduce + broadcast) | "ring" (commutative
- *                operators only: OC_EINVAL at the call otherwise)
+ *   "allreduce": "auto" | "tree" (reduce + broadcast) | "doubling"
+ *                (recursive doubling) | "ring" (commutative operators only:
+ *                OC_EINVAL at the call otherwise)
  *   "scan":      "auto" | "doubling" | "chain"
  * OC_EINVAL for another collective or name.  (Broadcast, reduce and
  * allgather have one algorithm each.) */

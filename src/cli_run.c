@@ -281,15 +281,16 @@ static int cmd_run(int argc, char **argv) {
     return bad("--operands: only for 'optcast run sum'%s", "", "");
   }
   if (j.alg != NULL) {
-    static const char *const ar[] = {"auto", "tree", "ring"}, *const sc[] = {"auto", "doubling", "chain"};
+    static const char *const ar[] = {"auto", "tree", "ring", "doubling"},
+                             *const sc[] = {"auto", "doubling", "chain", "chain"};
     int okname = 0;
     if (j.k != C_ALLREDUCE && j.k != C_SCAN)
       return bad("--algorithm: %s has one algorithm (choices exist for allreduce and scan)%s",
                  coll_name, "");
-    for (int i = 0; i < 3; i++) okname |= strcmp(j.alg, j.k == C_SCAN ? sc[i] : ar[i]) == 0;
+    for (int i = 0; i < 4; i++) okname |= strcmp(j.alg, j.k == C_SCAN ? sc[i] : ar[i]) == 0;
     if (!okname) {
       fprintf(stderr, "optcast: --algorithm: unknown '%s' for %s (expected %s)\n", j.alg,
-              coll_name, j.k == C_SCAN ? "auto, doubling or chain" : "auto, tree or ring");
+              coll_name, j.k == C_SCAN ? "auto, doubling or chain" : "auto, tree, doubling or ring");
       return 2;
     }
   }

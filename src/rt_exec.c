@@ -96,6 +96,7 @@ void oc_comm_free(oc_comm *c) {
   if (c == NULL) return;
   rt_plan_clear(&c->bplan);
   rt_plan_clear(&c->rplan);
+  free(c->scratch);
   free(c);
 }
 
@@ -110,7 +111,8 @@ static const struct {
   int scan, alg;
 } ALG_TABLE[] = {
     {"allreduce", "auto", 0, RT_ALG_AUTO}, {"allreduce", "tree", 0, RT_ALG_TREE},
-    {"allreduce", "ring", 0, RT_ALG_RING}, {"scan", "auto", 1, RT_ALG_AUTO},
+    {"allreduce", "ring", 0, RT_ALG_RING}, {"allreduce", "doubling", 0, RT_ALG_DOUBLING},
+    {"scan", "auto", 1, RT_ALG_AUTO},
     {"scan", "doubling", 1, RT_ALG_DOUBLING}, {"scan", "chain", 1, RT_ALG_CHAIN},
 };
 
@@ -165,6 +167,20 @@ void rt_drain(oc_comm *c, oc_req *r, int64_t n, const unsigned char *live) {
     if (live == NULL || live[i]) {
       if (c->tp.cancel != NULL) c->tp.cancel(c->tp.ctx, &r[i]);
     }
+}
+
+/* bytes of zeroed scratch owned by the communicator (request arrays): one
+ * allocation reused by every call, so a short call allocates nothing */
+static void *scratch(oc_comm *c, size_t bytes) {
+  if (bytes > c->scratch_cap) {
+    void *p = malloc(bytes);
+    if (p == NULL) return NULL;
+    free(c->scratch);
+    c->scratch = p;
+    c->scratch_cap = bytes;
+  }
+  memset(c->scratch, 0, bytes);
+  return c->scratch;
 }
 
 static char *at(const void *base, int64_t i, const oc_elem *el) {
@@ -462,13 +478,15 @@ int oc_exec_bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int r
   if (count == 0 || P == 1) return OC_OK;
   m = pl->m;
   len = pl->len;
-  rr = (oc_req *)calloc((size_t)m, sizeof *rr);
-  have = (unsigned char *)calloc((size_t)m, 1);
-  rlive = (unsigned char *)calloc((size_t)m, 1);
-  sr = (oc_req *)calloc(SEND_WINDOW, sizeof *sr);
-  if (rr == NULL || have == NULL || rlive == NULL || sr == NULL) {
-    e = OC_ENOMEM;
-    goto out;
+  {
+    /* requests: m receives, SEND_WINDOW sends; then the two flag arrays */
+    size_t nreq = (size_t)m + SEND_WINDOW;
+    char *base = (char *)scratch(c, nreq * sizeof(oc_req) + 2 * (size_t)m);
+    if (base == NULL) return OC_ENOMEM;
+    rr = (oc_req *)(void *)base;
+    sr = rr + m;
+    have = (unsigned char *)(base + nreq * sizeof(oc_req));
+    rlive = have + m;
   }
   if (pl->parent >= 0) {
     for (int64_t j = 0; j < m && e == OC_OK; j++) {
@@ -505,11 +523,6 @@ int oc_exec_bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int r
     if (e == OC_OK) e = e2;
   }
   if (e != OC_OK) rt_drain(c, rr, m, rlive);
-out:
-  free(rr);
-  free(sr);
-  free(have);
-  free(rlive);
   return e;
 }
 
@@ -556,19 +569,24 @@ static int reduce_run(oc_comm *c, const void *own, void *result, int64_t count,
     if (acc == NULL) return OC_ENOMEM;
     rt_copy_elems(acc, own, count, el);
   }
-  if (nk > 0) {
-    tmp = rt_tmp_alloc(el, 2 * nk * len, &traw);
-    rr = (oc_req *)calloc((size_t)(2 * nk), sizeof *rr);
-    rlive = (unsigned char *)calloc((size_t)(2 * nk), 1);
-    if (tmp == NULL || rr == NULL || rlive == NULL) {
+  {
+    /* requests: 2 nk receives (double-buffered), SEND_WINDOW sends; flags */
+    size_t nreq = 2 * (size_t)nk + SEND_WINDOW;
+    char *base = (char *)scratch(c, nreq * sizeof(oc_req) + 2 * (size_t)nk);
+    if (base == NULL) {
       e = OC_ENOMEM;
       goto out;
     }
+    rr = (oc_req *)(void *)base;
+    sr = rr + 2 * nk;
+    rlive = (unsigned char *)(base + nreq * sizeof(oc_req));
   }
-  sr = (oc_req *)calloc(SEND_WINDOW, sizeof *sr);
-  if (sr == NULL) {
-    e = OC_ENOMEM;
-    goto out;
+  if (nk > 0) {
+    tmp = rt_tmp_alloc(el, 2 * nk * len, &traw);
+    if (tmp == NULL) {
+      e = OC_ENOMEM;
+      goto out;
+    }
   }
   for (int64_t j = 0; j <= m && e == OC_OK; j++) {
     /* post segment j's receives, then fold and send segment j - 1 */
@@ -604,9 +622,6 @@ static int reduce_run(oc_comm *c, const void *own, void *result, int64_t count,
   }
   if (e != OC_OK && rr != NULL) rt_drain(c, rr, 2 * nk, rlive);
 out:
-  free(rr);
-  free(sr);
-  free(rlive);
   free(traw);
   free(araw);
   return e;
@@ -730,14 +745,15 @@ static int scan_chain(oc_comm *c, char *res, int64_t count, const oc_elem *el, i
   unsigned char *live = NULL;
   void *raw = NULL;
   char *tmp = NULL;
-  rq = (oc_req *)calloc((size_t)m, sizeof *rq);
-  live = (unsigned char *)calloc((size_t)m, 1);
-  sr = (oc_req *)calloc(SEND_WINDOW, sizeof *sr);
-  if (me > 0) tmp = rt_tmp_alloc(el, count, &raw);
-  if (rq == NULL || live == NULL || sr == NULL || (me > 0 && tmp == NULL)) {
-    e = OC_ENOMEM;
-    goto out;
+  {
+    size_t nreq = (size_t)m + SEND_WINDOW;
+    char *base = (char *)scratch(c, nreq * sizeof(oc_req) + (size_t)m);
+    if (base == NULL) return OC_ENOMEM;
+    rq = (oc_req *)(void *)base;
+    sr = rq + m;
+    live = (unsigned char *)(base + nreq * sizeof(oc_req));
   }
+  if (me > 0 && (tmp = rt_tmp_alloc(el, count, &raw)) == NULL) return OC_ENOMEM;
   if (me > 0)
     for (int64_t j = 0; j < m && e == OC_OK; j++) {
       e = rt_xrecv(c, at(tmp, j * len, el), oc_min64(len, count - j * len), el, me - 1, tag,
@@ -764,19 +780,91 @@ static int scan_chain(oc_comm *c, char *res, int64_t count, const oc_elem *el, i
     int e2 = rt_xwait(c, &sr[head % SEND_WINDOW], -1);
     if (e == OC_OK) e = e2;
   }
-  if (e != OC_OK && rq != NULL) rt_drain(c, rq, m, live);
-out:
-  free(rq);
-  free(live);
-  free(sr);
+  if (e != OC_OK) rt_drain(c, rq, m, live);
   free(raw);
   return e;
 }
 
+/* ---- recursive doubling allreduce (any associative operator) ---------------------
+ * With P' = 2^floor(log2 P) and r = P - P': ranks 2i+1 (i < r) first hand
+ * their value to 2i (which forms x_2i op x_2i+1); the P' survivors, each
+ * holding a contiguous run of ranks in order, exchange with partner v ^ 2^k
+ * in round k and fold the partner's run on its side (left when the partner
+ * is lower); finally 2i passes the result back to 2i+1.  Rank order is kept,
+ * so any associative operator works.
+ *   T_rd = (ceil(log2 P') + 2 [r > 0]) (L + 2o + G + a)   at the whole size. */
+static int rd_predict(const oc_comm *c, int64_t count, const oc_elem *el, int64_t *t) {
+  int64_t L, o, G, a, P = c->tp.size, rounds = 0;
+  int e = costs_at(c, count * (int64_t)el->extent, &L, &o, &G, &a);
+  if (e) return e;
+  while (((int64_t)2 << rounds) <= P) rounds++;
+  if (((int64_t)1 << rounds) < P) rounds += 2;
+  *t = oc_mul_sat(rounds, oc_add_sat(oc_add_sat(L, 2 * o), oc_add_sat(G, a)));
+  return OC_OK;
+}
+
+static int rd_xchg(oc_comm *c, char *acc, char *tmp, int64_t count, const oc_elem *el,
+                   int peer, int tag, int send, int recv) {
+  oc_req sq, rq;
+  int e = OC_OK, e2;
+  if (recv && (e = rt_xrecv(c, tmp, count, el, peer, tag, &rq)) != OC_OK) return e;
+  if (send && (e = rt_xsend(c, acc, count, el, peer, tag, &sq)) != OC_OK) {
+    if (recv) rt_drain(c, &rq, 1, NULL);
+    return e;
+  }
+  if (recv) e = rt_xwait(c, &rq, count);
+  if (send) {
+    e2 = rt_xwait(c, &sq, -1);
+    if (e == OC_OK) e = e2;
+  }
+  return e;
+}
+
+static int allreduce_rd(oc_comm *c, char *acc, int64_t count, const oc_elem *el) {
+  int P = c->tp.size, me = c->tp.rank, Pp = 1, r, v, tag, e = OC_OK;
+  void *raw = NULL;
+  char *tmp = rt_tmp_alloc(el, count, &raw);
+  if (tmp == NULL) return OC_ENOMEM;
+  while (Pp * 2 <= P) Pp *= 2;
+  r = P - Pp;
+  tag = next_tag(c, RT_ALLREDUCE, -2, P, NULL);
+  /* pre-step: 2i+1 hands its value to 2i */
+  if (me < 2 * r) {
+    if (me % 2 == 1) {
+      e = rd_xchg(c, acc, tmp, count, el, me - 1, tag, 1, 0);
+      v = -1;
+    } else {
+      e = rd_xchg(c, acc, tmp, count, el, me + 1, tag, 0, 1);
+      if (e == OC_OK) e = fold(el, acc, tmp, count, 0); /* acc op x_{me+1} */
+      v = me / 2;
+    }
+  } else {
+    v = me - r;
+  }
+  for (int mask = 1; v >= 0 && mask < Pp && e == OC_OK; mask <<= 1) {
+    int pv = v ^ mask, peer = pv < r ? 2 * pv : pv + r;
+    e = rd_xchg(c, acc, tmp, count, el, peer, tag, 1, 1);
+    if (e == OC_OK) e = fold(el, acc, tmp, count, pv < v);
+  }
+  /* post-step: 2i passes the result to 2i+1 */
+  if (e == OC_OK && me < 2 * r) {
+    if (me % 2 == 0) e = rd_xchg(c, acc, tmp, count, el, me + 1, tag, 1, 0);
+    else {
+      e = rd_xchg(c, acc, tmp, count, el, me - 1, tag, 0, 1);
+      if (e == OC_OK) rt_copy_elems(acc, tmp, count, el);
+    }
+  }
+  free(raw);
+  return e;
+}
+
+/* Allreduce: the candidates as data, each with its model time; the least
+ * wins (or the forced one).  tree = reduce to 0 + broadcast from 0. */
 int oc_exec_allreduce(oc_comm *c, const void *sendbuf, void *recvbuf,
                       int64_t count, const oc_elem *el) {
   const void *own;
-  int e;
+  int64_t t_tree = OC_SAT, t_ring = OC_SAT, t_rd = OC_SAT;
+  int e, pick;
   if (c == NULL) return OC_EINVAL;
   begin(c);
   if ((e = check_elem(el, 1)) != OC_OK) return e;
@@ -785,27 +873,48 @@ int oc_exec_allreduce(oc_comm *c, const void *sendbuf, void *recvbuf,
   if (count > 0 && (own == NULL || recvbuf == NULL)) return OC_EINVAL;
   if ((e = rt_agree(c, RT_ALLREDUCE, 0, count, el)) != OC_OK) return e;
   if (c->allreduce_alg == RT_ALG_RING && !el->commutative) return OC_EINVAL;
-  if ((el->commutative && count >= c->tp.size && c->tp.size > 2 &&
-       c->allreduce_alg == RT_ALG_AUTO) ||
-      (c->allreduce_alg == RT_ALG_RING && count > 0 && c->tp.size > 1)) {
-    int64_t tring, trb = OC_SAT;
-    e = ring_predict(c, count, el, &tring);
-    if (e == OC_OK && c->allreduce_alg == RT_ALG_AUTO) {
-      e = plan_get(c, &c->rplan, RT_REDUCE, count, el, 0, 0);
-      if (e == OC_OK) e = plan_get(c, &c->bplan, RT_BCAST, count, el, 0, 0);
-      trb = oc_add_sat(c->rplan.predicted, c->bplan.predicted);
-    }
+  pick = c->allreduce_alg;
+  if (pick == RT_ALG_AUTO && c->ar_memo.valid && c->ar_memo.count == count &&
+      c->ar_memo.extent == el->extent && c->ar_memo.commutative == el->commutative &&
+      c->ar_memo.seg == c->seg_bytes) {
+    pick = (int)c->ar_memo.pick; /* the same call as last time */
+    if (pick == RT_ALG_RING) t_ring = c->ar_memo.t;
+    if (pick == RT_ALG_DOUBLING) t_rd = c->ar_memo.t;
+  } else if (pick == RT_ALG_AUTO && count > 0 && c->tp.size > 1) {
+    e = plan_get(c, &c->rplan, RT_REDUCE, count, el, 0, !el->commutative);
+    if (e == OC_OK) e = plan_get(c, &c->bplan, RT_BCAST, count, el, 0, 0);
+    if (e == OC_OK) t_tree = oc_add_sat(c->rplan.predicted, c->bplan.predicted);
+    if (e == OC_OK) e = rd_predict(c, count, el, &t_rd);
+    if (e == OC_OK && el->commutative && count >= c->tp.size && c->tp.size > 2)
+      e = ring_predict(c, count, el, &t_ring);
     if (e) return e;
-    if (tring < trb) {
-      rt_copy_elems(recvbuf, own, count, el);
-      e = allreduce_ring(c, (char *)recvbuf, count, el);
-      c->last.algorithm = "ring";
-      c->last.segments = c->tp.size;
-      c->last.segment_bytes = blk_len(count, c->tp.size, 0) * (int64_t)el->extent;
-      c->last.predicted = tring;
-      c->last.unit_ns = c->unit_ns;
-      return e;
-    }
+    pick = RT_ALG_TREE;
+    if (t_rd < t_tree) pick = RT_ALG_DOUBLING;
+    if (t_ring < (pick == RT_ALG_TREE ? t_tree : t_rd)) pick = RT_ALG_RING;
+    c->ar_memo.valid = 1;
+    c->ar_memo.count = count;
+    c->ar_memo.extent = el->extent;
+    c->ar_memo.commutative = el->commutative;
+    c->ar_memo.seg = c->seg_bytes;
+    c->ar_memo.pick = pick;
+    c->ar_memo.t = pick == RT_ALG_RING ? t_ring : t_rd;
+  }
+  if ((pick == RT_ALG_RING || pick == RT_ALG_DOUBLING) && count > 0 && c->tp.size > 1) {
+    const char *name = pick == RT_ALG_RING ? "ring" : "recursive-doubling";
+    int64_t t = pick == RT_ALG_RING ? t_ring : t_rd;
+    if (t == OC_SAT)
+      e = pick == RT_ALG_RING ? ring_predict(c, count, el, &t) : rd_predict(c, count, el, &t);
+    if (e) return e;
+    rt_copy_elems(recvbuf, own, count, el);
+    e = pick == RT_ALG_RING ? allreduce_ring(c, (char *)recvbuf, count, el)
+                            : allreduce_rd(c, (char *)recvbuf, count, el);
+    c->last.algorithm = name;
+    c->last.segments = pick == RT_ALG_RING ? c->tp.size : 1;
+    c->last.segment_bytes = (pick == RT_ALG_RING ? blk_len(count, c->tp.size, 0) : count) *
+                            (int64_t)el->extent;
+    c->last.predicted = t;
+    c->last.unit_ns = c->unit_ns;
+    return e;
   }
   /* reduce to 0 (into recvbuf there), then broadcast recvbuf from 0; a
    * rank reducing in place only reads recvbuf until its sends are done */
@@ -896,7 +1005,20 @@ int oc_exec_scan(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
   if ((e = rt_agree(c, RT_SCAN, 0, count, el)) != OC_OK) return e;
   {
     int64_t m = 0, t = 0;
-    if (count > 0 && (e = scan_choose(c, count, el, &m, &t)) != OC_OK) return e;
+    if (c->scan_memo.valid && c->scan_memo.count == count && c->scan_memo.extent == el->extent &&
+        c->scan_memo.seg == c->seg_bytes && c->scan_memo.alg == c->scan_alg) {
+      m = c->scan_memo.pick; /* the same call as last time */
+      t = c->scan_memo.t;
+    } else if (count > 0) {
+      if ((e = scan_choose(c, count, el, &m, &t)) != OC_OK) return e;
+      c->scan_memo.valid = 1;
+      c->scan_memo.count = count;
+      c->scan_memo.extent = el->extent;
+      c->scan_memo.seg = c->seg_bytes;
+      c->scan_memo.alg = c->scan_alg;
+      c->scan_memo.pick = m;
+      c->scan_memo.t = t;
+    }
     tag = next_tag(c, RT_SCAN, 0, m, NULL);
     set_info(c, m > 0 ? "pipelined-chain" : "recursive-doubling", NULL, el);
     c->last.predicted = count > 0 ? t : 0;

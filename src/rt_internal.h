@@ -59,6 +59,15 @@ struct oc_comm {
   uint64_t seq;        /* collective calls made                        */
   oc_callinfo last;
   rt_plan bplan, rplan;
+  void *scratch;       /* request arrays of the last calls, reused       */
+  /* the last allreduce / scan decision: key, choice, predicted time */
+  struct {
+    int valid, alg, commutative;
+    int64_t count, seg;
+    size_t extent;
+    int64_t pick, t;
+  } ar_memo, scan_memo;
+  size_t scratch_cap;
 };
 
 #endif

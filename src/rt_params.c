@@ -192,7 +192,10 @@ int oc_rtparams_model(const oc_rtparams *p, int64_t bytes, int64_t P,
     return OC_EINVAL;
   oc_rtparams_at(p, bytes, &L, &os, &orv, &g);
   Lu = to_units(L, unit_ns, 0);
-  ou = to_units(os > orv ? os : orv, unit_ns, 0);
+  /* one message costs o_s + L + o_r end to end: LogP's L + 2o with o the
+   * mean of the two overheads (o_r of a long MPI message includes its
+   * transfer, so the larger of the two would count that twice) */
+  ou = to_units((os + orv) / 2, unit_ns, 0);
   gu = to_units(g, unit_ns, 1);
   if (Lu + 2 * ou < 1) Lu = 1;
   return oc_params_logp(out, P, Lu, ou, gu);

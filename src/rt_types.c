@@ -85,67 +85,84 @@ int oc_reducer_check(const oc_reducer *op, oc_type t) {
   return OC_OK;
 }
 
-/* Element-wise loops: T the type, U the unsigned type for wrapping
- * arithmetic (T itself for floating point). */
-#define OC_ARITH_(T, U, a, b, expr)                                            \
-  do {                                                                         \
-    const T *a##p = (const T *)in;                                             \
-    T *b##p = (T *)inout;                                                      \
-    for (int64_t i = 0; i < n; i++) {                                          \
-      T a = a##p[i], b = b##p[i];                                              \
-      b##p[i] = (T)(expr);                                                     \
-    }                                                                          \
-  } while (0)
+/* Element-wise loops over n elements: y[i] = x[i] (op) y[i], one function
+ * per (type, operator), generated below, with restrict parameters (in and
+ * inout never overlap) so that the compiler vectorises them.  Signed SUM
+ * and PROD run on the unsigned type of the same width (an object may be
+ * accessed through its unsigned variant), where wrapping is defined; the
+ * products are formed in unsigned int or wider so that small types do not
+ * promote to a signed int that could overflow. */
+typedef void loop_fn(const void *restrict in, void *restrict inout, int64_t n);
 
-#define OC_INT_OPS_(T, U)                                                      \
-  switch (k) {                                                                 \
-  case OC_OP_SUM: OC_ARITH_(T, U, x, y, (U)((uintmax_t)(U)x + (U)y)); break;  \
-  case OC_OP_PROD: OC_ARITH_(T, U, x, y, (U)((uintmax_t)(U)x * (U)y)); break; \
-  case OC_OP_MIN: OC_ARITH_(T, U, x, y, x < y ? x : y); break;                 \
-  case OC_OP_MAX: OC_ARITH_(T, U, x, y, x > y ? x : y); break;                 \
-  case OC_OP_BAND: OC_ARITH_(T, U, x, y, x & y); break;                        \
-  case OC_OP_BOR: OC_ARITH_(T, U, x, y, x | y); break;                         \
-  case OC_OP_BXOR: OC_ARITH_(T, U, x, y, x ^ y); break;                        \
-  case OC_OP_LAND: OC_ARITH_(T, U, x, y, (x != 0) && (y != 0)); break;         \
-  case OC_OP_LOR: OC_ARITH_(T, U, x, y, (x != 0) || (y != 0)); break;          \
-  default: return OC_EINVAL;                                                   \
-  }
+/* GCC's -O2 cost model ("very cheap") will not vectorise a loop that needs
+ * an epilogue; these loops are worth it (2-3x on 32-bit sums). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
 
-#define OC_FLT_OPS_(T)                                                         \
-  switch (k) {                                                                 \
-  case OC_OP_SUM: OC_ARITH_(T, T, x, y, x + y); break;                         \
-  case OC_OP_PROD: OC_ARITH_(T, T, x, y, x * y); break;                        \
-  case OC_OP_MIN: OC_ARITH_(T, T, x, y, x < y ? x : y); break;                 \
-  case OC_OP_MAX: OC_ARITH_(T, T, x, y, x > y ? x : y); break;                 \
-  case OC_OP_LAND: OC_ARITH_(T, T, x, y, (x != 0) && (y != 0)); break;         \
-  case OC_OP_LOR: OC_ARITH_(T, T, x, y, (x != 0) || (y != 0)); break;          \
-  default: return OC_EINVAL;                                                   \
+#define OC_LOOP_(NAME, TX, TY, expr)                                           \
+  static void NAME(const void *restrict in, void *restrict inout, int64_t n) { \
+    const TX *x_ = (const TX *)in;                                             \
+    TY *y_ = (TY *)inout;                                                      \
+    for (int64_t i = 0; i < n; i++) y_[i] = (TY)(expr);                        \
   }
+#define X_ x_[i]
+#define Y_ y_[i]
+
+/* name prefix P, element T, unsigned U, wide type W for SUM / PROD */
+#define OC_INT_FNS_(P, T, U, W)                                                \
+  OC_LOOP_(P##_sum, U, U, (W)X_ + (W)Y_)                                       \
+  OC_LOOP_(P##_prod, U, U, (W)X_ * (W)Y_)                                      \
+  OC_LOOP_(P##_min, T, T, X_ < Y_ ? X_ : Y_)                                   \
+  OC_LOOP_(P##_max, T, T, X_ > Y_ ? X_ : Y_)                                   \
+  OC_LOOP_(P##_band, T, T, X_ & Y_)                                            \
+  OC_LOOP_(P##_bor, T, T, X_ | Y_)                                             \
+  OC_LOOP_(P##_bxor, T, T, X_ ^ Y_)                                            \
+  OC_LOOP_(P##_land, T, T, (X_ != 0) && (Y_ != 0))                             \
+  OC_LOOP_(P##_lor, T, T, (X_ != 0) || (Y_ != 0))
+#define OC_FLT_FNS_(P, T)                                                      \
+  OC_LOOP_(P##_sum, T, T, X_ + Y_)                                             \
+  OC_LOOP_(P##_prod, T, T, X_ * Y_)                                            \
+  OC_LOOP_(P##_min, T, T, X_ < Y_ ? X_ : Y_)                                   \
+  OC_LOOP_(P##_max, T, T, X_ > Y_ ? X_ : Y_)                                   \
+  OC_LOOP_(P##_land, T, T, (X_ != 0) && (Y_ != 0))                             \
+  OC_LOOP_(P##_lor, T, T, (X_ != 0) || (Y_ != 0))
+
+OC_INT_FNS_(i8, int8_t, uint8_t, unsigned)
+OC_INT_FNS_(u8, uint8_t, uint8_t, unsigned)
+OC_INT_FNS_(i16, int16_t, uint16_t, unsigned)
+OC_INT_FNS_(u16, uint16_t, uint16_t, unsigned)
+OC_INT_FNS_(i32, int32_t, uint32_t, uint32_t)
+OC_INT_FNS_(u32, uint32_t, uint32_t, uint32_t)
+OC_INT_FNS_(i64, int64_t, uint64_t, uint64_t)
+OC_INT_FNS_(u64, uint64_t, uint64_t, uint64_t)
+OC_FLT_FNS_(f32, float)
+OC_FLT_FNS_(f64, double)
+
+#define OC_INT_ROW_(P)                                                         \
+  {P##_sum, P##_prod, P##_min, P##_max, P##_band, P##_bor, P##_bxor, P##_land, P##_lor}
+#define OC_FLT_ROW_(P)                                                         \
+  {P##_sum, P##_prod, P##_min, P##_max, NULL, NULL, NULL, P##_land, P##_lor}
+
+/* [type][operator], in OC_TYPE_MAP and OC_OPKIND_MAP order; BYTE has none */
+static loop_fn *const LOOPS[OC_TYPE_COUNT][OC_OP_USER] = {
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+    OC_INT_ROW_(i8),  OC_INT_ROW_(u8),  OC_INT_ROW_(i16), OC_INT_ROW_(u16),
+    OC_INT_ROW_(i32), OC_INT_ROW_(u32), OC_INT_ROW_(i64), OC_INT_ROW_(u64),
+    OC_FLT_ROW_(f32), OC_FLT_ROW_(f64),
+};
 
 int oc_reducer_apply(const oc_reducer *op, oc_type t, const void *in,
                      void *inout, int64_t n) {
-  oc_opkind k;
   int e = oc_reducer_check(op, t);
   if (e) return e;
   if (n <= 0) return n == 0 ? OC_OK : OC_EINVAL;
-  k = op->kind;
-  if (k == OC_OP_USER) {
+  if (op->kind == OC_OP_USER) {
     op->fn(in, inout, n, op->arg);
     return OC_OK;
   }
-  switch (t) {
-  case OC_INT8: OC_INT_OPS_(int8_t, uint8_t) break;
-  case OC_UINT8: OC_INT_OPS_(uint8_t, uint8_t) break;
-  case OC_INT16: OC_INT_OPS_(int16_t, uint16_t) break;
-  case OC_UINT16: OC_INT_OPS_(uint16_t, uint16_t) break;
-  case OC_INT32: OC_INT_OPS_(int32_t, uint32_t) break;
-  case OC_UINT32: OC_INT_OPS_(uint32_t, uint32_t) break;
-  case OC_INT64: OC_INT_OPS_(int64_t, uint64_t) break;
-  case OC_UINT64: OC_INT_OPS_(uint64_t, uint64_t) break;
-  case OC_FLOAT: OC_FLT_OPS_(float) break;
-  case OC_DOUBLE: OC_FLT_OPS_(double) break;
-  default: return OC_EINVAL;
-  }
+  if (LOOPS[t][op->kind] == NULL) return OC_EINVAL; /* cannot happen: checked */
+  LOOPS[t][op->kind](in, inout, n);
   return OC_OK;
 }
 

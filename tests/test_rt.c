@@ -282,7 +282,7 @@ void test_rt_params_file(void) {
   /* microseconds to units of 10 ns, rounded up; g at least one unit */
   CHECK_OK(oc_rtparams_model(&q, 200, 8, 10.0, &m));
   CHECK_EQ(m.L, 200);
-  CHECK_EQ(m.o, 100);
+  CHECK_EQ(m.o, 50); /* the mean of o_s = 1 and o_r = 0 us */
   CHECK_EQ(m.g, 1500);
   CHECK_EQ(m.P, 8);
   CHECK_EQ(oc_rtparams_model(&q, 200, 8, 0.0, &m), OC_EINVAL);
@@ -417,6 +417,8 @@ static void sweep_kind(kind k) {
           if (k == K_ALLREDUCE) {
             j.alg = "tree";
             run_all(&j, P);
+            j.alg = "doubling";
+            run_all(&j, P);
             if (j.op.commutative) {
               j.alg = "ring";
               run_all(&j, P);
@@ -535,6 +537,10 @@ static int alg_probe(oc_comm *c, void *arg) {
   if (strcmp(ci.algorithm, "recursive-doubling") != 0) return 7;
   if (oc_comm_set_algorithm(c, "bcast", "ring") != OC_EINVAL) return 8;
   if (oc_comm_set_algorithm(c, "allreduce", "binomial") != OC_EINVAL) return 9;
+  if (oc_comm_set_algorithm(c, "allreduce", "doubling") != OC_OK) return 11;
+  if ((e = oc_coll_allreduce(c, x, y, 32, OC_UINT64, &mat)) != OC_OK) return e;
+  oc_comm_last_call(c, &ci);
+  if (strcmp(ci.algorithm, "recursive-doubling") != 0) return 12;
   if (oc_comm_set_algorithm(c, "allreduce", "auto") != OC_OK) return 10;
   return OC_OK;
 }
@@ -693,9 +699,9 @@ void test_cli_run(void) {
   }
   RUNC("plan", "bcast", "--procs", "8", "--params", path, "--size", "508", "--json");
   CHECK_EQ(RR.code, 0);
-  CHECK(strstr(RR.out, "\"L\":250,\"o\":100,\"g\":600") != NULL); /* halfway, rounded up */
+  CHECK(strstr(RR.out, "\"L\":250,\"o\":88,\"g\":600") != NULL); /* halfway, rounded up */
   RUNC("plan", "bcast", "--procs", "8", "--params", path, "--json");
-  CHECK(strstr(RR.out, "\"L\":200,\"o\":50,\"g\":100") != NULL);
+  CHECK(strstr(RR.out, "\"L\":200,\"o\":38,\"g\":100") != NULL);
   RUNC("measure", "--sizes", "8", "--reps", "1", "--json");
   CHECK_EQ(RR.code, 0);
   CHECK_EQ(nlines(RR.out), 1);

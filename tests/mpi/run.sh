@@ -95,6 +95,17 @@ for np in ${MPI_NPS:-1 2 3 5 8 16 33}; do
   fi
 done
 
+# a rank dies inside a collective: the job must end with an error (optcast's
+# timeout or MPI aborting it), within the limit, never hang
+log=$logs/die.log
+t0=$(date +%s)
+run 3 60 "$log" -- build/test_coll_mpi --die; rc=$?
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ]; then
+  pass "a rank dies in an allreduce: the job ends with exit $rc in $(( $(date +%s) - t0 )) s"
+else
+  show "$log"; fail "a rank dies in an allreduce: exit $rc (0: nobody noticed; 124: hang) ($log)"
+fi
+
 # OPTCAST_MPI=off: everything goes to the MPI library
 log=$logs/off.log
 run 3 120 "$log" LD_PRELOAD="$preload" OPTCAST_MPI_STATS=1 OPTCAST_MPI=off -- build/test_interpose; rc=$?
