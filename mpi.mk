@@ -47,7 +47,28 @@ $(MPI_PROGS): build-pic/liboptcast_mpi.a $(PIC_HDRS)
 	@mkdir -p build
 	$(MPICC) $(CSTD) $(WARN) $(CFLAGS) $(MPI_INC) -Iinclude -o $@ $(filter %.c,$^) build-pic/liboptcast_mpi.a -pthread -lm
 
-mpi: build/liboptcast_mpi.so build/test_coll_mpi build/test_interpose $(MPI_PROGS)
+# the MPI tests under ASan + UBSan: the library, the transport and the test
+# program built with the sanitizers (build-pic-san/); the interposer under
+# ASan: the same objects in a shared object, preloaded after libasan
+SAN_PIC_FLAGS = $(SANFLAGS) -fPIC -pthread
+build-pic-san/obj/%.o: %.c $(PIC_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(SAN_PIC_FLAGS) -Iinclude -Isrc -c $< -o $@
+build-pic-san/mpi/%.o: %.c $(PIC_HDRS)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CSTD) $(WARN) $(SAN_PIC_FLAGS) $(MPI_INC) -Iinclude -Isrc -c $< -o $@
+build-pic-san/liboptcast_mpi.a: $(PIC_SRC:%.c=build-pic-san/obj/%.o) $(MPI_SRC:%.c=build-pic-san/mpi/%.o)
+	@rm -f $@
+	ar rcs $@ $^
+build/test_coll_mpi_san: tests/mpi/test_coll_mpi.c build-pic-san/liboptcast_mpi.a $(PIC_HDRS)
+	@mkdir -p build
+	$(MPICC) $(CSTD) $(WARN) $(SANFLAGS) $(MPI_INC) -Iinclude -o $@ $< build-pic-san/liboptcast_mpi.a -pthread -lm
+build/liboptcast_mpi_san.so: build-pic-san/mpi/src/mpi_interpose.o build-pic-san/liboptcast_mpi.a
+	@mkdir -p build
+	$(MPICC) -shared -fPIC $(SANFLAGS) -o $@ $< build-pic-san/liboptcast_mpi.a -Wl,--exclude-libs,ALL -pthread -lm
+
+mpi: build/liboptcast_mpi.so build/test_coll_mpi build/test_interpose $(MPI_PROGS) \
+     build/test_coll_mpi_san build/liboptcast_mpi_san.so
 mpi-check: mpi
 	@sh tests/mpi/run.sh
 else
@@ -57,7 +78,7 @@ mpi-check:
 	@echo "SKIP mpi-check (mpicc not installed)"
 endif
 mpi-clean:
-	rm -rf build-pic build/liboptcast_mpi.so build/test_coll_mpi build/test_interpose \
-	  build/bench_mpi build/optcast_measure_mpi
+	rm -rf build-pic build-pic-san build/liboptcast_mpi.so build/test_coll_mpi build/test_interpose \
+	  build/bench_mpi build/optcast_measure_mpi build/test_coll_mpi_san build/liboptcast_mpi_san.so
 
 .PHONY: mpi mpi-check mpi-clean

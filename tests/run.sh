@@ -29,7 +29,7 @@ done
 echo "== valgrind memcheck (the optimised suite, leaks are errors)"
 if have valgrind "valgrind memcheck"; then
   # (xmllint, run by the draw_xmllint test, is not ours to check)
-  if OPTCAST_BIN="$PWD/build/optcast" valgrind -q --trace-children=yes \
+  if OPTCAST_VALGRIND=1 OPTCAST_BIN="$PWD/build/optcast" valgrind -q --trace-children=yes \
        --trace-children-skip='*/xmllint' --leak-check=full \
        --errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
        ./build/test_optcast > build/valgrind.log 2>&1 &&

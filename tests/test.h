@@ -139,6 +139,9 @@ void test_failf(const char *file, int line, const char *fmt, ...);
 uint64_t test_rand(void);
 int64_t test_range(int64_t lo, int64_t hi); /* inclusive */
 int test_sweep(void); /* 1 when OPTCAST_SWEEP is set: long runs */
+/* 1 when OPTCAST_VALGRIND is set (tests/run.sh's valgrind pass): the
+ * runtime's sweeps run a smaller grid there (valgrind serialises threads) */
+int test_valgrind(void);
 
 /* brute.c: independent reference implementations (no library code) */
 /* labels of the P smallest nodes of the universal tree (h, G), sorted */

@@ -51,6 +51,7 @@ int64_t test_range(int64_t lo, int64_t hi) {
   return lo + (int64_t)(test_rand() % (uint64_t)(hi - lo + 1));
 }
 int test_sweep(void) { return getenv("OPTCAST_SWEEP") != NULL; }
+int test_valgrind(void) { return getenv("OPTCAST_VALGRIND") != NULL; }
 
 int main(int argc, char **argv) {
   int passed = 0, failed = 0;

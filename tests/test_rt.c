@@ -386,9 +386,11 @@ static void sweep_kind(kind k) {
   j.k = k;
   for (int pi = 0; pi < NPROCS; pi++) {
     int P = PROCS[pi];
+    if (test_valgrind() && P > 5) break; /* valgrind: a smaller grid */
     for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
       int64_t n = counts[ci];
       if (n >= 70000 && P > 8) continue; /* keep the run short */
+      if (n >= 70000 && test_valgrind()) continue;
       for (int variant = 0; variant < 4; variant++) {
         j.count = n;
         j.seed = (uint64_t)(pi * 100 + (int)ci * 10 + variant);
@@ -447,6 +449,7 @@ void test_rt_sum(void) {
   j.k = K_SUM;
   for (int pi = 0; pi < NPROCS; pi++) {
     int P = PROCS[pi];
+    if (test_valgrind() && P > 5) break;
     static const int64_t ns[] = {1, 2, 5, 40, 200};
     for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
       j.n = ns[ni];
@@ -473,6 +476,7 @@ void test_rt_messages(void) {
   j.t = OC_INT32;
   for (int pi = 1; pi < NPROCS; pi++) {
     int P = PROCS[pi];
+    if (test_valgrind() && P > 5) break;
     for (int64_t seg = 0; seg <= 400; seg += 400) {
       int64_t total = 0, m;
       j.k = K_BCAST;

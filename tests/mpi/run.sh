@@ -161,6 +161,39 @@ else
   show "$log"; fail "OPTCAST_PARAMS missing file ($log)"
 fi
 
+# ASan + UBSan: the C API over MPI (test_coll_mpi built with the sanitizers)
+# and the interposer (its sanitized build preloaded after libasan into the
+# plain test program).  Leak detection is off: Open MPI keeps its own
+# allocations to the end.
+san_env="ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
+libasan=$(${CC:-cc} -print-file-name=libasan.so 2>/dev/null)
+for np in 1 3 5; do
+  log=$logs/san_coll_np$np.log
+  # shellcheck disable=SC2086
+  run "$np" 300 "$log" $san_env -- build/test_coll_mpi_san; rc=$?
+  s=$(summary test_coll_mpi "$log")
+  if [ "$rc" -eq 0 ] && [ -n "$s" ] && [ "$(failed_of "$s")" = 0 ] &&
+     ! grep -q 'ERROR: AddressSanitizer\|runtime error:' "$log"; then
+    pass "ASan+UBSan np=$np $s"
+  else
+    show "$log"; fail "ASan+UBSan np=$np test_coll_mpi_san (exit $rc; $log)"
+  fi
+  if [ -f "$libasan" ]; then
+    log=$logs/san_interpose_np$np.log
+    # shellcheck disable=SC2086
+    run "$np" 300 "$log" $san_env LD_PRELOAD="$libasan:$PWD/build/liboptcast_mpi_san.so" \
+      OPTCAST_MPI_STATS=1 -- build/test_interpose; rc=$?
+    s=$(summary test_interpose "$log")
+    if [ "$rc" -eq 0 ] && [ -n "$s" ] && [ "$(failed_of "$s")" = 0 ] &&
+       grep -q '^optcast: intercepted [1-9]' "$log" &&
+       ! grep -q 'ERROR: AddressSanitizer\|runtime error:' "$log"; then
+      pass "ASan+UBSan interposer np=$np $s"
+    else
+      show "$log"; fail "ASan+UBSan interposer np=$np (exit $rc; $log)"
+    fi
+  fi
+done
+
 # clang-tidy (.clang-tidy) on the MPI sources, with MPI's include path
 if command -v clang-tidy >/dev/null 2>&1; then
   inc=$(mpicc --showme:compile 2>/dev/null || mpicc -show 2>/dev/null)
