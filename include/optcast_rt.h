@@ -263,7 +263,8 @@ typedef struct oc_callinfo {
 void oc_comm_last_call(const oc_comm *c, oc_callinfo *out);
 
 /* ---- collectives (built-in types) --------------------------------------------
- * count elements of type t per rank; roots 0 <= root < size. */
+ * count elements of type t per rank; roots 0 <= root < size.  A count whose
+ * bytes exceed 2^60 (allgather: the whole receive buffer) is OC_ERANGE. */
 int oc_coll_bcast(oc_comm *c, void *buf, int64_t count, oc_type t, int root);
 /* recvbuf used at the root only (may be NULL elsewhere); sendbuf may equal
  * recvbuf at the root (in place). */

@@ -210,9 +210,12 @@ void rt_copy_elems(void *dst, const void *src, int64_t n, const oc_elem *el) {
          (size_t)(n - 1) * el->extent + el->true_extent);
 }
 
-static int check_elem(const oc_elem *el, int combining) {
-  if (el == NULL || el->extent == 0 || el->true_extent == 0) return OC_EINVAL;
+/* the element description, and a count whose bytes fit the runtime's range
+ * (count x extent <= OC_RT_BYTES_MAX, so no size or offset can wrap) */
+static int check_elem(const oc_elem *el, int combining, int64_t count) {
+  if (el == NULL || el->extent == 0 || el->true_extent == 0 || count < 0) return OC_EINVAL;
   if (combining && el->combine == NULL) return OC_EINVAL;
+  if ((uint64_t)count > (uint64_t)OC_RT_BYTES_MAX / el->extent) return OC_ERANGE;
   return OC_OK;
 }
 
@@ -468,7 +471,7 @@ int oc_exec_bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int r
   if (c == NULL) return OC_EINVAL;
   P = c->tp.size;
   begin(c);
-  if ((e = check_elem(el, 0)) != OC_OK) return e;
+  if ((e = check_elem(el, 0, count)) != OC_OK) return e;
   if (count < 0 || root < 0 || root >= P || (buf == NULL && count > 0)) return OC_EINVAL;
   if ((e = rt_agree(c, RT_BCAST, root, count, el)) != OC_OK) return e;
   pl = &c->bplan;
@@ -633,7 +636,7 @@ int oc_exec_reduce(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count
   int e;
   if (c == NULL) return OC_EINVAL;
   begin(c);
-  if ((e = check_elem(el, 1)) != OC_OK) return e;
+  if ((e = check_elem(el, 1, count)) != OC_OK) return e;
   if (count < 0 || root < 0 || root >= c->tp.size) return OC_EINVAL;
   if (sendbuf == OC_IN_PLACE && c->tp.rank != root) return OC_EINVAL;
   own = sendbuf == OC_IN_PLACE ? recvbuf : sendbuf;
@@ -867,7 +870,7 @@ int oc_exec_allreduce(oc_comm *c, const void *sendbuf, void *recvbuf,
   int e, pick;
   if (c == NULL) return OC_EINVAL;
   begin(c);
-  if ((e = check_elem(el, 1)) != OC_OK) return e;
+  if ((e = check_elem(el, 1, count)) != OC_OK) return e;
   if (count < 0) return OC_EINVAL;
   own = sendbuf == OC_IN_PLACE ? recvbuf : sendbuf;
   if (count > 0 && (own == NULL || recvbuf == NULL)) return OC_EINVAL;
@@ -944,13 +947,14 @@ int oc_exec_allgather(oc_comm *c, const void *sendbuf, void *recvbuf,
   int64_t nr = 0;
   if (c == NULL) return OC_EINVAL;
   begin(c);
-  if ((e = check_elem(el, 0)) != OC_OK) return e;
+  if ((e = check_elem(el, 0, count)) != OC_OK) return e;
   P = c->tp.size;
   me = c->tp.rank;
   if (count < 0 || (count > 0 && recvbuf == NULL) ||
       (count > 0 && sendbuf == NULL))
     return OC_EINVAL;
-  if (count > 0 && (uint64_t)count > (uint64_t)INT64_MAX / (uint64_t)P) return OC_ERANGE;
+  if (count > 0 && (uint64_t)count > (uint64_t)OC_RT_BYTES_MAX / el->extent / (uint64_t)P)
+    return OC_ERANGE; /* the whole receive buffer */
   if ((e = rt_agree(c, RT_ALLGATHER, 0, count, el)) != OC_OK) return e;
   tag = next_tag(c, RT_ALLGATHER, 0, 1, NULL);
   set_info(c, "karp-all-to-all", NULL, el);
@@ -998,7 +1002,7 @@ int oc_exec_scan(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
   char *sb, *rb;
   if (c == NULL) return OC_EINVAL;
   begin(c);
-  if ((e = check_elem(el, 1)) != OC_OK) return e;
+  if ((e = check_elem(el, 1, count)) != OC_OK) return e;
   P = c->tp.size;
   me = c->tp.rank;
   if (count < 0 || (count > 0 && (recvbuf == NULL || sendbuf == NULL))) return OC_EINVAL;

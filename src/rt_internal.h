@@ -10,6 +10,8 @@
  * descheduled process, protocol switches), as MPI libraries' own segment
  * sizes (8-128 KiB) reflect.  oc_comm_set_segment overrides it. */
 #define OC_RT_SEGMENT_MIN 8192
+/* the most bytes one rank's buffer of a call may span (2^60) */
+#define OC_RT_BYTES_MAX ((int64_t)1 << 60)
 
 enum { RT_ALG_AUTO = 0, RT_ALG_TREE, RT_ALG_RING, RT_ALG_DOUBLING, RT_ALG_CHAIN };
 enum { RT_BCAST = 1, RT_REDUCE, RT_ALLGATHER, RT_SCAN, RT_SUM, RT_CHECK, RT_ALLREDUCE };

@@ -446,6 +446,7 @@ void test_cli_edges(void) {
     for (size_t b = 0; b < sizeof procs / sizeof procs[0]; b++)
       for (size_t k = 0; k < 4; k++) {
         const char *cmd = (b >= 3 && k >= 2) ? "plan" : "bound";
+        if (test_valgrind() && (a + b + k) % 2 == 1) continue; /* half under valgrind */
         if (strcmp(problems[a], "kbcast") == 0 || k == 3) {
           RUN(NULL, cmd, problems[a], "--procs", procs[b], "--lambda", lam[k], "--items", "3",
               "--operands", "1000", "--json");

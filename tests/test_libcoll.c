@@ -96,7 +96,8 @@ void test_libcoll_random(void) {
  *             first-sent subtree does not dominate.
  *   optcast tree-long: B(P) for L + (m-1) G, o, m G. */
 void test_libcoll_formulas(void) {
-  for (int it = 0; it < 600; it++) {
+  int rounds = test_valgrind() ? 150 : 600;
+  for (int it = 0; it < rounds; it++) {
     oc_params p;
     oc_libcoll_spec s = {OC_LC_LINEAR, 0, 2};
     int64_t m = test_range(1, 8), t, h, G;

@@ -593,6 +593,13 @@ static int bad_rank(oc_comm *c, void *arg) {
     return oc_coll_allgather(c, buf, buf + 8, me == 2 ? 2 : 1, OC_INT32);
   case 8: return oc_coll_bcast(c, NULL, 4, OC_INT32, 0);
   case 9: return oc_coll_reduce(c, buf, buf, 4, OC_BYTE, &sum, 0);
+  case 13: /* counts whose bytes would not fit: refused before any buffer is touched */
+    if (oc_coll_bcast(c, buf, (int64_t)1 << 61, OC_INT32, 0) != OC_ERANGE) return WRONG;
+    if (oc_coll_allreduce(c, buf, buf, INT64_MAX, OC_INT64, &sum) != OC_ERANGE) return WRONG;
+    if (oc_coll_scan(c, buf, buf, ((int64_t)1 << 60) / 4 + 1, OC_INT32, &sum) != OC_ERANGE) return WRONG;
+    if (oc_coll_reduce(c, buf, buf, ((int64_t)1 << 60) / 8 + 1, OC_DOUBLE, &sum, 0) != OC_ERANGE) return WRONG;
+    /* allgather: the receive buffer is P times the count */
+    return oc_coll_allgather(c, buf, buf, ((int64_t)1 << 60) / 4 / P + 1, OC_INT32);
   case 10: /* another root, with the argument check on */
     oc_comm_set_check(c, 1);
     return oc_coll_bcast(c, buf, 4, OC_INT32, me == 1 ? 1 : 0);
@@ -610,13 +617,15 @@ static int bad_rank(oc_comm *c, void *arg) {
 }
 
 void test_rt_bad_calls(void) {
-  for (int mode = 0; mode <= 12; mode++) {
+  for (int mode = 0; mode <= 13; mode++) {
     badjob bj = {mode};
     int rcs[5], errs = 0, others = 0;
     int64_t t0 = mono_ms();
     CHECK_OK(oc_threads_run(5, NULL, 300, bad_rank, &bj, rcs));
     for (int r = 0; r < 5; r++) {
-      if (rcs[r] == OC_EINVAL || rcs[r] == OC_EMISMATCH || rcs[r] == OC_ETIMEDOUT) errs++;
+      if (rcs[r] == OC_EINVAL || rcs[r] == OC_EMISMATCH || rcs[r] == OC_ETIMEDOUT ||
+          rcs[r] == OC_ERANGE)
+        errs++;
       else if (rcs[r] != OC_OK) others++;
     }
     /* mode 4 (another root, no check) may pass unnoticed, as in MPI: it
@@ -626,6 +635,8 @@ void test_rt_bad_calls(void) {
                  errs, others, rcs[0], rcs[1], rcs[2], rcs[3], rcs[4]);
     if (mode <= 2 || mode == 8 || mode == 9)
       for (int r = 0; r < 5; r++) CHECK_EQ(rcs[r], OC_EINVAL); /* caught locally */
+    if (mode == 13)
+      for (int r = 0; r < 5; r++) CHECK_EQ(rcs[r], OC_ERANGE); /* every edge refused */
     if (mode == 10 || mode == 11)
       for (int r = 0; r < 5; r++) CHECK_EQ(rcs[r], OC_EMISMATCH); /* all told */
     CHECK(mono_ms() - t0 < 10000); /* bounded by the 300 ms timeout per wait */
