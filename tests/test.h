@@ -110,6 +110,7 @@
   X(rt_allgather)                                                              \
   X(rt_scan)                                                                   \
   X(rt_sum)                                                                    \
+  X(rt_random)                                                                 \
   X(rt_messages)                                                               \
   X(rt_segments)                                                               \
   X(rt_algorithms)                                                             \

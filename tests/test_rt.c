@@ -468,6 +468,51 @@ void test_rt_sum(void) {
   }
 }
 
+/* random instances: P up to 40, any collective, type, operator (also the
+ * non-commutative one), root, forced algorithm and segment size; every rank
+ * against the serial reference.  60 here, 1,500 in the sweep. */
+void test_rt_random(void) {
+  static const kind kinds[] = {K_BCAST, K_REDUCE, K_ALLREDUCE, K_ALLGATHER, K_SCAN, K_SUM};
+  static const char *const ar[] = {NULL, "tree", "doubling", "ring"}, *const sc[] = {NULL, "doubling", "chain"};
+  static const oc_opkind ops[] = {OC_OP_SUM, OC_OP_PROD, OC_OP_MIN, OC_OP_MAX, OC_OP_BXOR};
+  int rounds = test_sweep() ? 1500 : test_valgrind() ? 10 : 60;
+  job j;
+  for (int it = 0; it < rounds; it++) {
+    int P = (int)test_range(1, test_valgrind() ? 6 : 40);
+    memset(&j, 0, sizeof j);
+    j.k = kinds[test_range(0, 5)];
+    j.count = test_range(0, 3) == 0 ? test_range(0, 5) : test_range(0, 3000);
+    j.seed = test_rand();
+    j.root = (int)test_range(0, P - 1);
+    j.in_place = (int)test_range(0, 1) && j.k != K_SUM && j.k != K_BCAST;
+    j.segment = test_range(0, 2) == 0 ? 0 : 8 * test_range(1, 600);
+    if (test_range(0, 3) == 0) {
+      j.op = oc_reducer_user(mat_op, NULL, 0);
+      j.t = OC_UINT64;
+      j.mat = 1;
+    } else {
+      j.op = oc_reducer_builtin(ops[test_range(0, 4)]);
+      j.t = j.op.kind == OC_OP_BXOR ? OC_UINT32 : TYPES[test_range(0, 5)];
+      /* floating-point products round differently in another (commutative)
+       * order; sums of these inputs are exact in any order */
+      if (j.op.kind == OC_OP_PROD && (j.t == OC_FLOAT || j.t == OC_DOUBLE))
+        j.op = oc_reducer_builtin(OC_OP_SUM);
+    }
+    if (j.k == K_ALLREDUCE) {
+      j.alg = ar[test_range(0, 3)];
+      if (j.alg != NULL && strcmp(j.alg, "ring") == 0 && !j.op.commutative) j.alg = "doubling";
+    } else if (j.k == K_SCAN) {
+      j.alg = sc[test_range(0, 2)];
+    }
+    if (j.k == K_SUM) {
+      j.n = test_range(1, 120);
+      j.count = test_range(0, 40);
+      j.in_place = 0;
+    }
+    run_all(&j, P);
+  }
+}
+
 /* the plan's shape: each segment crosses each tree edge once */
 void test_rt_messages(void) {
   job j;
