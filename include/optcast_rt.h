@@ -229,7 +229,8 @@ int oc_comm_new(oc_comm **out, const oc_transport *tp, const oc_rtparams *params
 void oc_comm_free(oc_comm *c);
 int oc_comm_rank(const oc_comm *c);
 int oc_comm_size(const oc_comm *c);
-/* 0 = wait forever; the default comes from OPTCAST_TIMEOUT_MS or 60000. */
+/* Per wait, in ms: 0 = wait forever; longer than 2^40 is clamped to 2^40;
+ * the default comes from OPTCAST_TIMEOUT_MS or 60000. */
 void oc_comm_set_timeout(oc_comm *c, int64_t ms);
 /* Argument check: on = every collective first agrees with all ranks on
  * its kind, root, count, element extent and operator (one extra round of

@@ -60,7 +60,7 @@ int oc_coll_scan(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
 
 typedef struct sumplan {
   oc_sched s;
-  int64_t first, held;
+  int64_t first, held, time;
 } sumplan;
 
 static int sum_plan(oc_comm *c, int64_t n, int64_t count, oc_type t, int root,
@@ -78,6 +78,7 @@ static int sum_plan(oc_comm *c, int64_t n, int64_t count, oc_type t, int root,
   e = oc_rtparams_model(&c->prm, count * (int64_t)sz, c->tp.size, c->unit_ns, &p);
   if (e == OC_OK) e = oc_sum_new(&r, &p, root, n);
   if (e == OC_OK) e = oc_reduce_schedule(r, &sp->s);
+  if (e == OC_OK) sp->time = oc_reduce_completion(r);
   oc_reduce_free(r);
   if (e) {
     oc_sched_free(&sp->s);
@@ -125,23 +126,26 @@ int oc_coll_sum(oc_comm *c, int64_t n, const void *operands, void *recvbuf,
   if (op == NULL || oc_elem_builtin(&el, t, op) != OC_OK) return OC_EINVAL;
   me = c->tp.rank;
   if ((e = sum_plan(c, n, count, t, root, &sp)) != OC_OK) return e;
+  /* this rank's own arguments first: nothing sent when they are wrong */
+  if ((sp.held > 0 && count > 0 && operands == NULL) ||
+      (me == root && recvbuf == NULL && count > 0)) {
+    oc_sched_free(&sp.s);
+    return OC_EINVAL;
+  }
   if ((e = rt_agree(c, RT_SUM, root, oc_mul_sat(n, count), &el)) != OC_OK) {
     oc_sched_free(&sp.s);
     return e;
   }
-  c->seq++;
-  tag = (int)(((c->seq & 1023) | ((uint64_t)(n & 0xfff) << 10)) %
-              (uint64_t)c->tp.tag_max);
+  tag = rt_next_tag(c, RT_SUM, root, n, NULL);
   c->last.algorithm = "shou-chen-sum";
   c->last.segments = 1;
   c->last.unit_ns = c->unit_ns;
+  c->last.predicted = sp.time;
   vb = (size_t)count * el.extent;
-  if ((sp.held > 0 && count > 0 && operands == NULL) ||
-      (me == root && recvbuf == NULL && count > 0)) {
-    e = OC_EINVAL;
-    goto out;
-  }
-  /* every processor's final interval [lo_of[q], ...): who[lo] = q */
+  c->last.segment_bytes = (int64_t)vb;
+  /* every processor's final interval starts at lo_of[q]; among the ranks
+   * that send to this one (its children, whose intervals are disjoint)
+   * who[lo] names the one whose value starts at lo */
   who = (int64_t *)malloc((size_t)n * sizeof *who);
   lo_of = (int64_t *)malloc((size_t)c->tp.size * sizeof *lo_of);
   mine = (const oc_op **)malloc((sp.s.nop + 1) * sizeof(const oc_op *));
@@ -160,10 +164,11 @@ int oc_coll_sum(oc_comm *c, int64_t n, const void *operands, void *recvbuf,
       nin += o->kind != OC_OP_LOCAL;
     }
   }
-  for (int64_t q = 0; q < c->tp.size; q++) /* senders' intervals are disjoint */
-    if (lo_of[q] >= 0 && q != root) who[lo_of[q]] = q;
-  for (size_t i = 0; i < sp.s.n; i++)
-    if (sp.s.msg[i].src == me) parent = sp.s.msg[i].dst;
+  for (size_t i = 0; i < sp.s.n; i++) {
+    const oc_msg *mg = &sp.s.msg[i];
+    if (mg->src == me) parent = mg->dst;
+    if (mg->dst == me && lo_of[mg->src] >= 0) who[lo_of[mg->src]] = mg->src;
+  }
   qsort(mine, (size_t)nmine, sizeof(const oc_op *), op_cmp);
   acc = (char *)malloc(vb ? vb : 1);
   rb = (char *)malloc(vb * (size_t)(nin + 1) + 1); /* receive slots + scratch */

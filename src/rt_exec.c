@@ -86,7 +86,7 @@ int oc_comm_new(oc_comm **out, const oc_transport *tp, const oc_rtparams *params
   env = getenv("OPTCAST_TIMEOUT_MS");
   if (env != NULL) {
     int64_t v;
-    if (oc_parse_int(env, 0, (int64_t)1 << 40, &v) == OC_OK) c->timeout_ms = v;
+    if (oc_parse_int(env, 0, OC_RT_TIMEOUT_MAX, &v) == OC_OK) c->timeout_ms = v;
   }
   *out = c;
   return OC_OK;
@@ -102,7 +102,9 @@ void oc_comm_free(oc_comm *c) {
 
 int oc_comm_rank(const oc_comm *c) { return c->tp.rank; }
 int oc_comm_size(const oc_comm *c) { return c->tp.size; }
-void oc_comm_set_timeout(oc_comm *c, int64_t ms) { c->timeout_ms = ms < 0 ? 0 : ms; }
+void oc_comm_set_timeout(oc_comm *c, int64_t ms) {
+  c->timeout_ms = ms < 0 ? 0 : ms > OC_RT_TIMEOUT_MAX ? OC_RT_TIMEOUT_MAX : ms;
+}
 void oc_comm_set_check(oc_comm *c, int on) { c->check = on != 0; }
 
 /* the choices as data: (collective, name) -> which field, which value */
@@ -227,13 +229,19 @@ static uint64_t mix(uint64_t h, uint64_t v) {
 }
 
 /* The next call's tag: 10 bits of sequence number, the rest a signature. */
-static int next_tag(oc_comm *c, int kind, int root, int64_t m, const oc_params *p) {
+/* the tags used: the largest power of two <= tag_max + 1 (>= 2^15), so the
+ * low 10 bits are the sequence number exactly */
+static uint64_t tag_mask(const oc_comm *c) {
+  uint64_t r = 1;
+  while (r * 2 <= (uint64_t)c->tp.tag_max + 1) r *= 2;
+  return r - 1;
+}
+
+int rt_next_tag(oc_comm *c, int kind, int root, int64_t m, const oc_params *p) {
   uint64_t h = mix(mix(mix(0, (uint64_t)kind), (uint64_t)root), (uint64_t)m);
-  int64_t range;
   if (p != NULL) h = mix(mix(mix(h, (uint64_t)p->L), (uint64_t)p->o), (uint64_t)p->g);
   c->seq++;
-  range = (int64_t)c->tp.tag_max + 1;
-  return (int)((int64_t)(((h << 10) | (c->seq & 1023)) % (uint64_t)range));
+  return (int)(((h << 10) | (c->seq & 1023)) & tag_mask(c));
 }
 
 /* ---- argument check -------------------------------------------------------------
@@ -256,7 +264,7 @@ int rt_agree(oc_comm *c, int kind, int root, int64_t count, const oc_elem *el) {
   byte.true_extent = 1;
   byte.handle = c->tp.byte_handle;
   c->seq++;
-  tag = (int)((c->seq & 1023) % ((uint64_t)c->tp.tag_max + 1));
+  tag = (int)(c->seq & 1023); /* < 2^15 <= tag_max + 1 */
   mine[0] = mine[1] = sig;
   for (int64_t d = 1; d < P && e == OC_OK; d *= 2) {
     oc_req s, r;
@@ -476,7 +484,7 @@ int oc_exec_bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int r
   if ((e = rt_agree(c, RT_BCAST, root, count, el)) != OC_OK) return e;
   pl = &c->bplan;
   if ((e = plan_get(c, pl, RT_BCAST, count, el, root, 0)) != OC_OK) return e;
-  tag = next_tag(c, RT_BCAST, root, pl->m, &pl->params);
+  tag = rt_next_tag(c, RT_BCAST, root, pl->m, &pl->params);
   set_info(c, "karp-pipeline", pl, el);
   if (count == 0 || P == 1) return OC_OK;
   m = pl->m;
@@ -552,7 +560,7 @@ static int reduce_run(oc_comm *c, const void *own, void *result, int64_t count,
   char *tmp = NULL, *acc;
   int e, tag;
   if ((e = plan_get(c, pl, RT_REDUCE, count, el, root, ordered)) != OC_OK) return e;
-  tag = next_tag(c, RT_REDUCE, root, pl->m, &pl->params);
+  tag = rt_next_tag(c, RT_REDUCE, root, pl->m, &pl->params);
   set_info(c, ordered ? "karp-reduce-ordered" : "karp-reduce", pl, el);
   if (count == 0) return OC_OK;
   if (c->tp.size == 1) {
@@ -673,7 +681,7 @@ static int ring_predict(const oc_comm *c, int64_t count, const oc_elem *el, int6
 
 static int allreduce_ring(oc_comm *c, char *res, int64_t count, const oc_elem *el) {
   int P = c->tp.size, me = c->tp.rank, right = (me + 1) % P, left = (me + P - 1) % P;
-  int tag = next_tag(c, RT_ALLREDUCE, -1, P, NULL), e = OC_OK;
+  int tag = rt_next_tag(c, RT_ALLREDUCE, -1, P, NULL), e = OC_OK;
   void *raw = NULL;
   char *tmp = rt_tmp_alloc(el, blk_len(count, P, 0), &raw);
   if (tmp == NULL) return OC_ENOMEM;
@@ -831,7 +839,7 @@ static int allreduce_rd(oc_comm *c, char *acc, int64_t count, const oc_elem *el)
   if (tmp == NULL) return OC_ENOMEM;
   while (Pp * 2 <= P) Pp *= 2;
   r = P - Pp;
-  tag = next_tag(c, RT_ALLREDUCE, -2, P, NULL);
+  tag = rt_next_tag(c, RT_ALLREDUCE, -2, P, NULL);
   /* pre-step: 2i+1 hands its value to 2i */
   if (me < 2 * r) {
     if (me % 2 == 1) {
@@ -960,7 +968,7 @@ int oc_exec_allgather(oc_comm *c, const void *sendbuf, void *recvbuf,
   if (count > 0 && (uint64_t)count > (uint64_t)OC_RT_BYTES_MAX / el->extent / (uint64_t)P)
     return OC_ERANGE; /* the whole receive buffer */
   if ((e = rt_agree(c, RT_ALLGATHER, 0, count, el)) != OC_OK) return e;
-  tag = next_tag(c, RT_ALLGATHER, 0, 1, NULL);
+  tag = rt_next_tag(c, RT_ALLGATHER, 0, 1, NULL);
   set_info(c, "karp-all-to-all", NULL, el);
   if (count == 0) return OC_OK;
   mine = at(recvbuf, (int64_t)me * count, el);
@@ -1025,7 +1033,7 @@ int oc_exec_scan(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
       c->scan_memo.pick = m;
       c->scan_memo.t = t;
     }
-    tag = next_tag(c, RT_SCAN, 0, m, NULL);
+    tag = rt_next_tag(c, RT_SCAN, 0, m, NULL);
     set_info(c, m > 0 ? "pipelined-chain" : "recursive-doubling", NULL, el);
     c->last.predicted = count > 0 ? t : 0;
     if (count == 0) return OC_OK;

@@ -10,6 +10,8 @@
  * descheduled process, protocol switches), as MPI libraries' own segment
  * sizes (8-128 KiB) reflect.  oc_comm_set_segment overrides it. */
 #define OC_RT_SEGMENT_MIN 8192
+/* the longest timeout (2^40 ms, ~35 years): longer ones are clamped to it */
+#define OC_RT_TIMEOUT_MAX ((int64_t)1 << 40)
 /* the most bytes one rank's buffer of a call may span (2^60) */
 #define OC_RT_BYTES_MAX ((int64_t)1 << 60)
 
@@ -36,6 +38,10 @@ void rt_plan_clear(rt_plan *pl);
 /* With the check on: agree with every rank on the call's signature
  * (OC_EMISMATCH everywhere when they differ); OC_OK at once when off. */
 int rt_agree(oc_comm *c, int kind, int root, int64_t count, const oc_elem *el);
+
+/* The next call's tag: 10 bits of sequence number, the rest a signature of
+ * (kind, root, m, model parameters p or NULL). */
+int rt_next_tag(oc_comm *c, int kind, int root, int64_t m, const oc_params *p);
 
 /* transport calls with the communicator's deadline and counting (rt_exec.c);
  * rt_xwait: expect >= 0 checks a receive's element count (OC_EMISMATCH) */

@@ -173,7 +173,7 @@ int oc_measure(oc_comm *c, const int64_t *sizes, int nsizes, int reps,
   x.byte.true_extent = 1;
   x.byte.handle = c->tp.byte_handle;
   c->seq++;
-  x.tag = (int)((c->seq & 1023) % ((uint64_t)c->tp.tag_max + 1));
+  x.tag = (int)(c->seq & 1023); /* < 2^15 <= tag_max + 1 */
   /* every pair (2i, 2i+1) measures at the same time, so the figures carry
    * the load of a full machine (cores and memory shared as in a collective
    * on all ranks); pair 0's are reported.  A last odd rank only waits. */

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "oc_internal.h"
 #include "optcast_rt.h"
@@ -136,21 +138,39 @@ int oc_rtparams_read(const char *path, oc_rtparams *p, int *line) {
   return e;
 }
 
-int oc_rtparams_write(const char *path, const oc_rtparams *p) {
-  FILE *f;
-  int e = OC_OK;
-  if (p->nrows < 1 || p->nrows > OC_RTPARAMS_ROWS_MAX) return OC_EINVAL;
-  f = (path == NULL || strcmp(path, "-") == 0) ? stdout : fopen(path, "w");
-  if (f == NULL) return OC_EIO;
+static int write_rows(FILE *f, const oc_rtparams *p) {
   fprintf(f, "# optcast parameters v1 (PLogP: microseconds per message size)\n");
   fprintf(f, "transport %s\n", p->transport[0] ? p->transport : "unknown");
   if (p->procs > 0) fprintf(f, "procs %lld\n", (long long)p->procs);
   fprintf(f, "# bytes L_us os_us or_us g_us\n");
   for (int i = 0; i < p->nrows; i++)
-    fprintf(f, "%lld %.4f %.4f %.4f %.4f\n", (long long)p->bytes[i], p->L[i],
-            p->os[i], p->orv[i], p->g[i]);
-  if (fflush(f) != 0 || ferror(f)) e = OC_EIO;
-  if (f != stdout && fclose(f) != 0) e = OC_EIO;
+    fprintf(f, "%lld %.4f %.4f %.4f %.4f\n", (long long)p->bytes[i], p->L[i], p->os[i],
+            p->orv[i], p->g[i]);
+  return (fflush(f) != 0 || ferror(f)) ? OC_EIO : OC_OK;
+}
+
+/* A file is written whole or not at all: into a temporary file next to it,
+ * then renamed over it. */
+int oc_rtparams_write(const char *path, const oc_rtparams *p) {
+  char tmp[4096];
+  FILE *f;
+  int fd, e;
+  if (p->nrows < 1 || p->nrows > OC_RTPARAMS_ROWS_MAX) return OC_EINVAL;
+  if (path == NULL || strcmp(path, "-") == 0) return write_rows(stdout, p);
+  if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp) return OC_EIO;
+  fd = mkstemp(tmp);
+  if (fd < 0) return OC_EIO;
+  (void)fchmod(fd, 0644); /* mkstemp's 0600 is for secrets; this is a table */
+  f = fdopen(fd, "w");
+  if (f == NULL) {
+    close(fd);
+    unlink(tmp);
+    return OC_EIO;
+  }
+  e = write_rows(f, p);
+  if (fclose(f) != 0) e = OC_EIO;
+  if (e == OC_OK && rename(tmp, path) != 0) e = OC_EIO;
+  if (e != OC_OK) unlink(tmp);
   return e;
 }
 
