@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "oc_internal.h"
 #include "optcast_rt.h"
+#include "rt_internal.h"
 
 #ifdef OC_CLI_NO_MAIN /* the fuzzing build runs many commands in one process: small ones */
 #define RUN_PROCS_MAX 8
@@ -49,17 +50,6 @@ static int bad(const char *fmt, const char *a, const char *b) {
   fprintf(stderr, fmt, a, b);
   fputc('\n', stderr);
   return 2;
-}
-
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int dcmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
 }
 
 /* ---- the job shared by the threads ---- */
@@ -148,7 +138,7 @@ static int run_rank(oc_comm *c, void *arg) {
     if (out != NULL) memset(out, 0xa5, outb);
     if (j->k == C_BCAST && me == j->root && out != NULL) memcpy(out, in, b);
     pthread_barrier_wait(&j->bar);
-    j->start[(size_t)it * (size_t)P + (size_t)me] = now_us();
+    j->start[(size_t)it * (size_t)P + (size_t)me] = rt_now_us();
     if (e == OC_OK) {
       switch (j->k) {
       case C_BCAST: e = oc_coll_bcast(c, out, j->count, j->t, j->root); break;
@@ -161,7 +151,7 @@ static int run_rank(oc_comm *c, void *arg) {
         break;
       }
     }
-    j->end[(size_t)it * (size_t)P + (size_t)me] = now_us();
+    j->end[(size_t)it * (size_t)P + (size_t)me] = rt_now_us();
     if (e == OC_OK && checks && outb > 0 && memcmp(out, ref, outb) != 0) j->wrong[me]++;
     if (me == 0) oc_comm_last_call(c, &j->info);
   }
@@ -350,8 +340,7 @@ static int cmd_run(int argc, char **argv) {
       }
       tot[it] = en - s;
     }
-    qsort(tot, (size_t)iters, sizeof *tot, dcmp);
-    med = iters % 2 ? tot[iters / 2] : (tot[iters / 2 - 1] + tot[iters / 2]) / 2;
+    med = rt_median(tot, (int)iters); /* sorts tot */
     mn = tot[0];
     pred_us = j.info.predicted >= 0 ? (double)j.info.predicted * j.info.unit_ns / 1000.0 : -1;
     if (o.json) {

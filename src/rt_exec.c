@@ -468,13 +468,43 @@ static void begin(oc_comm *c) {
   memset(&c->last, 0, sizeof c->last);
 }
 
+/* ---- a window of sends in flight ------------------------------------------------
+ * Sends are posted non-blocking; at most SEND_WINDOW are in flight, the
+ * oldest waited for before a new one.  win_drain waits for the rest. */
+typedef struct sendwin {
+  oc_req *r; /* SEND_WINDOW requests */
+  int64_t ns, head;
+} sendwin;
+
+static int win_send(oc_comm *c, sendwin *w, const void *buf, int64_t n, const oc_elem *el,
+                    int peer, int tag) {
+  int e;
+  if (w->ns - w->head == SEND_WINDOW) {
+    if ((e = rt_xwait(c, &w->r[w->head % SEND_WINDOW], -1)) != OC_OK) return e;
+    w->head++;
+  }
+  e = rt_xsend(c, buf, n, el, peer, tag, &w->r[w->ns % SEND_WINDOW]);
+  if (e == OC_OK) w->ns++;
+  return e;
+}
+
+/* every send still in flight; e, or the first error of these */
+static int win_drain(oc_comm *c, sendwin *w, int e) {
+  for (; w->head < w->ns; w->head++) {
+    int e2 = rt_xwait(c, &w->r[w->head % SEND_WINDOW], -1);
+    if (e == OC_OK) e = e2;
+  }
+  return e;
+}
+
 /* ---- broadcast ---------------------------------------------------------------------- */
 
 int oc_exec_bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int root) {
   rt_plan *pl;
-  oc_req *rr = NULL, *sr = NULL;
+  oc_req *rr = NULL;
+  sendwin sw = {NULL, 0, 0};
   unsigned char *have = NULL, *rlive = NULL;
-  int64_t m, len, ns = 0, head = 0;
+  int64_t m, len;
   int e, tag, P;
   if (c == NULL) return OC_EINVAL;
   P = c->tp.size;
@@ -495,7 +525,7 @@ int oc_exec_bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int r
     char *base = (char *)scratch(c, nreq * sizeof(oc_req) + 2 * (size_t)m);
     if (base == NULL) return OC_ENOMEM;
     rr = (oc_req *)(void *)base;
-    sr = rr + m;
+    sw.r = rr + m;
     have = (unsigned char *)(base + nreq * sizeof(oc_req));
     rlive = have + m;
   }
@@ -516,12 +546,7 @@ int oc_exec_bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int r
         if ((e = rt_xwait(c, &rr[j], n)) != OC_OK) break;
         have[j] = 1;
       }
-      if (ns - head == SEND_WINDOW) {
-        if ((e = rt_xwait(c, &sr[head % SEND_WINDOW], -1)) != OC_OK) break;
-        head++;
-      }
-      e = rt_xsend(c, at(buf, j * len, el), n, el, pl->kids[k], tag, &sr[ns % SEND_WINDOW]);
-      if (e == OC_OK) ns++;
+      e = win_send(c, &sw, at(buf, j * len, el), n, el, pl->kids[k], tag);
     }
   for (int64_t j = 0; j < m && e == OC_OK; j++)
     if (!have[j]) {
@@ -529,10 +554,7 @@ int oc_exec_bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int r
       e = rt_xwait(c, &rr[j], oc_min64(len, count - j * len));
       have[j] = 1;
     }
-  for (; head < ns; head++) {
-    int e2 = rt_xwait(c, &sr[head % SEND_WINDOW], -1);
-    if (e == OC_OK) e = e2;
-  }
+  e = win_drain(c, &sw, e);
   if (e != OC_OK) rt_drain(c, rr, m, rlive);
   return e;
 }
@@ -553,8 +575,9 @@ static int reduce_run(oc_comm *c, const void *own, void *result, int64_t count,
                       const oc_elem *el, int root) {
   rt_plan *pl = &c->rplan;
   int ordered = !el->commutative;
-  int64_t m, len, nk, ns = 0, head = 0;
-  oc_req *rr = NULL, *sr = NULL;
+  int64_t m, len, nk;
+  oc_req *rr = NULL;
+  sendwin sw = {NULL, 0, 0};
   unsigned char *rlive = NULL;
   void *traw = NULL, *araw = NULL;
   char *tmp = NULL, *acc;
@@ -589,7 +612,7 @@ static int reduce_run(oc_comm *c, const void *own, void *result, int64_t count,
       goto out;
     }
     rr = (oc_req *)(void *)base;
-    sr = rr + 2 * nk;
+    sw.r = rr + 2 * nk;
     rlive = (unsigned char *)(base + nreq * sizeof(oc_req));
   }
   if (nk > 0) {
@@ -618,19 +641,11 @@ static int reduce_run(oc_comm *c, const void *own, void *result, int64_t count,
         if (e == OC_OK) e = fold(el, a, at(tmp, b * len, el), n, k < pl->nleft);
       }
       if (e == OC_OK && pl->parent >= 0) {
-        if (ns - head == SEND_WINDOW) {
-          if ((e = rt_xwait(c, &sr[head % SEND_WINDOW], -1)) != OC_OK) break;
-          head++;
-        }
-        e = rt_xsend(c, a, n, el, pl->parent, tag, &sr[ns % SEND_WINDOW]);
-        if (e == OC_OK) ns++;
+        e = win_send(c, &sw, a, n, el, pl->parent, tag);
       }
     }
   }
-  for (; head < ns; head++) {
-    int e2 = rt_xwait(c, &sr[head % SEND_WINDOW], -1);
-    if (e == OC_OK) e = e2;
-  }
+  e = win_drain(c, &sw, e);
   if (e != OC_OK && rr != NULL) rt_drain(c, rr, 2 * nk, rlive);
 out:
   free(traw);
@@ -751,8 +766,9 @@ static int scan_choose(const oc_comm *c, int64_t count, const oc_elem *el, int64
 static int scan_chain(oc_comm *c, char *res, int64_t count, const oc_elem *el, int64_t m,
                       int tag) {
   int P = c->tp.size, me = c->tp.rank, e = OC_OK;
-  int64_t len = seg_len(count, m), ns = 0, head = 0;
-  oc_req *rq = NULL, *sr = NULL;
+  int64_t len = seg_len(count, m);
+  oc_req *rq = NULL;
+  sendwin sw = {NULL, 0, 0};
   unsigned char *live = NULL;
   void *raw = NULL;
   char *tmp = NULL;
@@ -761,7 +777,7 @@ static int scan_chain(oc_comm *c, char *res, int64_t count, const oc_elem *el, i
     char *base = (char *)scratch(c, nreq * sizeof(oc_req) + (size_t)m);
     if (base == NULL) return OC_ENOMEM;
     rq = (oc_req *)(void *)base;
-    sr = rq + m;
+    sw.r = rq + m;
     live = (unsigned char *)(base + nreq * sizeof(oc_req));
   }
   if (me > 0 && (tmp = rt_tmp_alloc(el, count, &raw)) == NULL) return OC_ENOMEM;
@@ -779,18 +795,10 @@ static int scan_chain(oc_comm *c, char *res, int64_t count, const oc_elem *el, i
       if (e == OC_OK) e = el->combine(el, at(tmp, j * len, el), at(res, j * len, el), n);
     }
     if (e == OC_OK && me < P - 1) {
-      if (ns - head == SEND_WINDOW) {
-        if ((e = rt_xwait(c, &sr[head % SEND_WINDOW], -1)) != OC_OK) break;
-        head++;
-      }
-      e = rt_xsend(c, at(res, j * len, el), n, el, me + 1, tag, &sr[ns % SEND_WINDOW]);
-      if (e == OC_OK) ns++;
+      e = win_send(c, &sw, at(res, j * len, el), n, el, me + 1, tag);
     }
   }
-  for (; head < ns; head++) {
-    int e2 = rt_xwait(c, &sr[head % SEND_WINDOW], -1);
-    if (e == OC_OK) e = e2;
-  }
+  e = win_drain(c, &sw, e);
   if (e != OC_OK) rt_drain(c, rq, m, live);
   free(raw);
   return e;

@@ -51,6 +51,10 @@ int rt_xrecv(oc_comm *c, void *buf, int64_t n, const oc_elem *el, int peer,
              int tag, oc_req *r);
 int rt_xwait(oc_comm *c, oc_req *r, int64_t expect);
 void rt_drain(oc_comm *c, oc_req *r, int64_t n, const unsigned char *live);
+/* CLOCK_MONOTONIC in microseconds; the median of v[0..n-1], n >= 1 (sorts
+ * v) — rt_measure.c, also for `optcast run` */
+double rt_now_us(void);
+double rt_median(double *v, int n);
 /* a buffer of n elements laid out like the caller's (free *raw) */
 char *rt_tmp_alloc(const oc_elem *el, int64_t n, void **raw);
 void rt_copy_elems(void *dst, const void *src, int64_t n, const oc_elem *el);

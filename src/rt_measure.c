@@ -29,7 +29,7 @@
 #include "optcast_rt.h"
 #include "rt_internal.h"
 
-static double now_us(void) {
+double rt_now_us(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
@@ -48,7 +48,7 @@ static int dcmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static double median(double *v, int n) {
+double rt_median(double *v, int n) {
   qsort(v, (size_t)n, sizeof *v, dcmp);
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
@@ -94,11 +94,11 @@ static int measure_size(mctx *x, char *buf, int64_t m, int reps, double rtt0,
     if (e == OC_OK) e = msend(x, buf, m, peer);
   }
   for (int i = 0; i < reps && e == OC_OK; i++) {
-    double t0 = now_us(), t1;
+    double t0 = rt_now_us(), t1;
     if (me == 0) { /* ping-pong */
       e = msend(x, buf, m, peer);
       if (e == OC_OK) e = mrecv(x, buf, m, peer);
-      rtt[i] = now_us() - t0;
+      rtt[i] = rt_now_us() - t0;
     } else {
       e = mrecv(x, buf, m, peer);
       if (e == OC_OK) e = msend(x, buf, m, peer);
@@ -107,9 +107,9 @@ static int measure_size(mctx *x, char *buf, int64_t m, int reps, double rtt0,
     /* o_s at 0, the receive already posted at 1 (rank 0 waits first) */
     if (me == 0) {
       sleep_us(rtt0 * 4 + 20);
-      t0 = now_us();
+      t0 = rt_now_us();
       e = msend(x, buf, m, peer);
-      os[i] = now_us() - t0;
+      os[i] = rt_now_us() - t0;
     } else {
       e = mrecv(x, buf, m, peer);
     }
@@ -121,18 +121,18 @@ static int measure_size(mctx *x, char *buf, int64_t m, int reps, double rtt0,
       if (e == OC_OK) e = mrecv(x, &ack, 1, peer);
     } else {
       sleep_us(rtt0 * 4 + 20 + (double)m / 500.0);
-      t0 = now_us();
+      t0 = rt_now_us();
       e = mrecv(x, buf, m, peer);
-      t1 = now_us();
+      t1 = rt_now_us();
       orv[i] = t1 - t0;
       if (e == OC_OK) e = msend(x, &ack, 1, peer);
     }
     /* saturated stream of STREAM messages, one acknowledgement */
     if (me == 0) {
-      t0 = now_us();
+      t0 = rt_now_us();
       for (int k = 0; k < STREAM && e == OC_OK; k++) e = msend(x, buf, m, peer);
       if (e == OC_OK) e = mrecv(x, &ack, 1, peer);
-      g[i] = (now_us() - t0 - rtt0) / STREAM;
+      g[i] = (rt_now_us() - t0 - rtt0) / STREAM;
       if (g[i] < 0.001) g[i] = 0.001;
     } else {
       for (int k = 0; k < STREAM && e == OC_OK; k++) e = mrecv(x, buf, m, peer);
@@ -140,10 +140,10 @@ static int measure_size(mctx *x, char *buf, int64_t m, int reps, double rtt0,
     }
   }
   if (e == OC_OK) {
-    out[0] = me == 0 ? median(rtt, reps) : 0;
-    out[1] = me == 0 ? median(os, reps) : 0;
-    out[2] = me == 1 ? median(orv, reps) : 0;
-    out[3] = me == 0 ? median(g, reps) : 0;
+    out[0] = me == 0 ? rt_median(rtt, reps) : 0;
+    out[1] = me == 0 ? rt_median(os, reps) : 0;
+    out[2] = me == 1 ? rt_median(orv, reps) : 0;
+    out[3] = me == 0 ? rt_median(g, reps) : 0;
   }
   free(v);
   return e;
