@@ -265,6 +265,72 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
 int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
                     int64_t *karp31);
 
+/* ---- continuous broadcast in the postal model (Karp et al. 3.1-3.3) ------
+ * Integer latency L (g = 1, o = 0).  The source creates item i at time i
+ * and sends it once, at time i; every processor must get every item; the
+ * delay of an item is creation to arrival at the last processor.  Lower
+ * bound L + B(P-1).  The plan is block-cyclic (see src/oc_cbcast.c and
+ * docs/ALGORITHMS.md "Continuous broadcast"): one block of r processors per
+ * internal node with r children of the broadcast tree, one receive-only
+ * processor; each block has a word saying which leaf it receives at each
+ * step.  Set-up O(P); what a processor does at a step is O(1) (plus a
+ * binary search for its block). */
+#define OC_CBCAST_PROCS_MAX ((int64_t)1 << 20)
+#define OC_CBCAST_L_MAX 64
+#define OC_CBCAST_MSGS_MAX ((int64_t)1 << 26)
+
+typedef enum oc_cbcast_method {
+  OC_CB_DIRECT = 0,    /* P-1 = f_t, words found by search (or P <= 2)    */
+  OC_CB_INDUCTION = 1, /* P-1 = f_t, Karp's induction from base cases     */
+  OC_CB_SPLIT = 2,     /* P-1 = f_{t-1} + n1: full part + a smaller tree  */
+  OC_CB_SEARCH = 3,    /* a tree of deadline D >= B(P-1) and words searched */
+  OC_CB_PATH = 4       /* none found: a path, delay L (P - 1)             */
+} oc_cbcast_method;
+const char *oc_cbcast_method_name(int m);
+
+typedef struct oc_cbcast_info {
+  int64_t P, L;
+  int64_t B;        /* B(P-1)                                             */
+  int64_t D;        /* the trees' deadline: delay = L + D                 */
+  int64_t delay;    /* every item's delay                                 */
+  int64_t bound;    /* L + B(P-1)                                         */
+  int64_t blocks;   /* internal nodes of the tree                         */
+  int64_t ro;       /* the receive-only processor's letter                */
+  int method;       /* oc_cbcast_method                                   */
+  int64_t base_lo;  /* first of L consecutive base cases in Karp's form
+                       (section 3.3), -1 if none within reach             */
+} oc_cbcast_info;
+
+typedef struct oc_cbcast oc_cbcast;
+typedef struct oc_cbcast_act { int64_t item, peer; } oc_cbcast_act; /* -1: none */
+
+/* 1 <= P <= OC_CBCAST_PROCS_MAX, 1 <= L <= OC_CBCAST_L_MAX (OC_ERANGE).
+ * Trees of deadline B(P-1) .. B(P-1) + L + 1 are tried; if none has words
+ * our search finds, the path (method OC_CB_PATH). */
+int oc_cbcast_new(oc_cbcast **out, int64_t P, int64_t L);
+void oc_cbcast_free(oc_cbcast *c);
+const oc_cbcast_info *oc_cbcast_get_info(const oc_cbcast *c);
+/* Block b: r processors, letter J of its node, word[0] = J, word[1..r-1] the
+ * letters it receives between (relative addressing: letter j at time T is
+ * item T + j - L - D). */
+int oc_cbcast_block(const oc_cbcast *c, int64_t b, int64_t *r, int64_t *J,
+                    const int64_t **word);
+/* What processor proc receives and sends at step T when k items are
+ * broadcast from root (item -1: nothing; peer: the other processor). */
+int oc_cbcast_step(const oc_cbcast *c, int64_t root, int64_t proc, int64_t T,
+                   int64_t k, oc_cbcast_act *recv, oc_cbcast_act *send);
+/* The k items' messages, k (P-1) <= OC_CBCAST_MSGS_MAX (appended to out). */
+int oc_cbcast_schedule(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out);
+/* Exhaustive (M. Hall's criterion): does ANY block-cyclic schedule with the
+ * optimal trees exist for P-1 = f_t?  *result 1 yes, 0 no, -1 budget out. */
+int oc_cbcast_exists(int64_t L, int64_t t, int64_t budget, int *result);
+/* Section 3.3's t(L): the smallest t0 from which every t has a solution in
+ * Karp's form, found by searching base cases up to f_t <= 6000 (tmax <= 64L
+ * + 64); -1 when none.  form_ok (tmax + 1 entries, may be NULL): per t, 0
+ * none found, 1 base case found by search, 2 by the induction. */
+int oc_cbcast_tl(int64_t L, int64_t tmax, int64_t *tl, int64_t *base_lo,
+                 unsigned char *form_ok);
+
 /* ---- k-port model: multi-message broadcast (Bar-Noy & Ho, seed 004) -------
  * n processors in synchronous rounds 1, 2, ...; in one round a processor
  * sends at most k messages, to distinct processors, and receives at most k,
@@ -668,6 +734,10 @@ typedef struct oc_verdict {
 /* Returns OC_OK with v->ok = 0/1, or an error (OC_ENOMEM, OC_EINVAL). */
 int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
                     const oc_sched *s, oc_verdict *v);
+/* Checks a continuous broadcast: the LogP/postal rules, item i held by the
+ * root from time i (user units) only; v->time = the largest delay. */
+int oc_verify_cbcast(const oc_params *p, int64_t root, int64_t items,
+                     const oc_sched *s, oc_verdict *v);
 
 /* Checks a combining schedule (sum of n operands, reduce: n = P) with root
  * `root`: the message rules above, plus additions as busy time, every

@@ -121,8 +121,7 @@ static void usage(FILE *f) {
       "               [--count N | --size B] [--type T] [--op OP] [--root r] [--iters K]\n"
       "               [--params FILE] [--segment B] [--check] [--json]   (threads)\n"
       "       optcast measure [--procs P] [--sizes a,b,...] [--reps R] [--out FILE] [--json]\n"
-      "PROBLEM: bcast kbcast sum reduce allreduce alltoall scan (rrp) (cbcast: "
-      "planned)\n"
+      "PROBLEM: bcast kbcast cbcast sum reduce allreduce alltoall scan (rrp)\n"
       "params:  --model logp|postal|kport|rrp  --procs P  --root r  --algorithm NAME\n"
       "         logp:   --latency L --overhead o --gap g   (integers), or --preset cm5|ib-tukey,\n"
       "                 or --params FILE [--size B] (measured; time unit 10 ns)\n"
@@ -131,6 +130,7 @@ static void usage(FILE *f) {
       " --personalized\n"
       "         kbcast (postal): --items m --algorithm repeat|pack|pipeline|dtree|best"
       " [--degree d]\n"
+      "         cbcast (postal, integer L): --latency L --procs P [--items k] [--root r]\n"
       "         allreduce: --ordered (rank order, for non-commutative operators)\n"
       "         kport:  --ports k, bcast|kbcast --items m --algorithm ktree|rotation|best\n"
       "         rrp:    --lines L, bcast|reduce|scan [--segments 0,s1,s2,...]\n"
@@ -454,10 +454,6 @@ static void check_problem(cli *c, int required) {
         c->problem);
   if (is(c, "scan") && !(c->val[O_MODEL] && strcmp(c->val[O_MODEL], "rrp") == 0))
     die("problem 'scan' is implemented for --model rrp only");
-  if (is(c, "cbcast"))
-    die("problem '%s' is not implemented yet (available: bcast, kbcast, sum, "
-        "reduce, allreduce, alltoall; scan with --model rrp)",
-        c->problem);
   if (c->set[O_DEGREE] && !is(c, "kbcast")) die("--degree: only meaningful for 'kbcast'");
   if (c->set[O_OPERANDS] && !is(c, "sum")) die("--operands: only meaningful for 'sum'");
   if (c->set[O_PERSONALIZED] && !is(c, "alltoall"))
@@ -469,7 +465,8 @@ static void check_problem(cli *c, int required) {
     die("--ordered: only meaningful for 'allreduce' and 'optcast verify reduce'");
   if (c->set[O_COUNTS] && !(is(c, "sum") && strcmp(c->cmd, "verify") == 0))
     die("--counts: only meaningful for 'optcast verify sum'");
-  if (c->set[O_ITEMS] && !is(c, "bcast") && !is(c, "alltoall") && !is(c, "kbcast"))
+  if (c->set[O_ITEMS] && !is(c, "bcast") && !is(c, "alltoall") && !is(c, "kbcast") &&
+      !is(c, "cbcast"))
     die("--items: not a parameter of '%s'", c->problem);
   if (strcmp(c->cmd, "rank") == 0 && !is(c, "bcast") && !is(c, "reduce"))
     die("rank: the per-rank view is available for bcast and reduce");
@@ -1234,6 +1231,49 @@ static int run_kport(cli *c) {
   return rc;
 }
 
+/* cbcast: the postal model with an integer latency; cli_cbcast.c does the
+ * work.  Items default to 16 (enough to see the steady state). */
+static int run_cbcast(cli *c) {
+  cli_cbcast_args a;
+  char *buf = NULL;
+  size_t len = 0;
+  int rc, lat;
+  for (int o = 0; o < O_COUNT; o++)
+    if (c->set[o] && o != O_MODEL && o != O_PROCS && o != O_LATENCY && o != O_LAMBDA &&
+        o != O_ITEMS && o != O_ROOT && o != O_JSON && o != O_CSV && o != O_QUIET &&
+        !(o == O_ALGORITHM && strcmp(c->val[o], "block-cyclic") == 0))
+      die("--%s: not a parameter of 'cbcast' (it takes --latency L, --procs P, "
+          "--items k, --root r)", OPTS[o].name);
+  if (strcmp(c->cmd, "plan") != 0 && strcmp(c->cmd, "bound") != 0 &&
+      strcmp(c->cmd, "verify") != 0)
+    die("%s: not available for 'cbcast' (use plan, bound or verify)", c->cmd);
+  if (c->set[O_MODEL] && strcmp(c->val[O_MODEL], "postal") != 0)
+    die("--model: cbcast is the postal model (got '%s')", c->val[O_MODEL]);
+  if (c->set[O_LATENCY] && c->set[O_LAMBDA]) die("--lambda: give --latency or --lambda, not both");
+  lat = c->set[O_LAMBDA] ? O_LAMBDA : O_LATENCY;
+  if (!c->set[lat]) die("missing --latency (the postal latency L, an integer)");
+  if (!c->set[O_PROCS]) die("missing --procs (number of processors)");
+  memset(&a, 0, sizeof a);
+  a.cmd = c->cmd;
+#ifdef OC_CLI_NO_MAIN /* the fuzzing build: small instances (the plan searches) */
+  a.L = need_int(c, lat, 1, 8);
+  a.P = need_int(c, O_PROCS, 1, 64);
+  a.k = c->set[O_ITEMS] ? need_int(c, O_ITEMS, 1, 64) : 16;
+#else
+  a.L = need_int(c, lat, 1, OC_CBCAST_L_MAX);
+  a.P = need_int(c, O_PROCS, 1, OC_CBCAST_PROCS_MAX);
+  a.k = c->set[O_ITEMS] ? need_int(c, O_ITEMS, 1, OC_CBCAST_MSGS_MAX) : 16;
+#endif
+  a.root = c->set[O_ROOT] ? need_int(c, O_ROOT, 0, a.P - 1) : 0;
+  a.json = c->set[O_JSON];
+  a.csv = c->set[O_CSV];
+  if (a.csv && strcmp(c->cmd, "plan") != 0) die("--csv: only 'optcast plan' prints a schedule");
+  if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
+  rc = cli_cbcast(&a, buf, len);
+  free(buf);
+  return rc;
+}
+
 /* --model rrp: cli_rrp.c does the work */
 static int run_rrp(cli *c) {
   cli_rrp_args a;
@@ -1564,6 +1604,7 @@ static int cli_run(int argc, char **argv, FILE *in) {
   check_problem(&c, strcmp(c.cmd, "plan") == 0 || strcmp(c.cmd, "bound") == 0 ||
                         strcmp(c.cmd, "draw") == 0 || strcmp(c.cmd, "report") == 0);
   check_output(&c);
+  if (is(&c, "cbcast")) return run_cbcast(&c);
   build_params(&c);
   if (c.set[O_RANK] && strcmp(c.cmd, "rank") != 0)
     die("--rank: only meaningful with 'optcast rank'");

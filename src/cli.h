@@ -20,6 +20,9 @@ int cli_render_activity(FILE *f, const oc_params *p, int64_t root,
 /* `,"violation":{...}` for verify --json; at: the JSON value of its time
  * (a number, or "null" for "at the end"). */
 void cli_json_violation(FILE *f, const oc_verdict *v, const char *at);
+/* "optcast: invalid schedule: ..." on stderr, and "invalid: ..." on stdout
+ * unless json; unit: "time " or "round " (cli_render.c). */
+void cli_print_violation(const oc_verdict *v, int json, const char *unit);
 
 /* k-port problems (cli_kport.c); the options are checked by cli.c.  buf:
  * the schedule read from stdin for verify (NUL at len).  Returns the exit
@@ -37,6 +40,14 @@ typedef struct cli_kport_args {
 } cli_kport_args;
 int cli_kport(const cli_kport_args *a, char *buf, size_t len);
 
+
+/* continuous broadcast (cli_cbcast.c): postal, integer latency L. */
+typedef struct cli_cbcast_args {
+  const char *cmd;
+  int64_t P, L, k, root;
+  int json, csv;
+} cli_cbcast_args;
+int cli_cbcast(const cli_cbcast_args *a, char *buf, size_t len);
 
 /* ring problems (cli_rrp.c); the options are checked by cli.c. */
 typedef struct cli_rrp_args {

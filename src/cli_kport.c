@@ -310,14 +310,7 @@ static int kp_verify(const cli_kport_args *a, char *buf, size_t len) {
            (long long)v.time, (long long)b.lb,
            v.time == b.lb ? "optimal" : "above the bound");
   }
-  if (!v.ok) {
-    fprintf(stderr, "optcast: invalid schedule: processor %lld, %s%s, rule %s: %s\n",
-            (long long)v.proc, end ? "the end" : "round ", end ? "" : at,
-            oc_rule_name(v.rule), v.detail);
-    if (!a->json)
-      printf("invalid: processor %lld, %s%s, rule %s: %s\n", (long long)v.proc,
-             end ? "the end" : "round ", end ? "" : at, oc_rule_name(v.rule), v.detail);
-  }
+  if (!v.ok) cli_print_violation(&v, a->json, "round ");
   oc_sched_free(&s);
   return v.ok ? 0 : 1;
 }

@@ -215,3 +215,18 @@ void cli_json_violation(FILE *f, const oc_verdict *v, const char *at) {
     if (*q == '"' || *q == '\\') fprintf(f, "\\%c", *q); else fputc(*q, f);
   fputs("\"}", f);
 }
+
+/* "invalid schedule" on stderr (and "invalid: ..." on stdout unless json),
+ * naming the processor, the time (or "the end" for a missing item) and the
+ * rule; `unit` is "time " or "round ". */
+void cli_print_violation(const oc_verdict *v, int json, const char *unit) {
+  char at[32];
+  int end = v->at > ((int64_t)1 << 60);
+  snprintf(at, sizeof at, "%lld", (long long)v->at);
+  fprintf(stderr, "optcast: invalid schedule: processor %lld, %s%s, rule %s: %s\n",
+          (long long)v->proc, end ? "the end" : unit, end ? "" : at, oc_rule_name(v->rule),
+          v->detail);
+  if (!json)
+    printf("invalid: processor %lld, %s%s, rule %s: %s\n", (long long)v->proc,
+           end ? "the end" : unit, end ? "" : at, oc_rule_name(v->rule), v->detail);
+}

@@ -312,7 +312,7 @@ void oc_verdict_init(oc_verdict *v) {
  * send start).  Long messages are checked as their packets with these. */
 static int verify_bcast_core(const oc_params *p, int64_t root, int64_t items,
                              const oc_sched *s, const int64_t *arr_at,
-                             const int64_t *need_at, oc_verdict *v) {
+                             const int64_t *need_at, int64_t rel, oc_verdict *v) {
   vctx c;
   int64_t P, h, *avail = NULL;
   unsigned char *bad = NULL;
@@ -333,7 +333,7 @@ static int verify_bcast_core(const oc_params *p, int64_t root, int64_t items,
   if (bad == NULL || avail == NULL) { e = OC_ENOMEM; goto done; }
   if ((e = check_messages(&c, s, items, bad, NULL, NULL)) != OC_OK) goto done;
   for (int64_t i = 0; i < P * items; i++) avail[i] = INT64_MAX;
-  for (int64_t i = 0; i < items; i++) avail[root * items + i] = 0;
+  for (int64_t i = 0; i < items; i++) avail[root * items + i] = i * rel;
   for (size_t i = 0; i < s->n; i++) {
     const oc_msg *m = &s->msg[i];
     if (!bad[i]) {
@@ -359,7 +359,7 @@ static int verify_bcast_core(const oc_params *p, int64_t root, int64_t items,
       violate(&c, OC_RULE_HELD, m->src, need, m->item, i, d);
     }
   }
-  { /* coverage and completion */
+  { /* coverage and completion (rel > 0: the largest delay) */
     int64_t done_at = 0;
     for (int64_t q = 0; q < P; q++) {
       for (int64_t i = 0; i < items; i++) {
@@ -368,8 +368,8 @@ static int verify_bcast_core(const oc_params *p, int64_t root, int64_t items,
           char d[240];
           snprintf(d, sizeof d, "never receives item %lld", (long long)i);
           violate(&c, OC_RULE_MISSING, q, OC_TIME_MAX + 1, i, (size_t)-1, d);
-        } else if (a > done_at) {
-          done_at = a;
+        } else if (a - i * rel > done_at) {
+          done_at = a - i * rel;
         }
       }
     }
@@ -389,7 +389,7 @@ int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
   size_t k = 0;
   int e;
   if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
-  if (s->len == NULL) return verify_bcast_core(p, root, items, s, NULL, NULL, v);
+  if (s->len == NULL) return verify_bcast_core(p, root, items, s, NULL, NULL, 0, v);
   if ((e = oc_params_check(p)) != OC_OK) return e;
   h = p->L + 2 * p->o;
   oc_sched_init(&x);
@@ -406,12 +406,22 @@ int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
       need[k] = s->msg[i].t;
     }
   }
-  e = verify_bcast_core(p, root, items, &x, arr, need, v);
+  e = verify_bcast_core(p, root, items, &x, arr, need, 0, v);
 out:
   free(arr);
   free(need);
   oc_sched_free(&x);
   return e;
+}
+
+/* Continuous broadcast: item i is created at the root at time i (user
+ * units, p->unit model units each); v->time is the largest delay. */
+int oc_verify_cbcast(const oc_params *p, int64_t root, int64_t items,
+                     const oc_sched *s, oc_verdict *v) {
+  if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
+  if (s->len != NULL) return OC_EINVAL; /* one packet per message */
+  if (items > OC_TIME_MAX / (p->unit > 0 ? p->unit : 1)) return OC_ERANGE;
+  return verify_bcast_core(p, root, items, s, NULL, NULL, p->unit, v);
 }
 
 /* ---- combining problems ----------------------------------------------------- */

@@ -49,6 +49,14 @@
   X(kbcast_bounds)                                                             \
   X(kbcast_theorem7)                                                           \
   X(kbcast_pack_long_messages)                                                 \
+  X(cbcast_karp_fig2)                                                          \
+  X(cbcast_exists)                                                             \
+  X(cbcast_grid)                                                               \
+  X(cbcast_step)                                                               \
+  X(cbcast_mutants)                                                            \
+  X(cbcast_large)                                                              \
+  X(cbcast_tl)                                                                 \
+  X(cli_cbcast)                                                                \
   X(kport_bounds_exhaustive)                                                   \
   X(kport_bounds_values)                                                       \
   X(kport_rotation_cube)                                                       \
