@@ -550,7 +550,7 @@ static int solve_inst1(const cb_inst *I, int64_t want_ro, int root_form, int64_t
                        int32_t ex_r, cb_sol *out) {
   cb_search S;
   int r, e;
-  int64_t nblk = 0, pos = 0;
+  int64_t pos = 0;
   memset(&S, 0, sizeof S);
   S.A = I->A;
   S.budget = budget;
@@ -568,7 +568,6 @@ static int solve_inst1(const cb_inst *I, int64_t want_ro, int root_form, int64_t
       r = e;
       goto out;
     }
-    nblk += S.ty[i].mult;
   }
   r = dfs_c(&S, 0, 0, 0, 0);
   if (r == 1) {

@@ -104,6 +104,12 @@ void test_cbcast_exists(void) {
       if (r == 0) CHECK(d > b);
     }
   }
+  /* even L, t = 2L: none (the letter-sum argument in docs/ALGORITHMS.md);
+   * odd L: one exists */
+  for (int64_t L = 3; L <= 10; L++) {
+    CHECK_OK(oc_cbcast_exists(L, 2 * L, 5000000, &r));
+    CHECK_EQ(r, L % 2 == 0 ? 0 : 1);
+  }
   CHECK_EQ(oc_cbcast_exists(0, 8, 10, &r), OC_ERANGE);
 }
 
