@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
     pid = fork();
     if (pid == 0) {
       rng_state ^= (uint64_t)(i + 1) * 0x9E3779B97F4A7C15ULL;
-      alarm(TEST_TIMEOUT_S);
+      alarm(test_sweep() ? 10 * TEST_TIMEOUT_S : TEST_TIMEOUT_S); /* sweeps run long */
       TESTS[i].fn();
       fflush(stdout);
       _exit(0);
