@@ -191,7 +191,7 @@ static int cb_verify(const cli_cbcast_args *a, char *buf, size_t len) {
   oc_sched s;
   oc_verdict v;
   oc_cbcast *c = NULL;
-  char err[256], at[32];
+  char at[32];
   int e, end;
   int64_t lb;
   if (a->P > 1 && a->k > OC_CBCAST_MSGS_MAX / (a->P - 1)) {
@@ -203,15 +203,7 @@ static int cb_verify(const cli_cbcast_args *a, char *buf, size_t len) {
   if ((e = oc_cbcast_new(&c, a->P, a->L)) != OC_OK) return cb_fail("verify", e);
   lb = oc_cbcast_get_info(c)->bound;
   oc_cbcast_free(c);
-  oc_sched_init(&s);
-  if ((e = oc_sched_read_csv(buf, len, &p, &s, err, sizeof err)) != OC_OK) {
-    oc_sched_free(&s);
-    if (e == OC_EPARSE) {
-      fprintf(stderr, "optcast: schedule: %s\n", err);
-      return 2;
-    }
-    return cb_fail("schedule", e);
-  }
+  if (cli_read_schedule(buf, len, &p, &s) != 0) return 2;
   if ((e = oc_verify_cbcast(&p, a->root, a->k, &s, &v)) != OC_OK) {
     oc_sched_free(&s);
     return cb_fail("verify", e);

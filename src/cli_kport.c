@@ -274,7 +274,7 @@ static int kp_verify(const cli_kport_args *a, char *buf, size_t len) {
   oc_sched s;
   oc_verdict v;
   oc_kport_bounds b;
-  char err[256], at[32];
+  char at[32];
   int e, end;
   if (a->m > OC_KPORT_PLAN_MAX / a->n) {
     fprintf(stderr, "optcast: --items, --procs: n * m at most %lld for verify\n",
@@ -283,15 +283,7 @@ static int kp_verify(const cli_kport_args *a, char *buf, size_t len) {
   }
   /* rounds are integers: read them as postal times with lambda = 1 */
   if (oc_params_postal(&p, a->n, 1, 1) != OC_OK) return kp_fail("verify", OC_EINVAL);
-  oc_sched_init(&s);
-  if ((e = oc_sched_read_csv(buf, len, &p, &s, err, sizeof err)) != OC_OK) {
-    oc_sched_free(&s);
-    if (e == OC_EPARSE) {
-      fprintf(stderr, "optcast: schedule: %s\n", err);
-      return 2;
-    }
-    return kp_fail("schedule", e);
-  }
+  if (cli_read_schedule(buf, len, &p, &s) != 0) return 2;
   if ((e = oc_verify_kport(a->n, a->k, a->m, a->root, &s, &v)) != OC_OK ||
       (e = oc_kport_bound(a->n, a->k, a->m, &b)) != OC_OK) {
     oc_sched_free(&s);

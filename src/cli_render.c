@@ -230,3 +230,16 @@ void cli_print_violation(const oc_verdict *v, int json, const char *unit) {
     printf("invalid: processor %lld, %s%s, rule %s: %s\n", (long long)v->proc,
            end ? "the end" : unit, end ? "" : at, oc_rule_name(v->rule), v->detail);
 }
+
+/* Reads a CSV schedule for verify into s (initialised here); on a bad
+ * schedule prints one line and returns 2 (s freed), else 0. */
+int cli_read_schedule(char *buf, size_t len, const oc_params *p, oc_sched *s) {
+  char err[256];
+  int e;
+  oc_sched_init(s);
+  if ((e = oc_sched_read_csv(buf, len, p, s, err, sizeof err)) == OC_OK) return 0;
+  oc_sched_free(s);
+  if (e == OC_EPARSE) fprintf(stderr, "optcast: schedule: %s\n", err);
+  else fprintf(stderr, "optcast: schedule: %s\n", oc_strerror(e));
+  return 2;
+}

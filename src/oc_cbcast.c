@@ -120,6 +120,19 @@ static int64_t bfun(int64_t L, int64_t n) { /* B(n), n >= 1 */
   return t;
 }
 
+/* Makes room for `need` elements of `size` bytes in *arr (capacity *cap,
+ * doubled from `first`). */
+static int grow(void **arr, int64_t *cap, int64_t need, size_t size, int64_t first) {
+  int64_t nc = *cap ? *cap : first;
+  void *n;
+  if (need <= *cap) return OC_OK;
+  while (nc < need) nc *= 2;
+  if ((n = realloc(*arr, (size_t)nc * size)) == NULL) return OC_ENOMEM;
+  *arr = n;
+  *cap = nc;
+  return OC_OK;
+}
+
 /* ---- solutions -------------------------------------------------------------- */
 
 static void sol_free(cb_sol *s) {
@@ -129,20 +142,10 @@ static void sol_free(cb_sol *s) {
 }
 
 static int sol_add(cb_sol *s, int32_t r, int64_t J, const int64_t *word) {
-  if (s->nb == s->cap) {
-    int64_t nc = s->cap ? 2 * s->cap : 16;
-    cb_blk *nbk = (cb_blk *)realloc(s->b, (size_t)nc * sizeof *nbk);
-    if (nbk == NULL) return OC_ENOMEM;
-    s->b = nbk;
-    s->cap = nc;
-  }
-  while (s->nw + r > s->wcap) {
-    int64_t nc = s->wcap ? 2 * s->wcap : 64;
-    int64_t *nw = (int64_t *)realloc(s->w, (size_t)nc * sizeof *nw);
-    if (nw == NULL) return OC_ENOMEM;
-    s->w = nw;
-    s->wcap = nc;
-  }
+  int64_t bcap = s->cap;
+  int e = grow((void **)&s->b, &bcap, s->nb + 1, sizeof *s->b, 16);
+  s->cap = bcap;
+  if (e || (e = grow((void **)&s->w, &s->wcap, s->nw + r, sizeof *s->w, 64))) return e;
   memset(&s->b[s->nb], 0, sizeof s->b[0]);
   s->b[s->nb].r = r;
   s->b[s->nb].J = J;
@@ -204,13 +207,8 @@ typedef struct cb_search {
 } cb_search;
 
 static int cand_push(cb_type *t, const cb_cand *c) {
-  if (t->nc == t->cc) {
-    int64_t nc = t->cc ? 2 * t->cc : 8;
-    cb_cand *n = (cb_cand *)realloc(t->c, (size_t)nc * sizeof *n);
-    if (n == NULL) return OC_ENOMEM;
-    t->c = n;
-    t->cc = nc;
-  }
+  int e = grow((void **)&t->c, &t->cc, t->nc + 1, sizeof *t->c, 8);
+  if (e) return e;
   t->c[t->nc++] = *c;
   return OC_OK;
 }
@@ -222,7 +220,7 @@ static int64_t cand_count(const cb_cand *c, int64_t j) {
 
 /* every legal word of a small block, one per letter multiset */
 static int ex_words(cb_type *t, int64_t A, const int64_t *have, int64_t *w,
-                    unsigned char *used, int32_t s, int64_t from) {
+                    unsigned char *used, int32_t s) {
   int e;
   if (s == t->r) {
     cb_cand c;
@@ -259,14 +257,13 @@ static int ex_words(cb_type *t, int64_t A, const int64_t *have, int64_t *w,
     if ((e = cand_push(t, &c)) != OC_OK) free(cp);
     return e;
   }
-  (void)from;
   for (int64_t j = 0; j < A; j++) {
     int64_t x = (s + j) % t->r;
     if (used[x] || have[j] == 0) continue;
     if (--t->exsteps < 0) return OC_OK; /* enough: the search is budgeted anyway */
     used[x] = 1;
     w[s] = j;
-    e = ex_words(t, A, have, w, used, s + 1, j);
+    e = ex_words(t, A, have, w, used, s + 1);
     used[x] = 0;
     if (e) return e;
   }
@@ -298,7 +295,7 @@ static int make_cands(cb_type *t, int64_t A, const int64_t *have, int root_form,
     used[t->J % t->r] = 1;
     t->exsteps = 20000;
     w[0] = t->J;
-    if ((e = ex_words(t, A, have, w, used, 1, 0)) != OC_OK) return e;
+    if ((e = ex_words(t, A, have, w, used, 1)) != OC_OK) return e;
   }
   return OC_OK;
 }
@@ -438,17 +435,9 @@ static void inst_free(cb_inst *I) {
 }
 
 static int inst_node(cb_inst *I, int32_t r, int64_t J) {
-  if (I->nn == I->cap) {
-    int64_t nc = I->cap ? 2 * I->cap : 16;
-    int32_t *nr = (int32_t *)realloc(I->r, (size_t)nc * sizeof *nr);
-    int64_t *nJ;
-    if (nr == NULL) return OC_ENOMEM;
-    I->r = nr;
-    nJ = (int64_t *)realloc(I->J, (size_t)nc * sizeof *nJ);
-    if (nJ == NULL) return OC_ENOMEM;
-    I->J = nJ;
-    I->cap = nc;
-  }
+  int64_t rcap = I->cap;
+  int e = grow((void **)&I->r, &rcap, I->nn + 1, sizeof *I->r, 16);
+  if (e || (e = grow((void **)&I->J, &I->cap, I->nn + 1, sizeof *I->J, 16))) return e;
   I->r[I->nn] = r;
   I->J[I->nn] = J;
   I->nn++;
@@ -686,15 +675,20 @@ out:
   return r;
 }
 
-static int full_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t t) {
+/* The instance of shape() for n processors and deadline D. */
+static int shape_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64_t D) {
   int32_t rr;
   memset(I, 0, sizeof *I);
-  I->D = t;
-  I->A = t + 1;
+  I->D = D;
+  I->A = D + 1;
   I->leaf = (int64_t *)calloc((size_t)I->A, sizeof *I->leaf);
   if (I->leaf == NULL) return OC_ENOMEM;
-  (void)L;
-  return shape(I, f, L, f[t], t, 0, &rr);
+  return shape(I, f, L, n, D, 0, &rr);
+}
+
+/* The full tree of f_t processors, deadline t. */
+static int full_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t t) {
+  return shape_inst(I, f, L, f[t], t);
 }
 
 int oc_cbcast_exists(int64_t L, int64_t t, int64_t budget, int *result) {
@@ -847,15 +841,6 @@ static void node_free(cb_node *nd) {
 }
 
 #define CB_SEARCH_MAX 4000 /* processors for the fallback tree search */
-
-static int shape_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64_t D) {
-  int32_t rr;
-  I->D = D;
-  I->A = D + 1;
-  I->leaf = (int64_t *)calloc((size_t)I->A, sizeof *I->leaf);
-  if (I->leaf == NULL) return OC_ENOMEM;
-  return shape(I, f, L, n, D, 0, &rr);
-}
 
 /* Theorem 3.5's idea (Karp et al., for L = 2): the full tree of deadline D
  * with f_D - n leaves pruned.  A node's last child is a leaf (letter
