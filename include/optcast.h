@@ -299,6 +299,8 @@ typedef struct oc_cbcast_info {
   int method;       /* oc_cbcast_method                                   */
   int64_t base_lo;  /* first of L consecutive base cases in Karp's form
                        (section 3.3), -1 if none within reach             */
+  int64_t slack;    /* DIRECT/INDUCTION/SPLIT: 1 if built from forms of
+                       deadline t + 1 (pruned trees, Theorem 3.5), else 0 */
 } oc_cbcast_info;
 
 typedef struct oc_cbcast oc_cbcast;

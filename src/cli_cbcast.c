@@ -132,9 +132,9 @@ static int cb_plan(const cli_cbcast_args *a) {
   } else if (a->json) {
     cb_json_head(a, "block-cyclic", in->delay, in->bound, 1);
     printf(",\"delay\":%lld,\"B\":%lld,\"deadline\":%lld,\"method\":\"%s\","
-           "\"blocks\":[",
+           "\"slack\":%lld,\"blocks\":[",
            (long long)in->delay, (long long)in->B, (long long)in->D,
-           oc_cbcast_method_name(in->method));
+           oc_cbcast_method_name(in->method), (long long)in->slack);
     for (int64_t i = 0; i < in->blocks; i++) {
       int64_t r, J;
       const int64_t *w;
@@ -150,10 +150,11 @@ static int cb_plan(const cli_cbcast_args *a) {
     printf("optcast plan cbcast: postal L=%lld, P=%lld, %lld items from processor %lld\n",
            (long long)a->L, (long long)a->P, (long long)a->k, (long long)a->root);
     printf("delay %lld for every item, lower bound L + B(P-1) = %lld + %lld = %lld (%s); "
-           "method: %s\n",
+           "method: %s%s\n",
            (long long)in->delay, (long long)a->L, (long long)in->B, (long long)in->bound,
            in->delay == in->bound ? "optimal" : "above the bound",
-           oc_cbcast_method_name(in->method));
+           oc_cbcast_method_name(in->method),
+           in->slack ? ", from pruned trees of deadline t + 1 (Karp Theorem 3.5)" : "");
     printf("%zu messages, all items done at %lld; checked by the verifier: valid\n\n", s.n,
            a->P > 1 ? (long long)(a->k - 1 + in->delay) : 0LL);
     if (a->P > 2) cb_blocks(c);

@@ -195,7 +195,10 @@ typedef struct cb_search {
   int64_t nty;
   int64_t steps, budget;
   int64_t want_ro;    /* -1: any                                          */
-  int root_form;      /* block 0 restricted to x = 0 family (Karp's form) */
+  int root_form;      /* block 0 restricted to the family word with
+                         x = want_ro - 1 and p + 1 + x = J - r (Karp's form:
+                         then one more child and one more letter x + 1 keep
+                         the word legal, see ctx_init) */
   int64_t *pick;      /* per block (in order): candidate index            */
   /* failure memo: open addressing on a 64-bit hash (collisions only cost
    * completeness of the budgeted search, never correctness: every result is
@@ -270,12 +273,12 @@ static int ex_words(cb_type *t, int64_t A, const int64_t *have, int64_t *w,
   return OC_OK;
 }
 
-static int make_cands(cb_type *t, int64_t A, const int64_t *have, int root_form,
+static int make_cands(cb_type *t, int64_t A, const int64_t *have, int64_t root_x,
                       int32_t ex_r) {
   int e;
-  for (int64_t x = 0; x < A; x++) {
+  for (int64_t x = root_x >= 0 ? root_x : 0; x < A; x++) {
     int64_t p0 = (((t->J - 1 - x) % t->r) + t->r) % t->r;
-    if (root_form && x != 0) break;
+    if (root_x >= 0 && (x != root_x || p0 != t->J - t->r - 1 - x)) break;
     for (int64_t m = 0; p0 + 2 * m <= t->r - 1; m++) {
       cb_cand c;
       int64_t n = t->r - 1 - p0 - 2 * m;
@@ -288,7 +291,7 @@ static int make_cands(cb_type *t, int64_t A, const int64_t *have, int root_form,
       if ((e = cand_push(t, &c)) != OC_OK) return e;
     }
   }
-  if (t->r <= ex_r && !root_form) {
+  if (t->r <= ex_r && root_x < 0) {
     int64_t w[CB_EX_R + 1];
     unsigned char used[CB_EX_R + 1];
     memset(used, 0, sizeof used);
@@ -401,7 +404,7 @@ static int dfs_c(cb_search *S, int64_t ti, int64_t k, int64_t prev, int64_t pos)
   for (int64_t ci = k ? prev : 0; ci < t->nc; ci++) {
     const cb_cand *c = &t->c[ci];
     int fits = 1;
-    if (ti == 0 && S->root_form && c->x != 0) continue;
+    if (ti == 0 && S->root_form && c->x != S->want_ro - 1) continue;
     for (int64_t j = 0; j < S->A && fits; j++)
       if (cand_get(c, t->r, j) > S->rem[j]) fits = 0;
     if (!fits) continue;
@@ -553,7 +556,8 @@ static int solve_inst1(const cb_inst *I, int64_t want_ro, int root_form, int64_t
   memcpy(S.rem, I->leaf, (size_t)I->A * sizeof *S.rem);
   for (int64_t j = 0; j < I->A; j++) S.left += S.rem[j];
   for (int64_t i = 0; i < S.nty; i++) {
-    if ((e = make_cands(&S.ty[i], I->A, I->leaf, root_form && i == 0, ex_r)) != OC_OK) {
+    if ((e = make_cands(&S.ty[i], I->A, I->leaf,
+                        root_form && i == 0 && want_ro >= 1 ? want_ro - 1 : -1, ex_r)) != OC_OK) {
       r = e;
       goto out;
     }
@@ -722,6 +726,7 @@ int oc_cbcast_exists(int64_t L, int64_t t, int64_t budget, int *result) {
  * base[t]), 2 composed from t-1 and t-L.  A form solution has receive-only
  * letter 1 (b) and a root word from the x = 0 family (a^{L-2}(ca)^m b^n). */
 
+#define CB_M3_MAX 64 /* slack-1 forms: Karp's m3 tried up to this */
 #define CB_FORM_DIRECT_MAX 6000 /* base cases are searched up to f_t this big */
 #ifndef CB_FORM_BUDGET
 #define CB_FORM_BUDGET 400000
@@ -729,6 +734,7 @@ int oc_cbcast_exists(int64_t L, int64_t t, int64_t budget, int *result) {
 
 typedef struct cb_ctx {
   int64_t L, T;     /* f and how known for t <= T */
+  int64_t s;        /* slack: form(t) has f_t processors and deadline t + s */
   int64_t *f;
   signed char *how;
   cb_sol *base;     /* base[t] when how[t] == 1 */
@@ -744,12 +750,23 @@ static void ctx_free(cb_ctx *x) {
   memset(x, 0, sizeof *x);
 }
 
-/* f up to T + 2L + 6 (the fallback's deeper trees), forms up to T */
-static int ctx_init(cb_ctx *x, int64_t L, int64_t T) {
+static int pruned_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64_t D,
+                       int variant);
+
+/* f up to T + 2L + 6 (the fallback's deeper trees), forms up to T.  Slack
+ * s = 0: form(t) is the full tree of deadline t (Karp's base cases); s = 1
+ * (L = 2 only): the full tree of deadline t + 1 pruned to f_t processors by
+ * Theorem 3.5's recipe (karp_prune), where s = 0 has no base cases from
+ * t = 7 on (Theorem 3.4).  Form: receive-only letter b, root word
+ * x^p (x+2 x)^m (x+1)^n with x = a and p + 1 + x = J - r: one more child
+ * (r, J both + 1) and one more b keep it legal, so the induction works for
+ * either slack (f_t = f_{t-1} + f_{t-L} holds for the pruned sizes too). */
+static int ctx_init(cb_ctx *x, int64_t L, int64_t T, int64_t s) {
   int64_t run = 0;
   memset(x, 0, sizeof *x);
   x->L = L;
   x->T = T;
+  x->s = s;
   x->base_lo = -1;
   x->f = fseq(L, T + 2 * L + 6);
   x->how = (signed char *)calloc((size_t)T + 1, 1);
@@ -760,13 +777,25 @@ static int ctx_init(cb_ctx *x, int64_t L, int64_t T) {
     if (t - L >= 0 && x->how[t - 1] && x->how[t - L]) {
       x->how[t] = 2;
     } else if (x->f[t] <= CB_FORM_DIRECT_MAX) {
-      cb_inst I;
-      int r, e = full_inst(&I, x->f, L, t);
-      if (e) { inst_free(&I); return e; }
-      r = solve_inst(&I, 1, 1, CB_FORM_BUDGET, &x->base[t]);
-      inst_free(&I);
-      if (r < -1) return r;
-      if (r == 1) x->how[t] = 1;
+      /* s = 1: Karp's pruning with m3 = 0, 1, ... (variant 4 + m3) */
+      int fit = 0;
+      for (int variant = s ? 4 : 0; variant < (s ? 4 + CB_M3_MAX : 1) && !x->how[t]; variant++) {
+        cb_inst I;
+        int r, e;
+        memset(&I, 0, sizeof I);
+        e = s ? pruned_inst(&I, x->f, L, x->f[t], t + s, variant) : full_inst(&I, x->f, L, t);
+        if (e == OC_EINVAL) {
+          inst_free(&I);
+          if (fit) break; /* past the feasible m3 */
+          continue;
+        }
+        fit = 1;
+        if (e) { inst_free(&I); return e; }
+        r = solve_inst(&I, 1, 1, CB_FORM_BUDGET, &x->base[t]);
+        inst_free(&I);
+        if (r < -1) return r;
+        if (r == 1) x->how[t] = 1;
+      }
     }
     run = x->how[t] ? run + 1 : 0;
     if (run == L && x->base_lo < 0) x->base_lo = t - L + 1;
@@ -826,10 +855,14 @@ enum { CB_M_ONE = 0, CB_M_FULL = 1, CB_M_SPLIT = 2, CB_M_SEARCH = 3 };
 
 typedef struct cb_node { /* how n processors are served */
   int method;
+  int64_t s;             /* FULL, SPLIT: the forms' slack           */
   int64_t n, D, t;       /* deadline reached; t = B(n)             */
   struct cb_node *sub;   /* SPLIT: the first child's subtree        */
   cb_sol found;          /* SEARCH: the solution                    */
 } cb_node;
+
+static int plan_n(const cb_ctx *x0, const cb_ctx *x1, int64_t n, int64_t maxD,
+                  cb_node **out);
 
 static void node_free(cb_node *nd) {
   while (nd != NULL) {
@@ -842,10 +875,52 @@ static void node_free(cb_node *nd) {
 
 #define CB_SEARCH_MAX 4000 /* processors for the fallback tree search */
 
+/* Theorem 3.5's pruning (Karp et al., L = 2), of a full tree (a node with
+ * letter J has r = J - 1 children, the last two leaves b and a): every node
+ * with 4 or more children loses both leaves, m3 of those with 3 children
+ * lose both, every node with 2 children loses its a, and as many as the cut
+ * still needs of those with one child lose it (becoming leaves c).  The
+ * paper leaves the fractions open; the caller tries m3 = 0, 1, ... */
+static int karp_prune(cb_inst *I, int64_t L, int64_t cut, int64_t m3) {
+  int64_t n1 = 0;
+  if (L != 2 || I->A < 3) return OC_EINVAL;
+  for (int64_t i = 0; i < I->nn; i++) {
+    int32_t r = I->r[i];
+    if (r >= 4 || (r == 3 && m3 > 0)) {
+      m3 -= r == 3;
+      I->r[i] -= 2;
+      I->leaf[0]--;
+      I->leaf[1]--;
+      cut -= 2;
+    } else if (r == 2) {
+      I->r[i] = 1;
+      I->leaf[0]--;
+      cut--;
+    } else if (r == 1 && I->J[i] == 2) {
+      n1++;
+    }
+  }
+  if (m3 > 0 || cut < 0 || cut > n1) return OC_EINVAL;
+  for (int64_t i = 0; i < I->nn && cut > 0; i++)
+    if (I->r[i] == 1 && I->J[i] == 2) {
+      I->leaf[0]--;
+      I->leaf[2]++;
+      I->r[i] = I->r[I->nn - 1];
+      I->J[i] = I->J[I->nn - 1];
+      I->nn--;
+      i--;
+      cut--;
+    }
+  for (int64_t j = 0; j < I->A; j++)
+    if (I->leaf[j] < 0) return OC_EINVAL;
+  return OC_OK;
+}
+
 /* Theorem 3.5's idea (Karp et al., for L = 2): the full tree of deadline D
  * with f_D - n leaves pruned.  A node's last child is a leaf (letter
  * J - L - r + 1 < L); pruning it leaves the node (r - 1, J).  variant 1
- * prunes round-robin from the largest nodes, 2 from the smallest. */
+ * prunes round-robin from the largest nodes, 2 from the smallest, 3 as 1
+ * but never the root (whose word must keep the form a^{L-2}(ca)^m b^n). */
 static int pruned_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64_t D,
                        int variant) {
   int64_t cut, progress = 1;
@@ -853,10 +928,11 @@ static int pruned_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64
   if (D < L || f[D] < n || f[D] - n > 4 * n) return OC_EINVAL;
   if ((e = shape_inst(I, f, L, f[D], D)) != OC_OK) return e;
   cut = f[D] - n;
+  if (variant >= 4) return karp_prune(I, L, cut, variant - 4);
   /* nodes as built: order by r (desc for variant 1, asc for 2) */
   for (int64_t i = 1; i < I->nn; i++)
     for (int64_t j = i; j > 0; j--) {
-      int sw = variant == 1 ? I->r[j - 1] < I->r[j] : I->r[j - 1] > I->r[j];
+      int sw = variant != 2 ? I->r[j - 1] < I->r[j] : I->r[j - 1] > I->r[j];
       if (!sw) break;
       {
         int32_t tr = I->r[j];
@@ -872,6 +948,7 @@ static int pruned_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64
     for (int64_t i = 0; i < I->nn && cut > 0; i++) {
       int64_t last = I->J[i] - L - (I->r[i] - 1);
       if (I->r[i] < 1 || last < 0 || last >= L || I->leaf[last] == 0) continue;
+      if (variant == 3 && I->J[i] == D) continue; /* keeps the root's form */
       I->r[i]--;
       I->leaf[last]--;
       cut--;
@@ -888,55 +965,92 @@ static int pruned_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64
   return cut == 0 ? OC_OK : OC_EINVAL;
 }
 
-static int plan_n(const cb_ctx *x, int64_t n, int64_t maxD, cb_node **out) {
-  cb_node *nd = (cb_node *)calloc(1, sizeof *nd);
-  int64_t t = 0;
+/* FULL or SPLIT from the forms of x (deadline t + x->s); 1 done, 0 not. */
+static int plan_form(const cb_ctx *x, const cb_ctx *x0, const cb_ctx *x1, cb_node *nd) {
+  int64_t t = nd->t, n = nd->n;
   int e;
-  if (nd == NULL) return OC_ENOMEM;
-  *out = nd;
-  nd->n = n;
-  if (n == 1) {
-    nd->method = CB_M_ONE;
-    return OC_OK;
-  }
-  while (x->f[t] < n) t++;
-  nd->t = t;
-  nd->D = t;
+  if (x == NULL || t > x->T) return 0;
   if (x->f[t] == n && x->how[t]) {
     nd->method = CB_M_FULL;
-    return OC_OK;
+    nd->s = x->s;
+    nd->D = t + x->s;
+    return 1;
   }
-  if (t >= 1 && x->f[t] != n && x->how[t - 1] && t - x->L >= 0) {
+  if (t >= 1 && x->f[t] != n && x->how[t - 1] && t + x->s - x->L >= 0) {
     int64_t n1 = n - x->f[t - 1];
-    if ((e = plan_n(x, n1, t - x->L, &nd->sub)) != OC_OK) return e;
-    if (nd->sub->D <= t - x->L) {
+    if ((e = plan_n(x0, x1, n1, t + x->s - x->L, &nd->sub)) != OC_OK) return e;
+    if (nd->sub->D <= t + x->s - x->L) {
       nd->method = CB_M_SPLIT;
-      return OC_OK;
+      nd->s = x->s;
+      nd->D = t + x->s;
+      return 1;
     }
     node_free(nd->sub);
     nd->sub = NULL;
   }
-  /* search trees of deadline t, t+1, ... */
-  nd->method = CB_M_SEARCH;
-  if (n > CB_SEARCH_MAX) { nd->D = maxD + 1; return OC_OK; }
-  for (int64_t D = t; D <= maxD && D <= x->T + 2 * x->L + 6; D++)
-    for (int variant = 0; variant < 3; variant++) {
+  return 0;
+}
+
+/* searched trees of deadline D0 .. D1; 1 found, 0 not */
+static int plan_search(const cb_ctx *x, cb_node *nd, int64_t D0, int64_t D1) {
+  int64_t n = nd->n;
+  int e;
+  if (n > CB_SEARCH_MAX) return 0;
+  for (int64_t D = D0; D <= D1 && D <= x->T + 2 * x->L + 6; D++)
+    for (int variant = 0, fit = 0; variant < (x->L == 2 ? 4 + CB_M3_MAX : 3); variant++) {
       cb_inst I;
       int r;
       memset(&I, 0, sizeof I);
+      if (variant == 3) continue; /* 3: forms only; 4 + m3: Karp's pruning */
       e = variant == 0 ? shape_inst(&I, x->f, x->L, n, D)
                        : pruned_inst(&I, x->f, x->L, n, D, variant);
-      if (e == OC_EINVAL) { inst_free(&I); continue; }
+      if (e == OC_EINVAL) {
+        inst_free(&I);
+        if (variant > 4 && fit) break;
+        continue;
+      }
+      if (variant >= 4) fit = 1;
       if (e) { inst_free(&I); return e; }
       r = solve_inst(&I, -1, 0, CB_BUDGET, &nd->found);
       if ((r == 0 || r == -1) && n <= 400) r = solve_exhaustive(&I, CB_BUDGET, &nd->found);
       inst_free(&I);
       if (r < -1) return r;
       if (r == 1) {
+        nd->method = CB_M_SEARCH;
         nd->D = D;
-        return OC_OK;
+        return 1;
       }
     }
+  return 0;
+}
+
+/* How to serve n processors within deadline maxD: the forms of x0 (slack
+ * 0: optimal), a searched tree of deadline B(n), the forms of x1 (slack 1),
+ * searched trees of deadline B(n) + 1 .. maxD.  Either context may be NULL.
+ * nd->D > maxD: nothing found. */
+static int plan_n(const cb_ctx *x0, const cb_ctx *x1, int64_t n, int64_t maxD,
+                  cb_node **out) {
+  const cb_ctx *x = x0 ? x0 : x1;
+  cb_node *nd = (cb_node *)calloc(1, sizeof *nd);
+  int64_t t = 0;
+  int r;
+  if (nd == NULL) return OC_ENOMEM;
+  *out = nd;
+  nd->n = n;
+  nd->method = CB_M_SEARCH;
+  if (n == 1) {
+    nd->method = CB_M_ONE;
+    return OC_OK;
+  }
+  while (x->f[t] < n) t++;
+  nd->t = t;
+  nd->D = maxD + 1;
+  if (t > maxD) return OC_OK;
+  if ((r = plan_form(x0, x0, x1, nd)) != 0) return r < 0 ? r : OC_OK;
+  if ((r = plan_search(x, nd, t, t)) != 0) return r < 0 ? r : OC_OK;
+  if (t + 1 > maxD) return OC_OK;
+  if ((r = plan_form(x1, x0, x1, nd)) != 0) return r < 0 ? r : OC_OK;
+  if ((r = plan_search(x, nd, t + 1, maxD)) != 0) return r < 0 ? r : OC_OK;
   nd->D = maxD + 1; /* nothing within maxD */
   return OC_OK;
 }
@@ -954,8 +1068,9 @@ static int emit_path(int64_t n, int64_t L, cb_sol *out) {
 }
 
 /* emits node nd shifted by delta; *ro = the receive-only letter */
-static int emit_node(const cb_ctx *x, const cb_node *nd, int64_t delta, cb_sol *out,
-                     int64_t *ro) {
+static int emit_node(const cb_ctx *x0, const cb_ctx *x1, const cb_node *nd, int64_t delta,
+                     cb_sol *out, int64_t *ro) {
+  const cb_ctx *x = nd->s ? x1 : x0;
   int e;
   switch (nd->method) {
   case CB_M_ONE:
@@ -969,7 +1084,7 @@ static int emit_node(const cb_ctx *x, const cb_node *nd, int64_t delta, cb_sol *
     /* the root part: form(t-1) with one more child (+1 b); its b goes to
      * the root word; the subtree keeps its own receive-only processor */
     if ((e = emit_all(x, t - 1, delta, 1, out)) != OC_OK) return e;
-    return emit_node(x, nd->sub, delta + (t - x->L - nd->sub->D), out, ro);
+    return emit_node(x0, x1, nd->sub, delta + (t + x->s - x->L - nd->sub->D), out, ro);
   }
   default:
     for (int64_t i = 0; i < nd->found.nb; i++) {
@@ -1077,7 +1192,9 @@ void oc_cbcast_free(oc_cbcast *c) {
 
 int oc_cbcast_new(oc_cbcast **out, int64_t P, int64_t L) {
   oc_cbcast *c;
-  cb_ctx x;
+  cb_ctx x, x1;
+  memset(&x, 0, sizeof x);
+  memset(&x1, 0, sizeof x1);
   cb_node *nd = NULL;
   int64_t T, ro = 0;
   int e;
@@ -1106,18 +1223,28 @@ int oc_cbcast_new(oc_cbcast **out, int64_t P, int64_t L) {
     return OC_OK;
   }
   T = c->B;
-  if ((e = ctx_init(&x, L, T)) != OC_OK) goto fail;
+  if ((e = ctx_init(&x, L, T, 0)) != OC_OK) goto fail;
   c->info.base_lo = x.base_lo;
-  if ((e = plan_n(&x, c->n, c->B + 2 * L + 4, &nd)) != OC_OK) goto fail;
+  /* optimal first; then with the slack-1 forms (built only when needed) */
+  if ((e = plan_n(&x, NULL, c->n, c->B, &nd)) != OC_OK) goto fail;
+  if (nd->D > c->B) { /* L = 2: the slack-1 forms of Theorem 3.5 */
+    node_free(nd);
+    nd = NULL;
+    if (L == 2 && (e = ctx_init(&x1, L, T, 1)) != OC_OK) goto fail;
+    if ((e = plan_n(&x, L == 2 ? &x1 : NULL, c->n, c->B + 2 * L + 4, &nd)) != OC_OK)
+      goto fail;
+  }
   if (nd->D > c->B + 2 * L + 4) { /* nothing found: the path */
     if ((e = emit_path(c->n, L, &c->s)) != OC_OK) goto fail;
     c->info.method = OC_CB_PATH;
   } else {
-    if ((e = emit_node(&x, nd, 0, &c->s, &ro)) != OC_OK) goto fail;
+    const cb_ctx *xs = nd->s ? &x1 : &x;
+    if ((e = emit_node(&x, &x1, nd, 0, &c->s, &ro)) != OC_OK) goto fail;
     c->s.D = nd->D;
     c->s.ro = ro;
+    c->info.slack = nd->method == CB_M_FULL || nd->method == CB_M_SPLIT ? nd->s : 0;
     c->info.method = nd->method == CB_M_FULL
-                         ? (x.how[nd->t] == 1 ? OC_CB_DIRECT : OC_CB_INDUCTION)
+                         ? (xs->how[nd->t] == 1 ? OC_CB_DIRECT : OC_CB_INDUCTION)
                      : nd->method == CB_M_SPLIT ? OC_CB_SPLIT
                                                 : OC_CB_SEARCH;
   }
@@ -1129,11 +1256,13 @@ int oc_cbcast_new(oc_cbcast **out, int64_t P, int64_t L) {
   if ((e = finalize(c)) != OC_OK) goto fail;
   node_free(nd);
   ctx_free(&x);
+  ctx_free(&x1);
   *out = c;
   return OC_OK;
 fail:
   node_free(nd);
   ctx_free(&x);
+  ctx_free(&x1);
   oc_cbcast_free(c);
   return e;
 }
@@ -1262,7 +1391,7 @@ int oc_cbcast_tl(int64_t L, int64_t tmax, int64_t *tl, int64_t *base_lo,
   int e;
   if (L < 2 || L > 64 || tmax < L || tmax > 64 * L + 64 || tl == NULL || base_lo == NULL)
     return OC_ERANGE;
-  if ((e = ctx_init(&x, L, tmax)) != OC_OK) { ctx_free(&x); return e; }
+  if ((e = ctx_init(&x, L, tmax, 0)) != OC_OK) { ctx_free(&x); return e; }
   *base_lo = x.base_lo;
   *tl = -1;
   if (x.base_lo >= 0) {

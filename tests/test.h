@@ -51,6 +51,7 @@
   X(kbcast_pack_long_messages)                                                 \
   X(cbcast_karp_fig2)                                                          \
   X(cbcast_exists)                                                             \
+  X(cbcast_l2)                                                                 \
   X(cbcast_grid)                                                               \
   X(cbcast_step)                                                               \
   X(cbcast_mutants)                                                            \

@@ -113,6 +113,36 @@ void test_cbcast_exists(void) {
   CHECK_EQ(oc_cbcast_exists(0, 8, 10, &r), OC_ERANGE);
 }
 
+/* L = 2 (Karp Theorems 3.4, 3.5): on the full trees no block-cyclic schedule
+ * has delay L + B (exhaustive, t = 4..12); the pruned trees of deadline
+ * t + 1 give L + B + 1 for P - 1 = f_t by Karp's induction; and, extended
+ * here, delay <= L + B(P-1) + 1 for every P tested. */
+void test_cbcast_l2(void) {
+  int64_t f[40] = {1, 1};
+  int64_t Pmax = test_valgrind() ? 40 : (test_sweep() ? 400 : 150);
+  int r;
+  for (int64_t t = 2; t < 40; t++) f[t] = f[t - 1] + f[t - 2];
+  for (int64_t t = 4; t <= 12; t++) {
+    CHECK_OK(oc_cbcast_exists(2, t, 50000000, &r));
+    CHECK_EQ(r, 0);
+  }
+  for (int64_t t = 8; t <= (test_valgrind() ? 10 : 16); t++) {
+    oc_cbcast *c = NULL;
+    int64_t d, b;
+    CHECK_OK(oc_cbcast_new(&c, f[t] + 1, 2));
+    CHECK_EQ(oc_cbcast_get_info(c)->slack, 1);
+    CHECK_EQ(oc_cbcast_get_info(c)->B, t);
+    oc_cbcast_free(c);
+    plan_check(f[t] + 1, 2, 4, 0, &d, &b);
+    CHECK_EQ(d, b + 1);
+  }
+  for (int64_t P = 2; P <= Pmax; P++) {
+    int64_t d, b;
+    plan_check(P, 2, test_sweep() ? 64 : 5, P / 3, &d, &b);
+    CHECK(d <= b + 1);
+  }
+}
+
 /* every P up to a bound, several L: verified; for L = 3 every delay optimal
  * (seen here; a regression if it changes) */
 void test_cbcast_grid(void) {
