@@ -233,13 +233,23 @@ int oc_bcast_schedule(const oc_bcast *b, oc_sched *out);
  *            Lemma 16)
  *  DTREE     the left-to-right almost-full degree-d tree (Lemma 18);
  *            degree 0: the best d for the instance
- *  BEST      the fastest of the above for the instance */
+ *  CYCLIC    Karp et al. section 3: the first m items of the block-cyclic
+ *            continuous broadcast (oc_cbcast); integer lambda only
+ *            (OC_EUNSUP otherwise), P <= OC_CBCAST_PROCS_MAX.  Single-
+ *            sending; time = its delay + m - 1, which is L + B(P-1) + m - 1
+ *            (Corollary 3.1) where the continuous schedule is optimal and
+ *            at most B(P-1) + 2L + m - 2 (Theorem 3.7) wherever its delay
+ *            is within L - 1 of optimal
+ *  BEST      the fastest of the above for the instance (CYCLIC only for
+ *            L <= 7, or L <= 12 and P <= 256: elsewhere its plan's searches
+ *            take seconds and rarely find better than the path) */
 typedef enum oc_kbcast_alg {
   OC_KB_REPEAT = 0,
   OC_KB_PACK = 1,
   OC_KB_PIPELINE = 2,
   OC_KB_DTREE = 3,
-  OC_KB_BEST = 4
+  OC_KB_CYCLIC = 4,
+  OC_KB_BEST = 5
 } oc_kbcast_alg;
 
 const char *oc_kbcast_alg_name(oc_kbcast_alg a);
@@ -250,7 +260,8 @@ typedef struct oc_kbcast_result {
   int64_t degree;     /* DTREE's d                                       */
   int64_t time;       /* the schedule's time, model units                */
   int64_t formula;    /* the paper's lemma for it (DTREE: Lemma 18's
-                         upper bound with the tree's height)             */
+                         upper bound with the tree's height; CYCLIC:
+                         Theorem 3.7's B(P-1) + 2L + m - 2)              */
 } oc_kbcast_result;
 
 /* Postal model only (OC_EUNSUP otherwise).  out may be NULL (times only);
@@ -264,6 +275,12 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
  * larger. */
 int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
                     int64_t *karp31);
+/* Karp et al. section 3.4, integer lambda = L, P >= 2 (OC_EUNSUP
+ * otherwise): *single = B(P-1) + L + m - 1, the least time of a single-
+ * sending schedule (the source sends each item once); *thm37 =
+ * B(P-1) + 2L + m - 2, Theorem 3.7's single-sending upper bound. */
+int oc_kbcast_bound_single(const oc_params *p, int64_t m, int64_t *single,
+                           int64_t *thm37);
 
 /* ---- continuous broadcast in the postal model (Karp et al. 3.1-3.3) ------
  * Integer latency L (g = 1, o = 0).  The source creates item i at time i

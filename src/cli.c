@@ -128,7 +128,7 @@ static void usage(FILE *f) {
       "         postal: --lambda X (or --latency X), X >= 1: 2.5 or 5/2\n"
       "         sum: --operands n; reduce: --commutative; alltoall: --items k,"
       " --personalized\n"
-      "         kbcast (postal): --items m --algorithm repeat|pack|pipeline|dtree|best"
+      "         kbcast (postal): --items m --algorithm repeat|pack|pipeline|dtree|cyclic|best"
       " [--degree d]\n"
       "         cbcast (postal, integer L): --latency L --procs P [--items k] [--root r]\n"
       "         allreduce: --ordered (rank order, for non-commutative operators)\n"
@@ -420,7 +420,15 @@ static void build_params(cli *c) {
       die("--model: kbcast is implemented for the postal model (give --lambda)");
     if (c->set[O_ALGORITHM] && oc_kbcast_alg_parse(c->val[O_ALGORITHM], &c->kalg) != OC_OK)
       die("--algorithm: unknown algorithm '%s' for kbcast (expected repeat, pack, "
-          "pipeline, dtree or best)", c->val[O_ALGORITHM]);
+          "pipeline, dtree, cyclic or best)", c->val[O_ALGORITHM]);
+    if (c->kalg == OC_KB_CYCLIC && c->p.g != 1)
+      die("--algorithm: cyclic (Karp et al. section 3) needs an integer --lambda, got "
+          "%lld/%lld", (long long)c->p.lam_num, (long long)c->p.lam_den);
+    if (c->kalg == OC_KB_CYCLIC && c->p.L > OC_CBCAST_L_MAX)
+      die("--lambda: cyclic takes at most %d, got %lld", OC_CBCAST_L_MAX, (long long)c->p.L);
+    if (c->kalg == OC_KB_CYCLIC && c->p.P > OC_CBCAST_PROCS_MAX)
+      die("--procs: cyclic takes at most %lld processors, got %lld",
+          (long long)OC_CBCAST_PROCS_MAX, (long long)c->p.P);
     if (c->set[O_DEGREE] && c->kalg != OC_KB_DTREE)
       die("--degree: only meaningful with --algorithm dtree");
     c->degree = c->set[O_DEGREE] ? need_int(c, O_DEGREE, 1, c->p.P > 1 ? c->p.P - 1 : 1) : 0;
@@ -808,6 +816,9 @@ static void json_extra(FILE *f, const cli *c, const result *r) {
       json_time(f, "bound_lemma8", c, l8);
       if (k31 >= 0) { fputc(',', f); json_time(f, "bound_karp31", c, k31); }
     }
+    if (oc_kbcast_bound_single(&c->p, c->items, &lb, &l8) == OC_OK)
+      fprintf(f, ",\"bound_single_sending\":%lld,\"theorem37_time\":%lld", (long long)lb,
+              (long long)l8);
   }
 }
 
@@ -820,6 +831,16 @@ static const char *bound_source(const cli *c) {
   if (is(c, "reduce")) return "Karp et al. 4.2: B(P) for L + 1 and max(g, o + 1)";
   if (is(c, "allreduce")) return "the reduction time (every processor ends with a reduction)";
   return "Karp et al. 4.1: L + 2o + g(k(P-1) - 1), and 2o k(P-1) of overheads";
+}
+
+/* kbcast, integer lambda: Karp et al.'s single-sending bounds (section 3.4) */
+static void kb_single_text(const cli *c) {
+  int64_t single, thm37;
+  if (!is(c, "kbcast") || oc_kbcast_bound_single(&c->p, c->items, &single, &thm37) != OC_OK)
+    return;
+  printf("single-sending (the source sends each item once): at least B(P-1) + L + m - 1 = "
+         "%lld; Theorem 3.7's schedule at most B(P-1) + 2L + m - 2 = %lld (Karp et al. 3.4)\n",
+         (long long)single, (long long)thm37);
 }
 
 /* ---- subcommands ------------------------------------------------------------ */
@@ -836,6 +857,7 @@ static int cmd_bound(cli *c) {
     printf("optcast bound %s: ", c->problem);
     print_params_text(stdout, c);
     printf("\nlower bound %s (%s)\n", tfmt(b, sizeof b, c, r.lb), bound_source(c));
+    kb_single_text(c);
     if (r.time != r.lb)
       printf("best known schedule: %s%s ('optcast plan %s')\n",
              r.upper_only ? "at most " : "", tfmt(b, sizeof b, c, r.time), c->problem);
@@ -864,6 +886,7 @@ static int cmd_plan(cli *c) {
            r.time == r.lb ? "optimal" : "above the bound", r.s.n);
     if (r.s.nop) printf(", %zu addition steps", r.s.nop);
     printf("; checked by the verifier: valid\n");
+    kb_single_text(c);
     if (is(c, "sum")) {
       printf("operands per processor (%lld used):", (long long)r.used);
       for (int64_t q = 0; q < c->p.P && q < 64; q++) printf(" %lld", (long long)r.counts[q]);

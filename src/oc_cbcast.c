@@ -66,7 +66,12 @@
 #ifndef CB_EX_R
 #define CB_EX_R 7 /* blocks up to this size: every legal word */
 #endif
+#define CB_EX_A 512 /* ... when the letters are below this */
 #define CB_BUDGET 100000   /* search steps per instance                    */
+#ifndef CB_PLAN_WORK
+#define CB_PLAN_WORK 40000000 /* search steps granted per plan, in all: bounds
+                                 the plan's time (seconds) for large L */
+#endif
 #define CB_TIME_MAX ((int64_t)1 << 60)
 
 typedef struct cb_blk {
@@ -185,6 +190,8 @@ typedef struct cb_type {
   int64_t exsteps;  /* enumeration steps left for the exhaustive words */
   cb_cand *c;
   int64_t nc, cc;
+  uint64_t *hkey;   /* exhaustive words' multisets: hash -> found (open      */
+  int64_t hcap, hn; /* addressing; a multiset is kept once, by its hash)   */
 } cb_type;
 
 typedef struct cb_search {
@@ -221,6 +228,8 @@ static int64_t cand_count(const cb_cand *c, int64_t j) {
   return 0;
 }
 
+static uint64_t mix(uint64_t h, uint64_t v);
+
 /* every legal word of a small block, one per letter multiset */
 static int ex_words(cb_type *t, int64_t A, const int64_t *have, int64_t *w,
                     unsigned char *used, int32_t s) {
@@ -238,18 +247,31 @@ static int ex_words(cb_type *t, int64_t A, const int64_t *have, int64_t *w,
         key[j] = key[j - 1];
         key[j - 1] = x;
       }
-    for (int64_t k = 0; k < t->nc; k++) {
-      const cb_cand *o = &t->c[k];
-      int64_t ok2[CB_EX_R];
-      if (o->x >= 0) continue;
-      for (int32_t i = 1; i < t->r; i++) ok2[i - 1] = o->word[i];
-      for (int32_t i = 1; i < t->r - 1; i++)
-        for (int32_t j = i; j > 0 && ok2[j - 1] > ok2[j]; j--) {
-          int64_t x = ok2[j];
-          ok2[j] = ok2[j - 1];
-          ok2[j - 1] = x;
-        }
-      if (memcmp(ok2, key, (size_t)(t->r - 1) * sizeof key[0]) == 0) return OC_OK;
+    {
+      /* seen this multiset?  The key is injective (letters < 2^9 = CB_EX_A,
+       * at most CB_EX_R - 1 = 6 of them), so equal keys are equal multisets. */
+      uint64_t h = 1;
+      int64_t slot;
+      for (int32_t i = 0; i < t->r - 1; i++) h = (h << 9) | (uint64_t)key[i];
+      if (t->hn * 2 >= t->hcap) { /* grow and rehash */
+        int64_t nc2 = t->hcap ? 2 * t->hcap : 64;
+        uint64_t *nk = (uint64_t *)calloc((size_t)nc2, sizeof *nk);
+        if (nk == NULL) return OC_ENOMEM;
+        for (int64_t k = 0; k < t->hcap; k++)
+          if (t->hkey[k]) {
+            int64_t q = (int64_t)(mix(0, t->hkey[k]) & (uint64_t)(nc2 - 1));
+            while (nk[q]) q = (q + 1) & (nc2 - 1);
+            nk[q] = t->hkey[k];
+          }
+        free(t->hkey);
+        t->hkey = nk;
+        t->hcap = nc2;
+      }
+      slot = (int64_t)(mix(0, h) & (uint64_t)(t->hcap - 1));
+      while (t->hkey[slot] && t->hkey[slot] != h) slot = (slot + 1) & (t->hcap - 1);
+      if (t->hkey[slot] == h) return OC_OK;
+      t->hkey[slot] = h;
+      t->hn++;
     }
     cp = (int64_t *)malloc((size_t)t->r * sizeof *cp);
     if (cp == NULL) return OC_ENOMEM;
@@ -291,7 +313,7 @@ static int make_cands(cb_type *t, int64_t A, const int64_t *have, int64_t root_x
       if ((e = cand_push(t, &c)) != OC_OK) return e;
     }
   }
-  if (t->r <= ex_r && root_x < 0) {
+  if (t->r <= ex_r && root_x < 0 && A <= CB_EX_A) {
     int64_t w[CB_EX_R + 1];
     unsigned char used[CB_EX_R + 1];
     memset(used, 0, sizeof used);
@@ -492,6 +514,7 @@ static void types_free(cb_type *ty, int64_t n) {
   for (int64_t i = 0; i < n; i++) {
     for (int64_t k = 0; k < ty[i].nc; k++) free(ty[i].c[k].word);
     free(ty[i].c);
+    free(ty[i].hkey);
   }
   free(ty);
 }
@@ -735,6 +758,7 @@ int oc_cbcast_exists(int64_t L, int64_t t, int64_t budget, int *result) {
 typedef struct cb_ctx {
   int64_t L, T;     /* f and how known for t <= T */
   int64_t s;        /* slack: form(t) has f_t processors and deadline t + s */
+  int64_t *left;    /* search steps the whole plan may still spend; NULL: no cap */
   int64_t *f;
   signed char *how;
   cb_sol *base;     /* base[t] when how[t] == 1 */
@@ -761,12 +785,22 @@ static int pruned_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64
  * x^p (x+2 x)^m (x+1)^n with x = a and p + 1 + x = J - r: one more child
  * (r, J both + 1) and one more b keep it legal, so the induction works for
  * either slack (f_t = f_{t-1} + f_{t-L} holds for the pruned sizes too). */
-static int ctx_init(cb_ctx *x, int64_t L, int64_t T, int64_t s) {
+/* Grants up to b search steps from the plan's cap (0: the cap is spent). */
+static int64_t take(const cb_ctx *x, int64_t b) {
+  int64_t g;
+  if (x->left == NULL) return b;
+  g = *x->left < b ? *x->left : b;
+  *x->left -= g;
+  return g;
+}
+
+static int ctx_init(cb_ctx *x, int64_t L, int64_t T, int64_t s, int64_t *left) {
   int64_t run = 0;
   memset(x, 0, sizeof *x);
   x->L = L;
   x->T = T;
   x->s = s;
+  x->left = left;
   x->base_lo = -1;
   x->f = fseq(L, T + 2 * L + 6);
   x->how = (signed char *)calloc((size_t)T + 1, 1);
@@ -791,7 +825,10 @@ static int ctx_init(cb_ctx *x, int64_t L, int64_t T, int64_t s) {
         }
         fit = 1;
         if (e) { inst_free(&I); return e; }
-        r = solve_inst(&I, 1, 1, CB_FORM_BUDGET, &x->base[t]);
+        {
+          int64_t b = take(x, CB_FORM_BUDGET);
+          r = b > 0 ? solve_inst(&I, 1, 1, b, &x->base[t]) : -1;
+        }
         inst_free(&I);
         if (r < -1) return r;
         if (r == 1) x->how[t] = 1;
@@ -1011,8 +1048,12 @@ static int plan_search(const cb_ctx *x, cb_node *nd, int64_t D0, int64_t D1) {
       }
       if (variant >= 4) fit = 1;
       if (e) { inst_free(&I); return e; }
-      r = solve_inst(&I, -1, 0, CB_BUDGET, &nd->found);
-      if ((r == 0 || r == -1) && n <= 400) r = solve_exhaustive(&I, CB_BUDGET, &nd->found);
+      {
+        int64_t b = take(x, CB_BUDGET);
+        r = b > 0 ? solve_inst(&I, -1, 0, b, &nd->found) : -1;
+        if ((r == 0 || r == -1) && n <= 400 && (b = take(x, CB_BUDGET)) > 0)
+          r = solve_exhaustive(&I, b, &nd->found);
+      }
       inst_free(&I);
       if (r < -1) return r;
       if (r == 1) {
@@ -1196,7 +1237,7 @@ int oc_cbcast_new(oc_cbcast **out, int64_t P, int64_t L) {
   memset(&x, 0, sizeof x);
   memset(&x1, 0, sizeof x1);
   cb_node *nd = NULL;
-  int64_t T, ro = 0;
+  int64_t T, ro = 0, left = CB_PLAN_WORK;
   int e;
   if (out == NULL) return OC_EINVAL;
   *out = NULL;
@@ -1223,14 +1264,14 @@ int oc_cbcast_new(oc_cbcast **out, int64_t P, int64_t L) {
     return OC_OK;
   }
   T = c->B;
-  if ((e = ctx_init(&x, L, T, 0)) != OC_OK) goto fail;
+  if ((e = ctx_init(&x, L, T, 0, &left)) != OC_OK) goto fail;
   c->info.base_lo = x.base_lo;
   /* optimal first; then with the slack-1 forms (built only when needed) */
   if ((e = plan_n(&x, NULL, c->n, c->B, &nd)) != OC_OK) goto fail;
   if (nd->D > c->B) { /* L = 2: the slack-1 forms of Theorem 3.5 */
     node_free(nd);
     nd = NULL;
-    if (L == 2 && (e = ctx_init(&x1, L, T, 1)) != OC_OK) goto fail;
+    if (L == 2 && (e = ctx_init(&x1, L, T, 1, &left)) != OC_OK) goto fail;
     if ((e = plan_n(&x, L == 2 ? &x1 : NULL, c->n, c->B + 2 * L + 4, &nd)) != OC_OK)
       goto fail;
   }
@@ -1391,7 +1432,7 @@ int oc_cbcast_tl(int64_t L, int64_t tmax, int64_t *tl, int64_t *base_lo,
   int e;
   if (L < 2 || L > 64 || tmax < L || tmax > 64 * L + 64 || tl == NULL || base_lo == NULL)
     return OC_ERANGE;
-  if ((e = ctx_init(&x, L, tmax, 0)) != OC_OK) { ctx_free(&x); return e; }
+  if ((e = ctx_init(&x, L, tmax, 0, NULL)) != OC_OK) { ctx_free(&x); return e; }
   *base_lo = x.base_lo;
   *tl = -1;
   if (x.base_lo >= 0) {

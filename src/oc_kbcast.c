@@ -26,6 +26,15 @@
  *            each item to its children in order, as soon as it holds it
  *            and its previous send is done.  Lemma 18: at most
  *            d(m-1) + (d-1+lambda) ceil(log_d n).
+ *  CYCLIC    (Karp, Sahay, Santos, Schauser section 3.3-3.4, integer L)
+ *            the first m items of the continuous block-cyclic broadcast
+ *            of oc_cbcast.c: item i leaves the source once, at time i, and
+ *            reaches everyone D_c after, D_c the continuous delay.  Cost:
+ *            D_c + m - 1 = L + B(P-1) + m - 1 where D_c is optimal
+ *            (Corollary 3.1; the single-sending lower bound, within
+ *            k* = min(L, ...) of Theorem 3.1's), and at most Theorem 3.7's
+ *            B(P-1) + 2L + m - 2 where D_c <= 2L + B(P-1) - 1 (every P and
+ *            L of the sweep, L = 2 included, see docs/ALGORITHMS.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +49,7 @@ const char *oc_kbcast_alg_name(oc_kbcast_alg a) {
   case OC_KB_PACK: return "pack";
   case OC_KB_PIPELINE: return "pipeline";
   case OC_KB_DTREE: return "dtree";
+  case OC_KB_CYCLIC: return "cyclic";
   case OC_KB_BEST: return "best";
   }
   return "?";
@@ -77,6 +87,25 @@ static int postal_f(int64_t n, int64_t num, int64_t den, int64_t *B, int64_t *dr
   if ((e = oc_bcast_time(&q, B)) != OC_OK) return e;
   *dred = den;
   return OC_OK;
+}
+
+/* The continuous block-cyclic schedule's first m items.  All items are
+ * at the source from time 0, so the continuous schedule (item i released
+ * at i) is valid here as it stands. */
+static int run_cyclic(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                      oc_kbcast_result *res) {
+  oc_cbcast *c = NULL;
+  const oc_cbcast_info *in;
+  int e;
+  if (p->g != 1 || p->L > OC_CBCAST_L_MAX) return OC_EUNSUP;
+  if (p->P > OC_CBCAST_PROCS_MAX) return OC_ERANGE;
+  if ((e = oc_cbcast_new(&c, p->P, p->L)) != OC_OK) return e;
+  in = oc_cbcast_get_info(c);
+  res->time = oc_add_sat(in->delay, m - 1);
+  res->formula = oc_add_sat(in->B + 2 * p->L, m - 2);
+  if (out != NULL) e = oc_cbcast_schedule(c, root, m, out);
+  oc_cbcast_free(c);
+  return e;
 }
 
 /* BCAST on "receiver ready h after the start, sender again G after". */
@@ -220,7 +249,7 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
     int first = 1;
     oc_kbcast_alg lo = alg == OC_KB_BEST ? OC_KB_REPEAT : OC_KB_DTREE;
     memset(&best, 0, sizeof best);
-    for (int a = lo; a <= OC_KB_DTREE; a++) {
+    for (int a = lo; a <= (alg == OC_KB_BEST ? OC_KB_CYCLIC : OC_KB_DTREE); a++) {
       if (a == OC_KB_DTREE && (p->P > OC_GLOBAL_PROCS_MAX || m > KB_MAX_MSGS / p->P))
         continue; /* DTREE is simulated item by item: too large */
       if (a == OC_KB_DTREE) {
@@ -241,8 +270,11 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
           first = 0;
         }
       } else {
-        if ((e = oc_kbcast_plan(p, root, m, (oc_kbcast_alg)a, 0, NULL, &r)) != OC_OK)
-          return e;
+        if (a == OC_KB_CYCLIC && !(p->L <= 7 || (p->L <= 12 && p->P <= 256)))
+          continue; /* its plan searches for seconds there, mostly in vain */
+        e = oc_kbcast_plan(p, root, m, (oc_kbcast_alg)a, 0, NULL, &r);
+        if (a == OC_KB_CYCLIC && (e == OC_EUNSUP || e == OC_ERANGE)) continue;
+        if (e != OC_OK) return e;
         if (first || r.time < best.time) { best = r; first = 0; }
       }
     }
@@ -255,8 +287,25 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
   case OC_KB_DTREE:
     if (p->P > OC_GLOBAL_PROCS_MAX || m > KB_MAX_MSGS / p->P) return OC_ERANGE;
     return run_dtree(p, root, m, oc_min64(degree, oc_max64(p->P - 1, 1)), out, res);
+  case OC_KB_CYCLIC: return run_cyclic(p, root, m, out, res);
   default: return OC_EINVAL;
   }
+}
+
+int oc_kbcast_bound_single(const oc_params *p, int64_t m, int64_t *single,
+                           int64_t *thm37) {
+  oc_params q;
+  int64_t B1;
+  int e = oc_params_check(p);
+  if (e) return e;
+  if (p->model != OC_MODEL_POSTAL || p->g != 1 || p->P < 2) return OC_EUNSUP;
+  if (m < 1 || m > OC_PARAM_MAX) return OC_ERANGE;
+  q = *p;
+  q.P = p->P - 1;
+  if ((e = oc_bcast_time(&q, &B1)) != OC_OK) return e;
+  *single = oc_add_sat(oc_add_sat(B1, p->L), m - 1);
+  *thm37 = oc_add_sat(oc_add_sat(B1, oc_mul_sat(2, p->L)), m - 2);
+  return OC_OK;
 }
 
 int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,

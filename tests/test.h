@@ -49,6 +49,8 @@
   X(kbcast_bounds)                                                             \
   X(kbcast_theorem7)                                                           \
   X(kbcast_pack_long_messages)                                                 \
+  X(kbcast_cyclic)                                                             \
+  X(kbcast_karp_sweep)                                                         \
   X(cbcast_karp_fig2)                                                          \
   X(cbcast_exists)                                                             \
   X(cbcast_l2)                                                                 \

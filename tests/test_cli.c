@@ -430,6 +430,30 @@ void test_cli_kbcast(void) {
       "--algorithm", "pack", "--degree", "2");
   CHECK_EQ(R.code, 2);
   CHECK(HAS(R.err, "--degree"));
+  /* Karp et al. section 3.4: the continuous schedule's first 8 items */
+  RUN(NULL, "plan", "kbcast", "--lambda", "3", "--procs", "10", "--items", "8",
+      "--algorithm", "cyclic", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"algorithm\":\"cyclic\""));
+  CHECK(HAS(R.out, "\"time\":17,"));
+  CHECK(HAS(R.out, "\"bound_single_sending\":17"));
+  CHECK(HAS(R.out, "\"theorem37_time\":19"));
+  RUN(NULL, "plan", "kbcast", "--lambda", "3", "--procs", "10", "--items", "8",
+      "--algorithm", "cyclic", "--csv");
+  CHECK_EQ(R.code, 0);
+  snprintf(csv, sizeof csv, "%s", R.out);
+  RUN(csv, "verify", "kbcast", "--lambda", "3", "--procs", "10", "--items", "8");
+  CHECK_EQ(R.code, 0);
+  RUN(NULL, "plan", "kbcast", "--lambda", "2.5", "--procs", "10", "--items", "8",
+      "--algorithm", "cyclic");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--algorithm"));
+  CHECK_EQ(lines(R.err), 1);
+  CHECK_EQ(R.out[0], '\0');
+  RUN(NULL, "plan", "kbcast", "--lambda", "65", "--procs", "10", "--items", "8",
+      "--algorithm", "cyclic");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--lambda"));
 }
 
 /* Edges for every problem: P near 2^62, L, o, g near 2^31 and 2^40, lambda

@@ -35,6 +35,11 @@ void test_kbcast_random(void) {
       oc_kbcast_result r;
       int64_t d = a == OC_KB_DTREE ? test_range(1, 6) : 0;
       oc_sched_init(&s);
+      if (a == OC_KB_CYCLIC && p.g != 1) { /* integer lambda only */
+        CHECK_EQ(oc_kbcast_plan(&p, root, m, (oc_kbcast_alg)a, d, &s, &r), OC_EUNSUP);
+        oc_sched_free(&s);
+        continue;
+      }
       CHECK_OK(oc_kbcast_plan(&p, root, m, (oc_kbcast_alg)a, d, &s, &r));
       CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
       if (!v.ok)
@@ -63,6 +68,7 @@ void test_kbcast_random(void) {
           repeat_all++;
           break;
         case OC_KB_DTREE: CHECK(r.time <= r.formula); break;
+        case OC_KB_CYCLIC: CHECK(r.time <= r.formula); break; /* Theorem 3.7 */
         default: break;
         }
       }
@@ -102,6 +108,140 @@ void test_kbcast_bounds(void) {
       test_failf(__FILE__, __LINE__, "n=%lld L=%lld m=%lld: %s %lld, bounds %lld %lld",
                  (long long)p.P, (long long)p.L, (long long)m, oc_kbcast_alg_name(r.alg),
                  (long long)r.time, (long long)l8, (long long)k31);
+  }
+}
+
+/* The source's sends per item: 1 for a single-sending schedule. */
+static int single_sending(const oc_sched *s, int64_t root, int64_t m) {
+  int64_t *cnt = (int64_t *)calloc((size_t)m, sizeof *cnt);
+  int ok = cnt != NULL;
+  for (size_t i = 0; ok && i < s->n; i++)
+    if (s->msg[i].src == root) cnt[s->msg[i].item]++;
+  for (int64_t i = 0; ok && i < m; i++) ok = cnt[i] == 1;
+  free(cnt);
+  return ok;
+}
+
+/* Karp et al. section 3.4 with the continuous schedule (CYCLIC): verified,
+ * single-sending, at least the single-sending bound B(P-1) + L + m - 1, at
+ * most Theorem 3.7's B(P-1) + 2L + m - 2, time = continuous delay + m - 1.
+ * Fig. 2's instance: 17 = the single-sending bound (Thm 3.1's is 15). */
+static void cyclic_case(int64_t P, int64_t L, int64_t m, int64_t root, int verify,
+                        int64_t *gap31, int64_t *gap_single) {
+  oc_params p;
+  oc_sched s;
+  oc_verdict v;
+  oc_kbcast_result r;
+  oc_cbcast *c = NULL;
+  int64_t lb, l8, k31, single, thm37;
+  CHECK_OK(oc_params_postal(&p, P, L, 1));
+  CHECK_OK(oc_kbcast_bound(&p, m, &lb, &l8, &k31));
+  CHECK_OK(oc_kbcast_bound_single(&p, m, &single, &thm37));
+  oc_sched_init(&s);
+  CHECK_OK(oc_kbcast_plan(&p, root, m, OC_KB_CYCLIC, 0, verify ? &s : NULL, &r));
+  CHECK_EQ(r.alg, OC_KB_CYCLIC);
+  CHECK_OK(oc_cbcast_new(&c, P, L));
+  CHECK_EQ(r.time, oc_cbcast_get_info(c)->delay + m - 1);
+  oc_cbcast_free(c);
+  if (verify) {
+    CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
+    if (!v.ok) test_failf(__FILE__, __LINE__, "P=%lld L=%lld m=%lld: %s", (long long)P, (long long)L, (long long)m, v.detail);
+    CHECK_EQ(v.time, r.time);
+    CHECK(single_sending(&s, root, m));
+  }
+  CHECK(r.time >= lb);
+  CHECK(r.time >= single);
+  CHECK_EQ(r.formula, thm37);
+  if (r.time > thm37)
+    test_failf(__FILE__, __LINE__, "P=%lld L=%lld m=%lld: %lld > Theorem 3.7's %lld",
+               (long long)P, (long long)L, (long long)m, (long long)r.time, (long long)thm37);
+  *gap31 = r.time - lb;
+  *gap_single = r.time - single;
+  oc_sched_free(&s);
+}
+
+void test_kbcast_cyclic(void) {
+  oc_params p;
+  oc_kbcast_result r;
+  int64_t g1, g2, single, thm37;
+  cyclic_case(10, 3, 8, 0, 1, &g1, &g2); /* Karp Fig. 2 */
+  CHECK_EQ(g1, 2);                       /* 17 vs Theorem 3.1's 15 */
+  CHECK_EQ(g2, 0);
+  for (int i = 0; i < (test_valgrind() ? 20 : 200); i++) {
+    int64_t P = test_range(2, 150), L = test_range(1, 8), m = test_range(1, 24);
+    cyclic_case(P, L, m, test_range(0, P - 1), 1, &g1, &g2);
+  }
+  CHECK_OK(oc_params_postal(&p, 10, 5, 2));
+  CHECK_EQ(oc_kbcast_plan(&p, 0, 4, OC_KB_CYCLIC, 0, NULL, &r), OC_EUNSUP);
+  CHECK_EQ(oc_kbcast_bound_single(&p, 4, &single, &thm37), OC_EUNSUP);
+  CHECK_OK(oc_params_postal(&p, 1, 3, 1));
+  CHECK_EQ(oc_kbcast_bound_single(&p, 4, &single, &thm37), OC_EUNSUP);
+  /* BEST takes it where it wins: Fig. 2's instance */
+  CHECK_OK(oc_params_postal(&p, 10, 3, 1));
+  CHECK_OK(oc_kbcast_plan(&p, 0, 8, OC_KB_BEST, 0, NULL, &r));
+  CHECK(r.time <= 17);
+}
+
+/* One (P, L) of the sweep: the continuous plan built once; m = 1, 2, 7, 64
+ * verified (prefixes of one schedule), every m's time = delay + m - 1
+ * against the bounds; through oc_kbcast_plan for small L. */
+static void cyclic_grid(int64_t P, int64_t L, int64_t mmax, int64_t *h31, int64_t *hs,
+                        int64_t *max31) {
+  oc_cbcast *c = NULL;
+  oc_params p;
+  int64_t delay;
+  CHECK_OK(oc_cbcast_new(&c, P, L));
+  delay = oc_cbcast_get_info(c)->delay;
+  CHECK_OK(oc_params_postal(&p, P, L, 1));
+  for (int64_t m = 1; m <= mmax; m++) {
+    int64_t lb, l8, k31, single, thm37, t = delay + m - 1, g1, g2;
+    CHECK_OK(oc_kbcast_bound(&p, m, &lb, &l8, &k31));
+    CHECK_OK(oc_kbcast_bound_single(&p, m, &single, &thm37));
+    if (m == 1 || m == 2 || m == 7 || m == 64) {
+      oc_sched s;
+      oc_verdict v;
+      oc_sched_init(&s);
+      CHECK_OK(oc_cbcast_schedule(c, P / 2, m, &s));
+      CHECK_OK(oc_verify_bcast(&p, P / 2, m, &s, &v));
+      if (!v.ok) test_failf(__FILE__, __LINE__, "P=%lld L=%lld m=%lld: %s", (long long)P, (long long)L, (long long)m, v.detail);
+      CHECK_EQ(v.time, t);
+      CHECK(single_sending(&s, P / 2, m));
+      oc_sched_free(&s);
+      if (L <= 5 && m == 7) cyclic_case(P, L, m, P / 2, 1, &g1, &g2); /* the API path */
+    }
+    CHECK(t >= lb && t >= single);
+    if (t > thm37)
+      test_failf(__FILE__, __LINE__, "P=%lld L=%lld m=%lld: %lld > Theorem 3.7's %lld",
+                 (long long)P, (long long)L, (long long)m, (long long)t, (long long)thm37);
+    g1 = t - lb;
+    g2 = t - single;
+    h31[g1 < 7 ? g1 : 7]++;
+    hs[g2 < 3 ? g2 : 3]++;
+    if (g1 > *max31) *max31 = g1;
+  }
+  oc_cbcast_free(c);
+}
+
+/* The issue's grid (make sweep): P <= 200, 2 <= L <= 12, m <= 64, CYCLIC
+ * (L >= 9: every seventh P), see cyclic_grid.  Prints per L the histogram of time minus
+ * the lower bound (Thm 3.1 / Lemma 8) and minus the single-sending bound:
+ * the table in docs/ALGORITHMS.md. */
+void test_kbcast_karp_sweep(void) {
+  int64_t Pmax = test_sweep() ? 200 : 24, Lmax = test_sweep() ? 12 : 4;
+  for (int64_t L = 2; L <= Lmax; L++) {
+    int64_t h31[8] = {0}, hs[4] = {0}, n = 0, max31 = 0;
+    for (int64_t P = 2; P <= Pmax; P++) {
+      if (L >= 9 && P > 9 && P % 7 != 0) continue;
+      cyclic_grid(P, L, test_sweep() ? 64 : 8, h31, hs, &max31);
+      n += test_sweep() ? 64 : 8;
+    }
+    printf("kbcast cyclic L=%lld: %lld cases; time - lower bound: 0:%lld 1:%lld 2:%lld 3:%lld "
+           "4:%lld 5:%lld 6:%lld 7+:%lld (max %lld); time - single-sending bound: 0:%lld "
+           "1:%lld 2:%lld 3+:%lld\n",
+           (long long)L, (long long)n, (long long)h31[0], (long long)h31[1],
+           (long long)h31[2], (long long)h31[3], (long long)h31[4], (long long)h31[5],
+           (long long)h31[6], (long long)h31[7], (long long)max31, (long long)hs[0],
+           (long long)hs[1], (long long)hs[2], (long long)hs[3]);
   }
 }
 
