@@ -102,7 +102,7 @@ static int run_cyclic(const oc_params *p, int64_t root, int64_t m, oc_sched *out
   if ((e = oc_cbcast_new(&c, p->P, p->L)) != OC_OK) return e;
   in = oc_cbcast_get_info(c);
   res->time = oc_add_sat(in->delay, m - 1);
-  res->formula = oc_add_sat(in->B + 2 * p->L, m - 2);
+  res->formula = oc_add_sat(in->B + 2 * p->L, m) - 2; /* sat: operands >= 0 */
   if (out != NULL) e = oc_cbcast_schedule(c, root, m, out);
   oc_cbcast_free(c);
   return e;
@@ -304,7 +304,7 @@ int oc_kbcast_bound_single(const oc_params *p, int64_t m, int64_t *single,
   q.P = p->P - 1;
   if ((e = oc_bcast_time(&q, &B1)) != OC_OK) return e;
   *single = oc_add_sat(oc_add_sat(B1, p->L), m - 1);
-  *thm37 = oc_add_sat(oc_add_sat(B1, oc_mul_sat(2, p->L)), m - 2);
+  *thm37 = oc_add_sat(oc_add_sat(B1, oc_mul_sat(2, p->L)), m) - 2; /* >= 1 */
   return OC_OK;
 }
 

@@ -21,7 +21,7 @@ static void rand_postal(oc_params *p, int64_t maxn) {
  * f(n) - lambda); DTREE at most Lemma 18's; BEST the fastest; all at least
  * the lower bound. */
 void test_kbcast_random(void) {
-  int rounds = test_sweep() ? 3000 : 400;
+  int rounds = test_sweep() ? 3000 : (test_valgrind() ? 120 : 400);
   int64_t repeat_eq = 0, repeat_all = 0, pl2 = 0;
   for (int i = 0; i < rounds; i++) {
     oc_params p;
