@@ -49,9 +49,12 @@
  *    for n1 processors (delay <= t-L, letters shifted up) under its first
  *    child; the root word gets one more b; the receive-only processor is
  *    the subtree's.  Delay L + B(P-1), optimal.  Where no base exists (small
- *    t, and L = 2, where Karp's Theorem 3.4 shows L + B(P-1) is not always
- *    reachable), the tree is searched for deadlines B, B+1, ...: the delay
- *    reached is reported with its gap to the bound.
+ *    t), the tree is searched for deadlines B, B+1, ...: the delay reached
+ *    is reported with its gap to the bound.
+ *  - L = 2 (Karp's Theorem 3.4: L + B(P-1) is not always reachable): the
+ *    same induction and split run on Theorem 3.5's pruned trees (the full
+ *    tree of deadline t + 1 cut to f_t processors, karp_prune), "slack 1":
+ *    delay L + B(P-1) + 1 for every P tested.
  *
  * Cost: set-up O(P) after the base cases (a bounded search per L, cached
  * in the plan); what a processor receives and sends at a step is O(1)
