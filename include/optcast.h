@@ -275,6 +275,13 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
  * larger. */
 int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
                     int64_t *karp31);
+/* Karp et al. section 3.5's buffered model (oc_verify_buffered): m items,
+ * integer lambda <= 64, out empty; *recv_at (malloc'd, one per message)
+ * says when each is taken from its receiver's buffer.  res->time is the
+ * last reception, res->formula Theorem 3.8's optimum L + B(P-1) + m - 1
+ * (single-sending).  See docs/ALGORITHMS.md for where they are equal. */
+int oc_kbcast_buffered(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                       int64_t **recv_at, oc_kbcast_result *res);
 /* Karp et al. section 3.4, integer lambda = L, P >= 2 (OC_EUNSUP
  * otherwise): *single = B(P-1) + L + m - 1, the least time of a single-
  * sending schedule (the source sends each item once); *thm37 =
@@ -318,6 +325,8 @@ typedef struct oc_cbcast_info {
                        (section 3.3), -1 if none within reach             */
   int64_t slack;    /* DIRECT/INDUCTION/SPLIT: 1 if built from forms of
                        deadline t + 1 (pruned trees, Theorem 3.5), else 0 */
+  int buffered;     /* oc_cbcast_new_buffered's plan                       */
+  int64_t max_wait; /* buffered: the longest an item waits in a buffer     */
 } oc_cbcast_info;
 
 typedef struct oc_cbcast oc_cbcast;
@@ -327,6 +336,12 @@ typedef struct oc_cbcast_act { int64_t item, peer; } oc_cbcast_act; /* -1: none 
  * Trees of deadline B(P-1) .. B(P-1) + L + 1 are tried; if none has words
  * our search finds, the path (method OC_CB_PATH). */
 int oc_cbcast_new(oc_cbcast **out, int64_t P, int64_t L);
+/* Karp et al. section 3.5's buffered model: arrived items wait in a buffer
+ * and a processor takes one a step, any of them.  The plan has delay
+ * L + B(P-1) (optimal) for every P tested; leaves are taken up to max_wait
+ * steps after they arrive (oc_cbcast_schedule_rt gives the times; verify
+ * with oc_verify_buffered).  OC_EINVAL if the construction does not apply. */
+int oc_cbcast_new_buffered(oc_cbcast **out, int64_t P, int64_t L);
 void oc_cbcast_free(oc_cbcast *c);
 const oc_cbcast_info *oc_cbcast_get_info(const oc_cbcast *c);
 /* Block b: r processors, letter J of its node, word[0] = J, word[1..r-1] the
@@ -340,6 +355,10 @@ int oc_cbcast_step(const oc_cbcast *c, int64_t root, int64_t proc, int64_t T,
                    int64_t k, oc_cbcast_act *recv, oc_cbcast_act *send);
 /* The k items' messages, k (P-1) <= OC_CBCAST_MSGS_MAX (appended to out). */
 int oc_cbcast_schedule(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out);
+/* The same; *recv_at (malloc'd, one per message appended, in order) says
+ * when each is received: its arrival, or later for a buffered plan. */
+int oc_cbcast_schedule_rt(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out,
+                          int64_t **recv_at);
 /* Exhaustive (M. Hall's criterion): does ANY block-cyclic schedule with the
  * optimal trees exist for P-1 = f_t?  *result 1 yes, 0 no, -1 budget out. */
 int oc_cbcast_exists(int64_t L, int64_t t, int64_t budget, int *result);
@@ -755,6 +774,14 @@ int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
                     const oc_sched *s, oc_verdict *v);
 /* Checks a continuous broadcast: the LogP/postal rules, item i held by the
  * root from time i (user units) only; v->time = the largest delay. */
+/* Karp et al. section 3.5's buffered postal model: message i is sent at
+ * its t, arrives t + L later into its receiver's buffer, and is taken from
+ * there at recv_at[i] (>= t + L; at most one a step per processor, the
+ * receive-gap rule on these times): the item is usable from recv_at[i].
+ * continuous: item i is created at time i and v->time is the largest delay
+ * (as oc_verify_cbcast); else all items are there from 0. */
+int oc_verify_buffered(const oc_params *p, int64_t root, int64_t items, int continuous,
+                       const oc_sched *s, const int64_t *recv_at, oc_verdict *v);
 int oc_verify_cbcast(const oc_params *p, int64_t root, int64_t items,
                      const oc_sched *s, oc_verdict *v);
 
@@ -812,6 +839,11 @@ int oc_verify_alltoall(const oc_params *p, int64_t k, int personalized,
  * message in err naming the row and field; nothing else is reported. */
 int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
                       char *err, size_t errlen);
+/* The buffered model's form: header `time,src,dst,item,recv`, recv the time
+ * the row's item is taken from the receiver's buffer; *recv_at malloc'd,
+ * one per row (NULL on failure). */
+int oc_sched_read_csv_buffered(char *buf, size_t len, const oc_params *p, oc_sched *out,
+                               int64_t **recv_at, char *err, size_t errlen);
 
 /* ---- exact number parsing (used by the command line, exposed for tests) - */
 /* Decimal integer in [lo, hi]; OC_EPARSE if not an integer, OC_ERANGE if

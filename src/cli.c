@@ -28,7 +28,8 @@ enum {
   O_MODEL, O_PROCS, O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_LINES,
   O_ITEMS, O_OPERANDS, O_ROOT, O_ALGORITHM, O_RANK, O_JSON, O_CSV, O_QUIET,
   O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE, O_SVG, O_HTML,
-  O_FORMAT, O_PRESET, O_SIZE, O_SWEEP, O_SEGMENT, O_SEGMENTS, O_PARAMS, O_COUNT
+  O_FORMAT, O_PRESET, O_SIZE, O_SWEEP, O_SEGMENT, O_SEGMENTS, O_PARAMS, O_BUFFERED,
+  O_COUNT
 };
 static const struct {
   const char *name;
@@ -41,7 +42,7 @@ static const struct {
     {"help", 0},     {"personalized", 0}, {"commutative", 0}, {"ordered", 0},
     {"counts", 1},   {"degree", 1},   {"svg", 1},     {"html", 1},    {"format", 1},
     {"preset", 1},   {"size", 1},     {"sweep", 1},   {"segment", 1},
-    {"segments", 1}, {"params", 1},
+    {"segments", 1}, {"params", 1}, {"buffered", 0},
 };
 
 static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
@@ -1264,14 +1265,16 @@ static int run_cbcast(cli *c) {
   for (int o = 0; o < O_COUNT; o++)
     if (c->set[o] && o != O_MODEL && o != O_PROCS && o != O_LATENCY && o != O_LAMBDA &&
         o != O_ITEMS && o != O_ROOT && o != O_JSON && o != O_CSV && o != O_QUIET &&
-        !(o == O_ALGORITHM && strcmp(c->val[o], "block-cyclic") == 0))
-      die("--%s: not a parameter of 'cbcast' (it takes --latency L, --procs P, "
-          "--items k, --root r)", OPTS[o].name);
+        o != O_BUFFERED && !(o == O_ALGORITHM && strcmp(c->val[o], "block-cyclic") == 0))
+      die("--%s: not a parameter of '%s%s' (it takes --latency L, --procs P, "
+          "--items k, --root r)", OPTS[o].name, c->problem,
+          c->set[O_BUFFERED] ? " --buffered" : "");
   if (strcmp(c->cmd, "plan") != 0 && strcmp(c->cmd, "bound") != 0 &&
       strcmp(c->cmd, "verify") != 0)
-    die("%s: not available for 'cbcast' (use plan, bound or verify)", c->cmd);
+    die("%s: not available for '%s' (use plan, bound or verify)", c->cmd, c->problem);
   if (c->set[O_MODEL] && strcmp(c->val[O_MODEL], "postal") != 0)
-    die("--model: cbcast is the postal model (got '%s')", c->val[O_MODEL]);
+    die("--model: %s%s is the postal model (got '%s')", c->problem,
+        c->set[O_BUFFERED] ? " --buffered" : "", c->val[O_MODEL]);
   if (c->set[O_LATENCY] && c->set[O_LAMBDA]) die("--lambda: give --latency or --lambda, not both");
   lat = c->set[O_LAMBDA] ? O_LAMBDA : O_LATENCY;
   if (!c->set[lat]) die("missing --latency (the postal latency L, an integer)");
@@ -1287,12 +1290,15 @@ static int run_cbcast(cli *c) {
   a.P = need_int(c, O_PROCS, 1, OC_CBCAST_PROCS_MAX);
   a.k = c->set[O_ITEMS] ? need_int(c, O_ITEMS, 1, OC_CBCAST_MSGS_MAX) : 16;
 #endif
+  a.kitem = is(c, "kbcast");
+  if (a.kitem && !c->set[O_ITEMS]) a.k = 1;
+  a.buffered = c->set[O_BUFFERED];
   a.root = c->set[O_ROOT] ? need_int(c, O_ROOT, 0, a.P - 1) : 0;
   a.json = c->set[O_JSON];
   a.csv = c->set[O_CSV];
   if (a.csv && strcmp(c->cmd, "plan") != 0) die("--csv: only 'optcast plan' prints a schedule");
   if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
-  rc = cli_cbcast(&a, buf, len);
+  rc = a.buffered ? cli_buffered(&a, buf, len) : cli_cbcast(&a, buf, len);
   free(buf);
   return rc;
 }
@@ -1627,7 +1633,9 @@ static int cli_run(int argc, char **argv, FILE *in) {
   check_problem(&c, strcmp(c.cmd, "plan") == 0 || strcmp(c.cmd, "bound") == 0 ||
                         strcmp(c.cmd, "draw") == 0 || strcmp(c.cmd, "report") == 0);
   check_output(&c);
-  if (is(&c, "cbcast")) return run_cbcast(&c);
+  if (c.set[O_BUFFERED] && !is(&c, "cbcast") && !is(&c, "kbcast"))
+    die("--buffered: the buffered model (Karp et al. 3.5) is for cbcast and kbcast");
+  if (is(&c, "cbcast") || c.set[O_BUFFERED]) return run_cbcast(&c);
   build_params(&c);
   if (c.set[O_RANK] && strcmp(c.cmd, "rank") != 0)
     die("--rank: only meaningful with 'optcast rank'");

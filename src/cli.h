@@ -49,8 +49,11 @@ typedef struct cli_cbcast_args {
   const char *cmd;
   int64_t P, L, k, root;
   int json, csv;
+  int buffered; /* --buffered: Karp et al. 3.5 (cli_buffered.c)           */
+  int kitem;    /* kbcast --buffered: all items at the source from time 0 */
 } cli_cbcast_args;
 int cli_cbcast(const cli_cbcast_args *a, char *buf, size_t len);
+int cli_buffered(const cli_cbcast_args *a, char *buf, size_t len);
 
 /* ring problems (cli_rrp.c); the options are checked by cli.c. */
 typedef struct cli_rrp_args {

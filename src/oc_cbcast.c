@@ -105,7 +105,20 @@ struct oc_cbcast {
   int64_t *recv_from; /* per receiving slot (block's woff + position, and nw
                          for the receive-only): the send slot, encoded alike;
                          -1 for the root block's upper (the source)          */
+  int64_t *orig;      /* buffered plans: per word slot, the letter of the leaf
+                         that arrives there (>= the word's letter: the item
+                         waits orig - w steps in the buffer); NULL otherwise */
 };
+
+/* How long the item received in slot i (woff + position; nw: the receive-
+ * only processor) waited in the buffer. */
+static int64_t slot_wait(const oc_cbcast *c, int64_t i) {
+  return c->orig == NULL || i >= c->s.nw ? 0 : c->orig[i] - c->s.w[i];
+}
+
+/* the same for an encoded receiving slot (block << CB_POS_BITS | pos; < 0:
+ * the receive-only processor) */
+static int64_t enc_wait(const oc_cbcast *c, int64_t enc);
 
 /* ---- f_t ------------------------------------------------------------------ */
 
@@ -170,7 +183,7 @@ static int word_legal(int32_t r, const int64_t *w, unsigned char *seen) {
   int ok = 1;
   memset(seen, 0, (size_t)r);
   for (int32_t s = 0; s < r && ok; s++) {
-    int64_t x = (w[s] + s) % r;
+    int64_t x = ((w[s] + s) % r + r) % r; /* buffered words may go below 0 */
     if (seen[x]) ok = 0;
     seen[x] = 1;
   }
@@ -1145,6 +1158,16 @@ static int emit_node(const cb_ctx *x0, const cb_ctx *x1, const cb_node *nd, int6
 
 #define CB_POS_BITS 24
 
+/* the letter of the leaf a word slot is paired with (its arrival) */
+static int64_t slot_letter(const oc_cbcast *c, int64_t i) {
+  return c->orig != NULL ? c->orig[i] : c->s.w[i];
+}
+
+static int64_t enc_wait(const oc_cbcast *c, int64_t enc) {
+  if (enc < 0 || c->orig == NULL) return 0;
+  return slot_wait(c, c->s.b[enc >> CB_POS_BITS].woff + (enc & ((1 << CB_POS_BITS) - 1)));
+}
+
 static int finalize(oc_cbcast *c) {
   cb_sol *s = &c->s;
   int64_t nrecv = 0, nsend = 0, rel = 0, A = s->D + 1, L = c->L;
@@ -1172,7 +1195,9 @@ static int finalize(oc_cbcast *c) {
   for (int64_t i = 0; i < s->nb && e == OC_OK; i++) {
     const cb_blk *b = &s->b[i];
     for (int32_t q = 1; q < b->r; q++)
-      if (s->w[b->woff + q] < 0 || s->w[b->woff + q] > s->D) e = OC_EINVAL;
+      if (s->w[b->woff + q] < (c->orig != NULL ? -(int64_t)b->r : 0) || s->w[b->woff + q] > s->D ||
+          slot_letter(c, b->woff + q) < s->w[b->woff + q] || slot_letter(c, b->woff + q) > s->D)
+        e = OC_EINVAL;
     if (e == OC_OK && !word_legal(b->r, s->w + b->woff, seen)) e = OC_EINVAL;
   }
   free(seen);
@@ -1190,14 +1215,14 @@ static int finalize(oc_cbcast *c) {
   for (int64_t i = 0; i < s->nb; i++)
     for (int32_t q = 0; q < s->b[i].r; q++) {
       if (q == 0 && i == c->root_blk) continue;
-      cntr[s->w[s->b[i].woff + q] + 1]++;
+      cntr[slot_letter(c, s->b[i].woff + q) + 1]++;
     }
   cntr[s->ro + 1]++;
   for (int64_t j = 0; j < A; j++) cntr[j + 1] += cntr[j];
   for (int64_t i = 0; i < s->nb; i++)
     for (int32_t q = 0; q < s->b[i].r; q++) {
       if (q == 0 && i == c->root_blk) continue;
-      rs[cntr[s->w[s->b[i].woff + q]]++] = (i << CB_POS_BITS) | q;
+      rs[cntr[slot_letter(c, s->b[i].woff + q)]++] = (i << CB_POS_BITS) | q;
     }
   rs[cntr[s->ro]++] = -1;
   c->recv_from = (int64_t *)malloc((size_t)(s->nw + 1) * sizeof *c->recv_from);
@@ -1231,6 +1256,7 @@ void oc_cbcast_free(oc_cbcast *c) {
   sol_free(&c->s);
   free(c->send_to);
   free(c->recv_from);
+  free(c->orig);
   free(c);
 }
 
@@ -1311,6 +1337,172 @@ fail:
   return e;
 }
 
+/* ---- the buffered model (Karp et al. section 3.5) -------------------------------
+ * A processor may hold arrived items in a buffer and take one a step.  A leaf
+ * that arrives with letter x can then be taken as any letter x' <= x (x - x'
+ * steps later).  With that freedom every block of the optimal tree (deadline
+ * B) gets a legal word: all letters 0 except a chain from position J mod r to
+ * r in steps s_1, s_2, ... (position p takes letter = its step), the steps
+ * summing to v = -J mod r; the residues are then J, the positions off the
+ * chain, the chain's next positions and r = 0: all of Z_r.  A step needs a leaf
+ * of at least that letter.  Greedy: blocks by v descending take the largest
+ * leaves left; the receive-only processor takes the largest leaf after that
+ * (it waits for nothing), the other positions the rest (waiting their whole
+ * letter).  Every item then reaches everyone L + B(P-1) after its creation,
+ * optimal; k items take L + B(P-1) + k - 1, Theorem 3.8's single-sending
+ * optimum.  Returns OC_EINVAL when the leaves' letters do not suffice (not
+ * seen in the tests: every L <= 12, P <= 400). */
+static int buffered_words(const cb_inst *I, int allow_late, cb_sol *s, int64_t **orig_out,
+                          int64_t *late) {
+  int64_t A = I->A, *cnt = NULL, *ord = NULL, *v = NULL, top = A - 1, nw = 0, mass = 0;
+  int64_t **W = NULL, **O = NULL, ro;
+  int e = OC_OK;
+  *orig_out = NULL;
+  *late = 0;
+  cnt = (int64_t *)malloc((size_t)A * sizeof *cnt);
+  ord = (int64_t *)malloc((size_t)(I->nn + 1) * sizeof *ord);
+  v = (int64_t *)malloc((size_t)(I->nn + 1) * sizeof *v);
+  W = (int64_t **)calloc((size_t)(I->nn + 1), sizeof *W);
+  O = (int64_t **)calloc((size_t)(I->nn + 1), sizeof *O);
+  if (cnt == NULL || ord == NULL || v == NULL || W == NULL || O == NULL) { e = OC_ENOMEM; goto out; }
+  memcpy(cnt, I->leaf, (size_t)A * sizeof *cnt);
+  for (int64_t i = 0; i < I->nn; i++) {
+    int32_t r = I->r[i];
+    ord[i] = i;
+    v[i] = r > 1 ? (r - I->J[i] % r) % r : 0;
+    W[i] = (int64_t *)calloc((size_t)r, sizeof **W);
+    O[i] = (int64_t *)malloc((size_t)r * sizeof **O);
+    if (W[i] == NULL || O[i] == NULL) { e = OC_ENOMEM; goto out; }
+    for (int32_t q = 0; q < r; q++) O[i][q] = -1;
+    W[i][0] = O[i][0] = I->J[i];
+    nw += r;
+  }
+  /* blocks by v descending (insertion sort on the order; stable) */
+  for (int64_t i = 1; i < I->nn; i++)
+    for (int64_t j = i; j > 0 && v[ord[j - 1]] < v[ord[j]]; j--) {
+      int64_t x = ord[j];
+      ord[j] = ord[j - 1];
+      ord[j - 1] = x;
+    }
+  for (int64_t x = 1; x < A; x++) mass += x * cnt[x];
+  for (int64_t k = 0; k < I->nn && e == OC_OK; k++) {
+    int64_t i = ord[k], rem = v[i], pos = v[i] ? I->J[i] % I->r[i] : 0;
+    if (rem > mass) {
+      /* not enough letters left: down instead, from J mod r to 0 in steps
+       * of -1 (positions J mod r .. 1 take letter -1: one step after the
+       * deadline; any leaves, filled below) */
+      if (!allow_late) { e = OC_EINVAL; break; }
+      for (int64_t q = 1; q <= pos; q++) W[i][q] = -1;
+      *late = 1;
+      continue;
+    }
+    while (rem > 0) {
+      int64_t step;
+      while (top > 0 && cnt[top] == 0) top--;
+      if (top < 1) { e = OC_EINVAL; break; } /* cannot happen: mass >= rem */
+      cnt[top]--;
+      mass -= top;
+      step = top < rem ? top : rem;
+      W[i][pos] = step;
+      O[i][pos] = top;
+      pos += step;
+      rem -= step;
+    }
+  }
+  if (e) goto out;
+  /* the receive-only processor: the largest leaf left, taken as it comes */
+  top = A - 1;
+  while (top > 0 && cnt[top] == 0) top--;
+  if (cnt[top] == 0) { e = OC_EINVAL; goto out; }
+  cnt[top]--;
+  ro = top;
+  /* the other positions: the rest, taken as a (letter 0) */
+  {
+    int64_t x = 0;
+    for (int64_t i = 0; i < I->nn && e == OC_OK; i++)
+      for (int32_t q = 1; q < I->r[i]; q++) {
+        if (O[i][q] >= 0) continue;
+        while (x < A && cnt[x] == 0) x++;
+        if (x == A) { e = OC_EINVAL; break; }
+        cnt[x]--;
+        O[i][q] = x; /* W[i][q] is 0, or the step down */
+      }
+    while (e == OC_OK && x < A && cnt[x] == 0) x++;
+    if (e == OC_OK && x < A) e = OC_EINVAL; /* leaves left over: not a tree */
+  }
+  if (e) goto out;
+  memset(s, 0, sizeof *s);
+  s->D = I->D;
+  s->ro = ro;
+  *orig_out = (int64_t *)malloc((size_t)(nw + 1) * sizeof **orig_out);
+  if (*orig_out == NULL) { e = OC_ENOMEM; goto out; }
+  for (int64_t i = 0; i < I->nn && e == OC_OK; i++) {
+    memcpy(*orig_out + s->nw, O[i], (size_t)I->r[i] * sizeof **orig_out);
+    e = sol_add(s, I->r[i], I->J[i], W[i]);
+  }
+out:
+  if (e && orig_out && *orig_out) { free(*orig_out); *orig_out = NULL; }
+  if (e) sol_free(s);
+  for (int64_t i = 0; W != NULL && O != NULL && i < I->nn; i++) {
+    free(W[i]);
+    free(O[i]);
+  }
+  free(W);
+  free(O);
+  free(cnt);
+  free(ord);
+  free(v);
+  return e;
+}
+
+int oc_cbcast_new_buffered(oc_cbcast **out, int64_t P, int64_t L) {
+  oc_cbcast *c;
+  cb_inst I;
+  int64_t *f = NULL, late = 0;
+  int e;
+  if (out == NULL) return OC_EINVAL;
+  *out = NULL;
+  if (P < 1 || P > OC_CBCAST_PROCS_MAX || L < 1 || L > OC_CBCAST_L_MAX) return OC_ERANGE;
+  if (P <= 2) { /* nothing to wait for */
+    e = oc_cbcast_new(out, P, L);
+    if (e == OC_OK) (*out)->info.buffered = 1;
+    return e;
+  }
+  c = (oc_cbcast *)calloc(1, sizeof *c);
+  if (c == NULL) return OC_ENOMEM;
+  memset(&I, 0, sizeof I);
+  c->P = P;
+  c->L = L;
+  c->n = P - 1;
+  c->B = bfun(L, c->n);
+  if (c->B < 0 || (f = fseq(L, c->B + 1)) == NULL) { e = OC_ENOMEM; goto fail; }
+  if ((e = shape_inst(&I, f, L, c->n, c->B)) != OC_OK) goto fail;
+  if ((e = buffered_words(&I, 1, &c->s, &c->orig, &late)) != OC_OK) goto fail;
+  c->info.P = P;
+  c->info.L = L;
+  c->info.B = c->B;
+  c->info.bound = L + c->B;
+  c->info.base_lo = -1;
+  c->info.D = c->s.D;
+  c->info.delay = L + c->s.D + late;
+  c->info.blocks = c->s.nb;
+  c->info.ro = c->s.ro;
+  c->info.method = OC_CB_DIRECT;
+  c->info.buffered = 1;
+  if ((e = finalize(c)) != OC_OK) goto fail;
+  for (int64_t i = 0; i < c->s.nw; i++)
+    if (slot_wait(c, i) > c->info.max_wait) c->info.max_wait = slot_wait(c, i);
+  inst_free(&I);
+  free(f);
+  *out = c;
+  return OC_OK;
+fail:
+  inst_free(&I);
+  free(f);
+  oc_cbcast_free(c);
+  return e;
+}
+
 const oc_cbcast_info *oc_cbcast_get_info(const oc_cbcast *c) { return &c->info; }
 
 int oc_cbcast_block(const oc_cbcast *c, int64_t b, int64_t *r, int64_t *J,
@@ -1366,7 +1558,7 @@ int oc_cbcast_step(const oc_cbcast *c, int64_t root, int64_t proc, int64_t T,
     return OC_OK;
   }
   {
-    int64_t item, enc, from;
+    int64_t item, enc, from, wait = 0;
     if (rel == c->n - 1) { /* receive-only */
       item = T + c->s.ro - L - D;
       from = c->recv_from[c->s.nw];
@@ -1383,11 +1575,13 @@ int oc_cbcast_step(const oc_cbcast *c, int64_t root, int64_t proc, int64_t T,
       s = mod(T - q, b->r);
       item = T + c->s.w[b->woff + s] - L - D;
       from = c->recv_from[b->woff + s];
+      wait = slot_wait(c, b->woff + s);
       /* send: child s of the item whose node it received at T - s */
       enc = T - s + b->J - L - D;
       if (enc >= 0 && enc < k) {
+        int64_t to = c->send_to[b->soff + s];
         send->item = enc;
-        send->peer = to_abs(root, P, slot_proc(c, c->send_to[b->soff + s], T + L));
+        send->peer = to_abs(root, P, slot_proc(c, to, T + L + enc_wait(c, to)));
       }
     }
     if (item >= 0 && item < k) {
@@ -1397,7 +1591,7 @@ int oc_cbcast_step(const oc_cbcast *c, int64_t root, int64_t proc, int64_t T,
       } else { /* the sender's processor took its node at T - L - c */
         const cb_blk *sb = &c->s.b[from >> CB_POS_BITS];
         int64_t cc = from & ((1 << CB_POS_BITS) - 1);
-        recv->peer = to_abs(root, P, sb->first + mod(T - L - cc, sb->r));
+        recv->peer = to_abs(root, P, sb->first + mod(T - wait - L - cc, sb->r));
       }
     }
   }
@@ -1405,28 +1599,47 @@ int oc_cbcast_step(const oc_cbcast *c, int64_t root, int64_t proc, int64_t T,
 }
 
 int oc_cbcast_schedule(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out) {
-  int64_t P, L, D;
+  return oc_cbcast_schedule_rt(c, root, k, out, NULL);
+}
+
+int oc_cbcast_schedule_rt(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out,
+                          int64_t **recv_at) {
+  int64_t P, L, D, *rt = NULL;
+  size_t n0;
   int e;
+  if (recv_at != NULL) *recv_at = NULL;
   if (c == NULL || out == NULL) return OC_EINVAL;
   P = c->P;
   if (root < 0 || root >= P || k < 0) return OC_ERANGE;
   if (P > 1 && k > OC_CBCAST_MSGS_MAX / (P - 1)) return OC_ERANGE;
   L = c->L;
   D = c->s.D;
+  n0 = out->n;
+  if (recv_at != NULL) {
+    rt = (int64_t *)malloc((size_t)(P > 1 ? k * (P - 1) : 0) * sizeof *rt + 1);
+    if (rt == NULL) return OC_ENOMEM;
+  }
   for (int64_t i = 0; i < k && P > 1; i++) {
     int64_t dst = c->n == 1 ? 0 : slot_proc(c, c->root_blk << CB_POS_BITS, i + L);
-    if ((e = oc_sched_push(out, i, root, to_abs(root, P, dst), i)) != OC_OK) return e;
+    if ((e = oc_sched_push(out, i, root, to_abs(root, P, dst), i)) != OC_OK) goto fail;
+    if (rt) rt[out->n - 1 - n0] = i + L;
     for (int64_t bi = 0; bi < c->s.nb; bi++) {
       const cb_blk *b = &c->s.b[bi];
       int64_t T0 = i + L + D - b->J; /* it receives the item's node then */
       int64_t src = to_abs(root, P, b->first + mod(T0, b->r));
       for (int32_t q = 0; q < b->r; q++) {
-        int64_t d = slot_proc(c, c->send_to[b->soff + q], T0 + q + L);
-        if ((e = oc_sched_push(out, T0 + q, src, to_abs(root, P, d), i)) != OC_OK) return e;
+        int64_t to = c->send_to[b->soff + q], at = T0 + q + L + enc_wait(c, to);
+        int64_t d = slot_proc(c, to, at);
+        if ((e = oc_sched_push(out, T0 + q, src, to_abs(root, P, d), i)) != OC_OK) goto fail;
+        if (rt) rt[out->n - 1 - n0] = at;
       }
     }
   }
+  if (recv_at != NULL) *recv_at = rt;
   return OC_OK;
+fail:
+  free(rt);
+  return e;
 }
 
 int oc_cbcast_tl(int64_t L, int64_t tmax, int64_t *tl, int64_t *base_lo,

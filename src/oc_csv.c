@@ -3,6 +3,7 @@
  * Times are exact: integers for LogP, multiples of 1/q for the postal
  * model with lambda = p/q ("7.5" or "15/2"). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "oc_internal.h"
@@ -42,11 +43,14 @@ static int csv_time(const oc_params *p, const char *s, size_t row, int64_t *out,
   return OC_OK;
 }
 
-int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
-                      char *err, size_t errlen) {
+/* rt != NULL: the buffered form, a fifth column `recv` (*rt malloc'd,
+ * one per row read; freed and NULL on failure by the caller's wrapper). */
+static int read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
+                    int64_t **rt, size_t *rtcap, char *err, size_t errlen) {
   char *cur = buf, *line;
   size_t row = 0;
-  int header = 0, e;
+  int header = 0, e, nwant = rt ? 5 : 4;
+  const char *hdr = rt ? "time,src,dst,item,recv" : "time,src,dst,item";
   if (strlen(buf) != len) FAIL("stdin: the schedule contains a NUL byte");
   while (cur != NULL && *cur != '\0') {
     char *nl = strchr(cur, '\n'), *f[5];
@@ -59,14 +63,14 @@ int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
     if (!header) {
       char *q = line;
       int ok = 1;
-      const char *want[4] = {"time", "src", "dst", "item"};
-      for (int i = 0; i < 4 && ok; i++) {
+      const char *want[5] = {"time", "src", "dst", "item", "recv"};
+      for (int i = 0; i < nwant && ok; i++) {
         char *comma = strchr(q, ',');
         if (comma) *comma = '\0';
-        ok = strcmp(trim(q), want[i]) == 0 && (comma != NULL) == (i < 3);
+        ok = strcmp(trim(q), want[i]) == 0 && (comma != NULL) == (i < nwant - 1);
         q = comma ? comma + 1 : q;
       }
-      if (!ok) FAIL("row %zu: expected the header 'time,src,dst,item'", row);
+      if (!ok) FAIL("row %zu: expected the header '%s'", row, hdr);
       header = 1;
       continue;
     }
@@ -78,9 +82,9 @@ int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
         if (nf < 5) f[nf] = q + 1;
         nf++;
       }
-    if (nf != 4) FAIL("row %zu: expected 4 fields (time,src,dst,item), got %d", row, nf);
+    if (nf != nwant) FAIL("row %zu: expected %d fields (%s), got %d", row, nwant, hdr, nf);
     {
-      int64_t t = 0, src = 0, dst = 0, item = 0;
+      int64_t t = 0, src = 0, dst = 0, item = 0, r = 0;
       const char *names[3] = {"src", "dst", "item"};
       int64_t *outs[3] = {&src, &dst, &item};
       if ((e = csv_time(p, trim(f[0]), row, &t, err, errlen)) != OC_OK) return e;
@@ -90,6 +94,20 @@ int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
         if (e == OC_EPARSE) FAIL("row %zu: %s '%.40s' is not an integer", row, names[i], x);
         if (e != OC_OK) FAIL("row %zu: %s '%.40s' is out of range", row, names[i], x);
       }
+      if (rt != NULL) {
+        if ((e = csv_time(p, trim(f[4]), row, &r, err, errlen)) != OC_OK) return e;
+        if (out->n >= *rtcap) {
+          size_t nc = *rtcap ? 2 * *rtcap : 256;
+          int64_t *g = (int64_t *)realloc(*rt, nc * sizeof *g);
+          if (g == NULL) {
+            snprintf(err, errlen, "out of memory reading the schedule");
+            return OC_ENOMEM;
+          }
+          *rt = g;
+          *rtcap = nc;
+        }
+        (*rt)[out->n] = r;
+      }
       if (out->n + 1 >= UINT32_MAX) FAIL("stdin: too many rows");
       if (oc_sched_push(out, t, src, dst, item) != OC_OK) {
         snprintf(err, errlen, "out of memory reading the schedule");
@@ -97,8 +115,26 @@ int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
       }
     }
   }
-  if (!header) FAIL("stdin: empty input (expected the header 'time,src,dst,item')");
+  if (!header) FAIL("stdin: empty input (expected the header '%s')", hdr);
   return OC_OK;
+}
+
+int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
+                      char *err, size_t errlen) {
+  return read_csv(buf, len, p, out, NULL, NULL, err, errlen);
+}
+
+int oc_sched_read_csv_buffered(char *buf, size_t len, const oc_params *p, oc_sched *out,
+                               int64_t **recv_at, char *err, size_t errlen) {
+  size_t cap = 0;
+  int e;
+  *recv_at = NULL;
+  e = read_csv(buf, len, p, out, recv_at, &cap, err, errlen);
+  if (e != OC_OK) {
+    free(*recv_at);
+    *recv_at = NULL;
+  }
+  return e;
 }
 
 /* The ring: steps are integers, dir is cw or ccw; ranges are the

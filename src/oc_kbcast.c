@@ -108,6 +108,100 @@ static int run_cyclic(const oc_params *p, int64_t root, int64_t m, oc_sched *out
   return e;
 }
 
+/* Buffered model (Karp et al. 3.5), k items: the buffered continuous plan's
+ * first m items, then each processor's leaf receptions taken again first-
+ * come first-served in the steps its forwarded (active) items leave free.
+ * One machine, unit jobs with release times and blocked steps: taking them
+ * in release order at the first free step minimises the last one, so this
+ * never ends later than the continuous plan's delay + m - 1; for L = 2,
+ * where that is one step more than Theorem 3.8's bound, the freed steps at
+ * the end close the gap (seen for every P, m tested). */
+static int compact_leaves(const oc_sched *s, int64_t P, int64_t m, int64_t L, int64_t *rt) {
+  size_t n = s->n;
+  unsigned char *fwd = (unsigned char *)calloc((size_t)(P * m) + 1, 1);
+  size_t *ord = (size_t *)malloc((n + 1) * sizeof *ord);
+  int64_t *off = (int64_t *)calloc((size_t)P + 2, sizeof *off);
+  int e = OC_OK;
+  if (fwd == NULL || ord == NULL || off == NULL) { e = OC_ENOMEM; goto out; }
+  for (size_t i = 0; i < n; i++) {
+    fwd[s->msg[i].src * m + s->msg[i].item] = 1;
+    off[s->msg[i].dst + 2]++;
+  }
+  for (int64_t q = 0; q < P; q++) off[q + 2] += off[q + 1];
+  for (size_t i = 0; i < n; i++) ord[off[s->msg[i].dst + 1]++] = i;
+  for (int64_t q = 0; q < P; q++) { /* off[q] .. off[q+1]: q's receptions */
+    size_t lo = (size_t)off[q], hi = (size_t)off[q + 1], na = 0;
+    int64_t prev = -1;
+    /* leaves by arrival (insertion sort: the plan emits them nearly sorted);
+     * actives (their item is forwarded) keep their step, moved to the front */
+    for (size_t i = lo; i < hi; i++) {
+      size_t x = ord[i], j = i;
+      int act = fwd[q * m + s->msg[x].item];
+      if (act) { /* keep */
+        while (j > lo + na) { ord[j] = ord[j - 1]; j--; }
+        ord[lo + na++] = x;
+        continue;
+      }
+      while (j > lo + na && s->msg[ord[j - 1]].t > s->msg[x].t) { ord[j] = ord[j - 1]; j--; }
+      ord[j] = x;
+    }
+    /* actives' steps, sorted (few per processor: one per r steps) */
+    for (size_t i = lo + 1; i < lo + na; i++)
+      for (size_t j = i; j > lo && rt[ord[j - 1]] > rt[ord[j]]; j--) {
+        size_t x = ord[j];
+        ord[j] = ord[j - 1];
+        ord[j - 1] = x;
+      }
+    {
+      size_t a = lo;
+      for (size_t i = lo + na; i < hi; i++) {
+        size_t x = ord[i];
+        int64_t t = s->msg[x].t + L;
+        if (t <= prev) t = prev + 1;
+        for (;;) { /* skip the actives' steps */
+          while (a < lo + na && rt[ord[a]] < t) a++;
+          if (a < lo + na && rt[ord[a]] == t) t++; else break;
+        }
+        rt[x] = t;
+        prev = t;
+      }
+    }
+  }
+out:
+  free(fwd);
+  free(ord);
+  free(off);
+  return e;
+}
+
+int oc_kbcast_buffered(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                       int64_t **recv_at, oc_kbcast_result *res) {
+  oc_cbcast *c = NULL;
+  int64_t *rt = NULL;
+  int e;
+  if (recv_at != NULL) *recv_at = NULL;
+  if (p == NULL || out == NULL || recv_at == NULL || res == NULL || out->n != 0)
+    return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  if (p->model != OC_MODEL_POSTAL || p->g != 1 || p->L > OC_CBCAST_L_MAX) return OC_EUNSUP;
+  if (m < 1 || root < 0 || root >= p->P || p->P > OC_CBCAST_PROCS_MAX ||
+      m > KB_MAX_MSGS / p->P)
+    return OC_ERANGE;
+  memset(res, 0, sizeof *res);
+  res->alg = OC_KB_CYCLIC;
+  if ((e = oc_cbcast_new_buffered(&c, p->P, p->L)) != OC_OK) return e;
+  res->formula = p->P == 1 ? 0 : oc_cbcast_get_info(c)->bound + m - 1; /* Thm 3.8 */
+  e = oc_cbcast_schedule_rt(c, root, m, out, &rt);
+  oc_cbcast_free(c);
+  if (e == OC_OK) e = compact_leaves(out, p->P, m, p->L, rt);
+  if (e != OC_OK) { free(rt); return e; }
+  res->time = 0;
+  for (size_t i = 0; i < out->n; i++)
+    if (rt[i] > res->time) res->time = rt[i];
+  *recv_at = rt;
+  return OC_OK;
+}
+
 /* BCAST on "receiver ready h after the start, sender again G after". */
 static int bk_tree(int64_t n, int64_t h, int64_t G, oc_sched *out, int64_t *T) {
   oc_params q;

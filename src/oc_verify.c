@@ -114,7 +114,7 @@ static void sort_i64(int64_t *a, size_t n) {
 
 /* Bucket `key(m)` times by processor `who(m)`: CSR offsets + times. */
 static int bucket(const oc_sched *s, const unsigned char *bad, int64_t P,
-                  int by_dst, int64_t shift, uint32_t **off_out,
+                  int by_dst, int64_t shift, const int64_t *at, uint32_t **off_out,
                   int64_t **val_out) {
   uint32_t *off = (uint32_t *)calloc((size_t)P + 1, sizeof *off);
   int64_t *val = (int64_t *)malloc((s->n ? s->n : 1) * sizeof *val);
@@ -138,7 +138,7 @@ static int bucket(const oc_sched *s, const unsigned char *bad, int64_t P,
       if (bad[i]) continue;
       {
         int64_t who = by_dst ? s->msg[i].dst : s->msg[i].src;
-        val[fill[who]++] = s->msg[i].t + shift;
+        val[fill[who]++] = at != NULL ? at[i] : s->msg[i].t + shift;
       }
     }
     free(fill);
@@ -221,7 +221,7 @@ static void check_overlap(vctx *c, int64_t proc, const int64_t *a, size_t na,
  * given additions): marks out-of-range messages in bad[]. */
 static int check_messages(vctx *c, const oc_sched *s, int64_t items,
                           unsigned char *bad, const uint32_t *coff,
-                          const span *cspan) {
+                          const span *cspan, const int64_t *recv_at) {
   const oc_params *p = c->p;
   int64_t P = p->P, *sendt = NULL, *recvt = NULL;
   uint32_t *soff = NULL, *roff = NULL;
@@ -242,8 +242,8 @@ static int check_messages(vctx *c, const oc_sched *s, int64_t items,
               m->item, i, d);
     }
   }
-  if ((e = bucket(s, bad, P, 0, 0, &soff, &sendt)) != OC_OK) goto done;
-  if ((e = bucket(s, bad, P, 1, p->o + p->L, &roff, &recvt)) != OC_OK) goto done;
+  if ((e = bucket(s, bad, P, 0, 0, NULL, &soff, &sendt)) != OC_OK) goto done;
+  if ((e = bucket(s, bad, P, 1, p->o + p->L, recv_at, &roff, &recvt)) != OC_OK) goto done;
   for (int64_t q = 0; q < P; q++) {
     check_starts(c, q, sendt + soff[q], soff[q + 1] - soff[q], 0);
     check_starts(c, q, recvt + roff[q], roff[q + 1] - roff[q], 1);
@@ -312,7 +312,8 @@ void oc_verdict_init(oc_verdict *v) {
  * send start).  Long messages are checked as their packets with these. */
 static int verify_bcast_core(const oc_params *p, int64_t root, int64_t items,
                              const oc_sched *s, const int64_t *arr_at,
-                             const int64_t *need_at, int64_t rel, oc_verdict *v) {
+                             const int64_t *need_at, int64_t rel, int buffered,
+                             oc_verdict *v) {
   vctx c;
   int64_t P, h, *avail = NULL;
   unsigned char *bad = NULL;
@@ -331,7 +332,17 @@ static int verify_bcast_core(const oc_params *p, int64_t root, int64_t items,
   bad = (unsigned char *)calloc(s->n ? s->n : 1, 1);
   avail = (int64_t *)malloc((size_t)(P * items) * sizeof *avail);
   if (bad == NULL || avail == NULL) { e = OC_ENOMEM; goto done; }
-  if ((e = check_messages(&c, s, items, bad, NULL, NULL)) != OC_OK) goto done;
+  if ((e = check_messages(&c, s, items, bad, NULL, NULL, buffered ? arr_at : NULL)) != OC_OK)
+    goto done;
+  for (size_t i = 0; buffered && i < s->n; i++) {
+    const oc_msg *m = &s->msg[i];
+    if (!bad[i] && arr_at[i] < m->t + h) {
+      char d[240];
+      snprintf(d, sizeof d, "takes item %lld from its buffer at %s, before it arrives at %s",
+               (long long)m->item, ts(&c, arr_at[i]).s, ts(&c, m->t + h).s);
+      violate(&c, OC_RULE_ARRIVAL, m->dst, arr_at[i], m->item, i, d);
+    }
+  }
   for (int64_t i = 0; i < P * items; i++) avail[i] = INT64_MAX;
   for (int64_t i = 0; i < items; i++) avail[root * items + i] = i * rel;
   for (size_t i = 0; i < s->n; i++) {
@@ -389,7 +400,7 @@ int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
   size_t k = 0;
   int e;
   if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
-  if (s->len == NULL) return verify_bcast_core(p, root, items, s, NULL, NULL, 0, v);
+  if (s->len == NULL) return verify_bcast_core(p, root, items, s, NULL, NULL, 0, 0, v);
   if ((e = oc_params_check(p)) != OC_OK) return e;
   h = p->L + 2 * p->o;
   oc_sched_init(&x);
@@ -406,7 +417,7 @@ int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
       need[k] = s->msg[i].t;
     }
   }
-  e = verify_bcast_core(p, root, items, &x, arr, need, 0, v);
+  e = verify_bcast_core(p, root, items, &x, arr, need, 0, 0, v);
 out:
   free(arr);
   free(need);
@@ -421,7 +432,18 @@ int oc_verify_cbcast(const oc_params *p, int64_t root, int64_t items,
   if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
   if (s->len != NULL) return OC_EINVAL; /* one packet per message */
   if (items > OC_TIME_MAX / (p->unit > 0 ? p->unit : 1)) return OC_ERANGE;
-  return verify_bcast_core(p, root, items, s, NULL, NULL, p->unit, v);
+  return verify_bcast_core(p, root, items, s, NULL, NULL, p->unit, 0, v);
+}
+
+int oc_verify_buffered(const oc_params *p, int64_t root, int64_t items, int continuous,
+                       const oc_sched *s, const int64_t *recv_at, oc_verdict *v) {
+  if (p == NULL || s == NULL || v == NULL || recv_at == NULL) return OC_EINVAL;
+  if (s->len != NULL) return OC_EINVAL; /* one packet per message */
+  if (p->model != OC_MODEL_POSTAL) return OC_EUNSUP;
+  if (items > OC_TIME_MAX / (p->unit > 0 ? p->unit : 1)) return OC_ERANGE;
+  for (size_t i = 0; i < s->n; i++)
+    if (recv_at[i] < 0 || recv_at[i] > OC_TIME_MAX) return OC_ERANGE;
+  return verify_bcast_core(p, root, items, s, recv_at, NULL, continuous ? p->unit : 0, 1, v);
 }
 
 /* ---- combining problems ----------------------------------------------------- */
@@ -537,7 +559,7 @@ int oc_verify_reduce(const oc_params *p, int64_t root, int64_t n,
     evs[nev++].kind = oc_op_cost(o) == 0 ? -1 : 1;
   }
   if ((e = op_spans(p, s, opbad, &coff, &cspan)) != OC_OK) goto done;
-  if ((e = check_messages(&c, s, 1, bad, coff, cspan)) != OC_OK) goto done;
+  if ((e = check_messages(&c, s, 1, bad, coff, cspan, NULL)) != OC_OK) goto done;
 
   /* operands: the segments must partition [0, n) */
   if ((e = seg_order(s, 0, sorder)) != OC_OK || (e = seg_order(s, 1, porder)) != OC_OK)
@@ -789,7 +811,7 @@ int oc_verify_alltoall(const oc_params *p, int64_t k, int personalized,
   bad = (unsigned char *)calloc(s->n + 1, 1);
   r = (rcpt *)malloc((s->n + 1) * sizeof *r);
   if (bad == NULL || r == NULL) { e = OC_ENOMEM; goto done; }
-  if ((e = check_messages(&c, s, items, bad, NULL, NULL)) != OC_OK) goto done;
+  if ((e = check_messages(&c, s, items, bad, NULL, NULL, NULL)) != OC_OK) goto done;
   for (size_t i = 0; i < s->n; i++) {
     if (bad[i]) continue;
     r[nr].dst = s->msg[i].dst;
@@ -956,7 +978,7 @@ int oc_verify_allreduce(const oc_params *p, const oc_sched *s, oc_verdict *v) {
     e = OC_ENOMEM;
     goto done;
   }
-  if ((e = check_messages(&c, s, OC_TIME_MAX, bad, NULL, NULL)) != OC_OK) goto done;
+  if ((e = check_messages(&c, s, OC_TIME_MAX, bad, NULL, NULL, NULL)) != OC_OK) goto done;
   for (size_t i = 0; i < s->n; i++)
     if (!bad[i]) { x.aoff[s->msg[i].dst + 1]++; x.soff[s->msg[i].src + 1]++; }
   for (int64_t q = 0; q < x.P; q++) { x.aoff[q + 1] += x.aoff[q]; x.soff[q + 1] += x.soff[q]; }
@@ -1092,7 +1114,7 @@ int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
     for (size_t i = 0; i < s->nop; i++)
       opbad[i] = s->op[i].proc < 0 || s->op[i].proc >= p->P;
     e = op_spans(p, s, opbad, &coff, &cs);
-    if (e == OC_OK) e = check_messages(&c, s, 2, bad, coff, cs);
+    if (e == OC_OK) e = check_messages(&c, s, 2, bad, coff, cs, NULL);
     free(bad);
     free(opbad);
     free(coff);

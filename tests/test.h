@@ -51,9 +51,12 @@
   X(kbcast_pack_long_messages)                                                 \
   X(kbcast_cyclic)                                                             \
   X(kbcast_karp_sweep)                                                         \
+  X(kbcast_buffered)                                                           \
   X(cbcast_karp_fig2)                                                          \
   X(cbcast_exists)                                                             \
   X(cbcast_l2)                                                                 \
+  X(cbcast_buffered)                                                           \
+  X(cbcast_fig4_form)                                                          \
   X(cbcast_grid)                                                               \
   X(cbcast_step)                                                               \
   X(cbcast_mutants)                                                            \
@@ -79,6 +82,7 @@
   X(cli_text_output)                                                           \
   X(cli_combining)                                                             \
   X(cli_kbcast)                                                                \
+  X(cli_buffered)                                                              \
   X(cli_edges)                                                                 \
   X(cli_review_regressions)                                                    \
   X(cli_stdout_full)                                                           \

@@ -338,3 +338,117 @@ void test_cli_cbcast(void) {
       test_failf(__FILE__, __LINE__, "case %zu: code %d err '%s'", i, r.code, r.err);
   }
 }
+
+/* Karp et al. section 3.5 (buffered model), our construction: delay
+ * L + B(P-1) for every P and L tried (the optimum; L = 2: + 1), checked by the buffered
+ * verifier both as continuous broadcast and as k items (time L + B + k - 1,
+ * Theorem 3.8's single-sending optimum); the plain postal verifier rejects
+ * the same messages wherever an item waits; mutants: a reception moved
+ * before its arrival, two receptions at one step. */
+static void buffered_case(int64_t P, int64_t L, int64_t k, int64_t *waits) {
+  oc_cbcast *c = NULL;
+  oc_params p;
+  oc_sched s;
+  oc_verdict v;
+  const oc_cbcast_info *in;
+  int64_t *rt = NULL, waited = 0;
+  CHECK_OK(oc_cbcast_new_buffered(&c, P, L));
+  in = oc_cbcast_get_info(c);
+  CHECK(in->buffered);
+  /* optimal; L = 2: one more (continuous; k items reach Theorem 3.8, see
+   * kbcast_buffered) */
+  CHECK(in->delay == in->bound || (L == 2 && P > 2 && in->delay == in->bound + 1));
+  CHECK_OK(oc_params_postal(&p, P, L, 1));
+  oc_sched_init(&s);
+  CHECK_OK(oc_cbcast_schedule_rt(c, 0, k, &s, &rt));
+  CHECK_EQ(s.n, (size_t)(k * (P - 1)));
+  for (size_t i = 0; i < s.n; i++) {
+    CHECK(rt[i] >= s.msg[i].t + L);
+    waited += rt[i] > s.msg[i].t + L;
+  }
+  CHECK_OK(oc_verify_buffered(&p, 0, k, 1, &s, rt, &v));
+  if (!v.ok) test_failf(__FILE__, __LINE__, "P=%lld L=%lld: %s", (long long)P, (long long)L, v.detail);
+  if (P > 1) CHECK_EQ(v.time, in->delay);
+  CHECK_OK(oc_verify_buffered(&p, 0, k, 0, &s, rt, &v));
+  CHECK(v.ok);
+  if (P > 1) CHECK_EQ(v.time, in->delay + k - 1);
+  if (waited > 0 && k >= 2 * L + 2) { /* taken at arrival, it is not a postal schedule */
+    CHECK_OK(oc_verify_cbcast(&p, 0, k, &s, &v));
+    CHECK(!v.ok);
+  }
+  if (s.n >= 2) { /* mutants */
+    size_t i = (size_t)test_range(0, (int64_t)s.n - 1);
+    int64_t keep = rt[i];
+    rt[i] = s.msg[i].t + L - 1;
+    CHECK_OK(oc_verify_buffered(&p, 0, k, 1, &s, rt, &v));
+    CHECK(!v.ok);
+    rt[i] = keep;
+    for (size_t j = 0; j < s.n; j++) /* another reception of i's receiver */
+      if (j != i && s.msg[j].dst == s.msg[i].dst && rt[j] >= s.msg[i].t + L) {
+        rt[i] = rt[j];
+        CHECK_OK(oc_verify_buffered(&p, 0, k, 1, &s, rt, &v));
+        CHECK(!v.ok);
+        CHECK(v.rule == OC_RULE_RECV_GAP || v.rule == OC_RULE_HELD); /* or a send too early */
+        rt[i] = keep;
+        break;
+      }
+  }
+  *waits += waited;
+  free(rt);
+  oc_sched_free(&s);
+  oc_cbcast_free(c);
+}
+
+void test_cbcast_buffered(void) {
+  int64_t Pmax = test_valgrind() ? 30 : (test_sweep() ? 400 : 120), waits = 0;
+  for (int64_t L = 1; L <= (test_sweep() ? 12 : 6); L++)
+    for (int64_t P = 1; P <= Pmax; P += (test_sweep() || L <= 3) ? 1 : 3)
+      buffered_case(P, L, 2 * L + 3, &waits);
+  CHECK(waits > 0); /* the buffer is used */
+  {
+    int64_t w = 0;
+    buffered_case(14, 3, 14, &w); /* Karp Fig. 5's instance: L = 3, P - 1 = 13, k = 14 */
+  }
+  CHECK_EQ(oc_cbcast_new_buffered(NULL, 10, 3), OC_EINVAL);
+}
+
+/* Karp Fig. 4's form (L = 5, a block of r = 7, k = 16): P = 12 (P - 1 =
+ * f_11) has the root block of 7.  Each of its processors receives each of
+ * the 16 items once and forwards exactly the items of one residue class
+ * mod 7 (its "active" items, bold in the paper), the seven classes
+ * distinct; all done by L + B + k - 1 = 31. */
+void test_cbcast_fig4_form(void) {
+  oc_cbcast *c = NULL;
+  oc_sched s;
+  int64_t r = 0, J = 0, first = -1, rel = 0, classes = 0;
+  const int64_t *w;
+  CHECK_OK(oc_cbcast_new(&c, 12, 5));
+  for (int64_t b = 0; b < oc_cbcast_get_info(c)->blocks; b++) {
+    CHECK_OK(oc_cbcast_block(c, b, &r, &J, &w));
+    if (r == 7) { first = rel; break; }
+    rel += r;
+  }
+  CHECK(first >= 0);
+  CHECK_EQ(J, 11);
+  oc_sched_init(&s);
+  CHECK_OK(oc_cbcast_schedule(c, 0, 16, &s));
+  for (int64_t q = 0; q < 7; q++) {
+    int64_t proc = 1 + first + q, got[16] = {0}, cls = -1;
+    for (size_t i = 0; i < s.n; i++) {
+      if (s.msg[i].dst == proc) {
+        got[s.msg[i].item]++;
+        CHECK(s.msg[i].t + 5 <= 15 + 5 + 11); /* item 15 created at 15, delay 16 */
+      }
+      if (s.msg[i].src == proc) {
+        if (cls < 0) cls = s.msg[i].item % 7;
+        CHECK_EQ(s.msg[i].item % 7, cls);
+      }
+    }
+    for (int64_t i = 0; i < 16; i++) CHECK_EQ(got[i], 1);
+    CHECK(cls >= 0);
+    classes |= (int64_t)1 << cls;
+  }
+  CHECK_EQ(classes, 127);
+  oc_sched_free(&s);
+  oc_cbcast_free(c);
+}

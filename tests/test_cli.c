@@ -934,3 +934,58 @@ void test_cli_rrp(void) {
     }
   }
 }
+
+/* --buffered (Karp et al. 3.5): plan, CSV with `recv`, verify round trip,
+ * a reception moved before its arrival is caught, bad input refused. */
+void test_cli_buffered(void) {
+  static char csv[1 << 16];
+  char *p;
+  RUN(NULL, "plan", "kbcast", "--buffered", "--lambda", "3", "--procs", "14", "--items",
+      "14");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "time 24, single-sending lower bound L + B(P-1) + k - 1 = 24 (optimal"));
+  CHECK(HAS(R.out, "reception table"));
+  CHECK_EQ(lines(R.out), 3 + 1 + 2 + 1 + 14); /* Fig. 5: 14 processors */
+  RUN(NULL, "plan", "kbcast", "--buffered", "--lambda", "2", "--procs", "30", "--items",
+      "9", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"buffered\":true"));
+  CHECK(HAS(R.out, "\"optimal\":true"));
+  RUN(NULL, "plan", "cbcast", "--buffered", "--latency", "4", "--procs", "8", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"time\":12,\"lower_bound\":12,\"optimal\":true"));
+  RUN(NULL, "plan", "kbcast", "--buffered", "--lambda", "3", "--procs", "14", "--items",
+      "14", "--csv");
+  CHECK_EQ(R.code, 0);
+  CHECK(strncmp(R.out, "time,src,dst,item,recv\n", 23) == 0);
+  snprintf(csv, sizeof csv, "%s", R.out);
+  RUN(csv, "verify", "kbcast", "--buffered", "--lambda", "3", "--procs", "14", "--items",
+      "14");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "valid (buffered)"));
+  RUN(csv, "verify", "kbcast", "--lambda", "3", "--procs", "14", "--items", "14");
+  CHECK_EQ(R.code, 2); /* the plain reader wants four columns */
+  CHECK_EQ(lines(R.err), 1);
+  /* the first data row: the source's send at 0 to the root, taken at 3;
+   * claim it was taken at 2, before it arrives */
+  p = strchr(csv, '\n') + 1;
+  p = strchr(p, '\n');
+  CHECK(p != NULL && p[-1] == '3');
+  p[-1] = '2';
+  RUN(csv, "verify", "kbcast", "--buffered", "--lambda", "3", "--procs", "14", "--items",
+      "14", "--json");
+  CHECK_EQ(R.code, 1);
+  CHECK(HAS(R.out, "\"valid\":false"));
+  RUN(NULL, "plan", "bcast", "--buffered", "--lambda", "3", "--procs", "14");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--buffered"));
+  CHECK_EQ(R.out[0], '\0');
+  RUN(NULL, "plan", "kbcast", "--buffered", "--lambda", "2.5", "--procs", "14");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--lambda"));
+  CHECK_EQ(lines(R.err), 1);
+  RUN(NULL, "plan", "kbcast", "--buffered", "--lambda", "3", "--procs", "14", "--degree",
+      "2");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--degree"));
+}
