@@ -23,6 +23,7 @@ void cli_json_violation(FILE *f, const oc_verdict *v, const char *at);
 /* "optcast: invalid schedule: ..." on stderr, and "invalid: ..." on stdout
  * unless json; unit: "time " or "round " (cli_render.c). */
 void cli_print_violation(const oc_verdict *v, int json, const char *unit);
+void cli_json_verify_tail(size_t n, const oc_verdict *v);
 /* Reads verify's CSV schedule into s (initialised here); a bad one prints one
  * line on stderr and returns 2 (s freed), else 0 (cli_render.c). */
 int cli_read_schedule(char *buf, size_t len, const oc_params *p, oc_sched *s);

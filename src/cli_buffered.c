@@ -186,9 +186,9 @@ static int bf_verify(const cli_cbcast_args *a, char *buf, size_t len) {
   oc_params p;
   oc_sched s;
   oc_verdict v;
-  char at[32], err[200];
+  char err[200];
   int64_t *rt = NULL, lb;
-  int e, end;
+  int e;
   if ((e = oc_params_postal(&p, a->P, a->L, 1)) != OC_OK) return bf_fail("verify", e);
   if ((e = bf_bound_of(a, &lb)) != OC_OK) return bf_fail("verify", e);
   oc_sched_init(&s);
@@ -204,13 +204,9 @@ static int bf_verify(const cli_cbcast_args *a, char *buf, size_t len) {
     oc_sched_free(&s);
     return bf_fail("verify", e);
   }
-  end = v.at > ((int64_t)1 << 60);
-  snprintf(at, sizeof at, "%lld", (long long)v.at);
   if (a->json) {
     bf_json_head(a, v.ok ? v.time : 0, lb, v.ok);
-    printf(",\"messages\":%zu,\"valid\":%s", s.n, v.ok ? "true" : "false");
-    if (!v.ok) cli_json_violation(stdout, &v, end ? "null" : at);
-    printf("}\n");
+    cli_json_verify_tail(s.n, &v);
   } else if (v.ok) {
     printf("valid (buffered): %zu messages, %s %lld, lower bound %lld (%s)\n", s.n,
            a->kitem ? "completion time" : "largest delay", (long long)v.time, (long long)lb,

@@ -192,8 +192,7 @@ static int cb_verify(const cli_cbcast_args *a, char *buf, size_t len) {
   oc_sched s;
   oc_verdict v;
   oc_cbcast *c = NULL;
-  char at[32];
-  int e, end;
+  int e;
   int64_t lb;
   if (a->P > 1 && a->k > OC_CBCAST_MSGS_MAX / (a->P - 1)) {
     fprintf(stderr, "optcast: --items, --procs: items * (P - 1) at most %lld for verify\n",
@@ -209,13 +208,9 @@ static int cb_verify(const cli_cbcast_args *a, char *buf, size_t len) {
     oc_sched_free(&s);
     return cb_fail("verify", e);
   }
-  end = v.at > ((int64_t)1 << 60);
-  snprintf(at, sizeof at, "%lld", (long long)v.at);
   if (a->json) {
     cb_json_head(a, "input", v.ok ? v.time : 0, lb, v.ok);
-    printf(",\"messages\":%zu,\"valid\":%s", s.n, v.ok ? "true" : "false");
-    if (!v.ok) cli_json_violation(stdout, &v, end ? "null" : at);
-    printf("}\n");
+    cli_json_verify_tail(s.n, &v);
   } else if (v.ok) {
     printf("valid: %zu messages, largest delay %lld, lower bound %lld (%s)\n", s.n,
            (long long)v.time, (long long)lb, v.time == lb ? "optimal" : "above the bound");

@@ -274,8 +274,7 @@ static int kp_verify(const cli_kport_args *a, char *buf, size_t len) {
   oc_sched s;
   oc_verdict v;
   oc_kport_bounds b;
-  char at[32];
-  int e, end;
+  int e;
   if (a->m > OC_KPORT_PLAN_MAX / a->n) {
     fprintf(stderr, "optcast: --items, --procs: n * m at most %lld for verify\n",
             (long long)OC_KPORT_PLAN_MAX);
@@ -289,14 +288,9 @@ static int kp_verify(const cli_kport_args *a, char *buf, size_t len) {
     oc_sched_free(&s);
     return kp_fail("verify", e);
   }
-  /* the violation's round: a number, or null / "the end" for missing items */
-  end = v.at > ((int64_t)1 << 60);
-  snprintf(at, sizeof at, "%lld", (long long)v.at);
   if (a->json) {
     kp_json_head(a, "input", v.ok ? v.time : 0, &b, v.ok);
-    printf(",\"messages\":%zu,\"valid\":%s", s.n, v.ok ? "true" : "false");
-    if (!v.ok) cli_json_violation(stdout, &v, end ? "null" : at);
-    printf("}\n");
+    cli_json_verify_tail(s.n, &v);
   } else if (v.ok) {
     printf("valid: %zu messages, completion round %lld, lower bound %lld (%s)\n", s.n,
            (long long)v.time, (long long)b.lb,

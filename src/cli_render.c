@@ -216,6 +216,16 @@ void cli_json_violation(FILE *f, const oc_verdict *v, const char *at) {
   fputs("\"}", f);
 }
 
+/* The end of a verify JSON line: messages, valid, the violation (its time
+ * null for an item never received), closing brace and newline. */
+void cli_json_verify_tail(size_t n, const oc_verdict *v) {
+  char at[32];
+  snprintf(at, sizeof at, "%lld", (long long)v->at);
+  printf(",\"messages\":%zu,\"valid\":%s", n, v->ok ? "true" : "false");
+  if (!v->ok) cli_json_violation(stdout, v, v->at > ((int64_t)1 << 60) ? "null" : at);
+  printf("}\n");
+}
+
 /* "invalid schedule" on stderr (and "invalid: ..." on stdout unless json),
  * naming the processor, the time (or "the end" for a missing item) and the
  * rule; `unit` is "time " or "round ". */
