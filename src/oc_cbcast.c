@@ -43,7 +43,9 @@
  *    receive-only letter is b and whose root word is a^{L-2}(ca)^m b^n, the
  *    root word gets one more b and the second b becomes the receive-only
  *    letter: a solution of the same form for t.  L consecutive base cases
- *    found by search therefore give every larger t.
+ *    found by search therefore give every larger t.  The base cases are
+ *    decided by a complete search in that form (solve_exhaustive_form):
+ *    t(L) = 3L - 3 for 5 <= L <= 18, none below it (docs/ALGORITHMS.md).
  *  - Any P: n = P-1 = f_{t-1} + n1 with 1 <= n1 < f_{t-L}: the full
  *    solution of t-1 (in the form above) under the root, and any solution
  *    for n1 processors (delay <= t-L, letters shifted up) under its first
@@ -661,13 +663,50 @@ static int order_word(int32_t r, int64_t *let, unsigned char *usedl, unsigned ch
   return 0;
 }
 
-/* Complete search for small instances: a partition by Hall's criterion,
- * then each block's letters ordered.  1 found, 0 none exists, -1 budget. */
-static int solve_exhaustive(const cb_inst *I, int64_t budget, cb_sol *out) {
-  cb_search S;
-  int r, e;
+/* The blocks of types first_ty.. from the exhaustive search's stack (their
+ * letters, block by block), each ordered into a legal word. */
+static int ex_build(cb_search *S, int64_t first_ty, cb_sol *out) {
   int64_t pos = 0;
+  int r = 1, e;
+  for (int64_t i = first_ty; i < S->nty && r == 1; i++)
+    for (int64_t k = 0; k < S->ty[i].mult && r == 1; k++) {
+      int32_t rb = S->ty[i].r;
+      int64_t *w = (int64_t *)calloc((size_t)rb, sizeof *w), ob = 200000;
+      unsigned char *ul = (unsigned char *)calloc((size_t)rb + 1, 1);
+      unsigned char *rs = (unsigned char *)calloc((size_t)rb + 1, 1);
+      int o = 0;
+      if (w == NULL || ul == NULL || rs == NULL) {
+        r = OC_ENOMEM;
+      } else {
+        w[0] = S->ty[i].J;
+        rs[S->ty[i].J % rb] = 1;
+        if (rb > 1) {
+          o = order_word(rb, S->stack + pos, ul, rs, w, 1, &ob);
+          pos += rb - 1;
+        } else {
+          o = 1;
+        }
+        if (o != 1) r = o == 0 ? OC_EINVAL : -1; /* 0 would contradict Hall */
+        else if ((e = sol_add(out, rb, S->ty[i].J, w)) != OC_OK) r = e;
+      }
+      free(w);
+      free(ul);
+      free(rs);
+    }
+  return r;
+}
+
+/* Complete search for small instances: a partition by Hall's criterion,
+ * then each block's letters ordered.  1 found, 0 none exists, -1 budget.
+ * root_form: the root (the first type, alone) takes Karp's form word
+ * a^p (ca)^m b^n (p + 1 = J - r; every m tried) and the receive-only
+ * processor b, the rest is searched - the base cases of the induction. */
+static int solve_exhaustive_form(const cb_inst *I, int root_form, int64_t budget,
+                                 cb_sol *out, int64_t *used) {
+  cb_search S;
+  int r = 0, e;
   memset(&S, 0, sizeof S);
+  memset(out, 0, sizeof *out);
   S.A = I->A;
   S.budget = budget;
   S.want_ro = -1;
@@ -677,45 +716,71 @@ static int solve_exhaustive(const cb_inst *I, int64_t budget, cb_sol *out) {
   if (S.rem == NULL || S.stack == NULL) { r = OC_ENOMEM; goto out; }
   memcpy(S.rem, I->leaf, (size_t)I->A * sizeof *S.rem);
   for (int64_t j = 0; j < I->A; j++) S.left += S.rem[j];
-  r = dfs_ex(&S, 0, 0, 0, 0, 0);
-  if (r == 1) {
-    memset(out, 0, sizeof *out);
-    out->D = I->D;
-    for (int64_t i = 0; i < S.nty && r == 1; i++)
-      for (int64_t k = 0; k < S.ty[i].mult && r == 1; k++) {
-        int32_t rb = S.ty[i].r;
-        int64_t *w = (int64_t *)calloc((size_t)rb, sizeof *w), ob = 200000;
-        unsigned char *ul = (unsigned char *)calloc((size_t)rb + 1, 1);
-        unsigned char *rs = (unsigned char *)calloc((size_t)rb + 1, 1);
-        int o = 0;
-        if (w == NULL || ul == NULL || rs == NULL) {
+  if (!root_form) {
+    r = dfs_ex(&S, 0, 0, 0, 0, 0);
+    if (r == 1) {
+      memset(out, 0, sizeof *out);
+      out->D = I->D;
+      r = ex_build(&S, 0, out);
+    }
+  } else if (S.nty > 0 && S.ty[0].mult == 1 && S.ty[0].r > 1 && I->A > 2 &&
+             S.rem[1] > 0) {
+    const cb_type *rt = &S.ty[0];
+    int64_t p = rt->J - rt->r - 1;
+    S.rem[1]--; /* the receive-only processor's b, set aside (S.left keeps
+                   counting it: the search ends with one letter left) */
+    S.want_ro = -1;
+    for (int64_t m = 0; p >= 0 && p + 2 * m <= rt->r - 1 && r == 0; m++) {
+      int64_t n = rt->r - 1 - p - 2 * m;
+      if (S.rem[0] < p + m || S.rem[2] < m || S.rem[1] < n) continue;
+      S.rem[0] -= p + m;
+      S.rem[2] -= m;
+      S.rem[1] -= n;
+      S.left -= rt->r - 1;
+      S.sp = 0;
+      r = dfs_ex(&S, 1, 0, 0, 0, 0);
+      if (r == 1) {
+        int64_t *w = (int64_t *)malloc((size_t)rt->r * sizeof *w);
+        cb_cand c;
+        memset(&c, 0, sizeof c);
+        c.x = 0;
+        c.cnt[0] = p + m;
+        c.cnt[1] = n;
+        c.cnt[2] = m;
+        memset(out, 0, sizeof *out);
+        out->D = I->D;
+        if (w == NULL) {
           r = OC_ENOMEM;
         } else {
-          w[0] = S.ty[i].J;
-          rs[S.ty[i].J % rb] = 1;
-          if (rb > 1) {
-            o = order_word(rb, S.stack + pos, ul, rs, w, 1, &ob);
-            pos += rb - 1;
-          } else {
-            o = 1;
-          }
-          if (o != 1) r = o == 0 ? OC_EINVAL : -1; /* 0 would contradict Hall */
-          else if ((e = sol_add(out, rb, S.ty[i].J, w)) != OC_OK) r = e;
+          cand_word(&c, rt->r, rt->J, w);
+          if ((e = sol_add(out, rt->r, rt->J, w)) != OC_OK) r = e;
+          free(w);
         }
-        free(w);
-        free(ul);
-        free(rs);
+        if (r == 1) r = ex_build(&S, 1, out);
+        break;
       }
+      S.rem[0] += p + m;
+      S.rem[2] += m;
+      S.rem[1] += n;
+      S.left += rt->r - 1;
+    }
+  }
+  if (r == 1 && !root_form)
     for (int64_t j = 0; j < I->A; j++)
       if (S.rem[j] == 1) out->ro = j;
-    if (r != 1) sol_free(out);
-  }
+  if (r == 1 && root_form) out->ro = 1;
 out:
+  if (r != 1) sol_free(out); /* a partial build (budget, memory) */
+  if (used != NULL) *used = S.steps < budget ? S.steps : budget;
   free(S.rem);
   free(S.stack);
   free(S.memo);
   types_free(S.ty, S.nty);
   return r;
+}
+
+static int solve_exhaustive(const cb_inst *I, int64_t budget, cb_sol *out) {
+  return solve_exhaustive_form(I, 0, budget, out, NULL);
 }
 
 /* The instance of shape() for n processors and deadline D. */
@@ -766,6 +831,8 @@ int oc_cbcast_exists(int64_t L, int64_t t, int64_t budget, int *result) {
  * letter 1 (b) and a root word from the x = 0 family (a^{L-2}(ca)^m b^n). */
 
 #define CB_M3_MAX 64 /* slack-1 forms: Karp's m3 tried up to this */
+#define CB_FORM_EX_BUDGET 2000000 /* the complete search in Karp's form */
+#define CB_TL_EX_BUDGET 40000000  /* ... when computing t(L) (no plan cap) */
 #define CB_FORM_DIRECT_MAX 6000 /* base cases are searched up to f_t this big */
 #ifndef CB_FORM_BUDGET
 #define CB_FORM_BUDGET 400000
@@ -775,6 +842,7 @@ typedef struct cb_ctx {
   int64_t L, T;     /* f and how known for t <= T */
   int64_t s;        /* slack: form(t) has f_t processors and deadline t + s */
   int64_t *left;    /* search steps the whole plan may still spend; NULL: no cap */
+  int64_t ex_budget; /* the complete form search's steps per base case      */
   int64_t *f;
   signed char *how;
   cb_sol *base;     /* base[t] when how[t] == 1 */
@@ -817,6 +885,7 @@ static int ctx_init(cb_ctx *x, int64_t L, int64_t T, int64_t s, int64_t *left) {
   x->T = T;
   x->s = s;
   x->left = left;
+  x->ex_budget = left != NULL ? CB_FORM_EX_BUDGET : CB_TL_EX_BUDGET;
   x->base_lo = -1;
   x->f = fseq(L, T + 2 * L + 6);
   x->how = (signed char *)calloc((size_t)T + 1, 1);
@@ -826,7 +895,8 @@ static int ctx_init(cb_ctx *x, int64_t L, int64_t T, int64_t s, int64_t *left) {
   for (int64_t t = L; t <= T; t++) {
     if (t - L >= 0 && x->how[t - 1] && x->how[t - L]) {
       x->how[t] = 2;
-    } else if (x->f[t] <= CB_FORM_DIRECT_MAX) {
+    } else if (x->f[t] <= CB_FORM_DIRECT_MAX && !(L == 2 && s == 0 && t >= 4)) {
+      /* (L = 2, s = 0, t >= 4: none, Theorem 3.4 / test cbcast_l2) */
       /* s = 1: Karp's pruning with m3 = 0, 1, ... (variant 4 + m3) */
       int fit = 0;
       for (int variant = s ? 4 : 0; variant < (s ? 4 + CB_M3_MAX : 1) && !x->how[t]; variant++) {
@@ -842,8 +912,16 @@ static int ctx_init(cb_ctx *x, int64_t L, int64_t T, int64_t s, int64_t *left) {
         fit = 1;
         if (e) { inst_free(&I); return e; }
         {
-          int64_t b = take(x, CB_FORM_BUDGET);
-          r = b > 0 ? solve_inst(&I, 1, 1, b, &x->base[t]) : -1;
+          /* s = 0: the complete search in Karp's form first (it settles
+           * t < 3L - 3 as "none" and finds the rest, L <= 16 checked),
+           * then the candidate search */
+          int64_t b = s == 0 ? take(x, x->ex_budget) : 0, used = 0;
+          r = b > 0 ? solve_exhaustive_form(&I, 1, b, &x->base[t], &used) : -1;
+          if (x->left != NULL) *x->left += b - used; /* what it did not spend */
+          if (r != 1 && (b = take(x, CB_FORM_BUDGET)) > 0)
+            r = solve_inst(&I, 1, 1, b, &x->base[t]);
+          else if (r != 1)
+            r = -1;
         }
         inst_free(&I);
         if (r < -1) return r;
@@ -927,6 +1005,7 @@ static void node_free(cb_node *nd) {
 }
 
 #define CB_SEARCH_MAX 4000 /* processors for the fallback tree search */
+#define CB_SEARCH_FIRST 400 /* up to this, the exact search before slack forms */
 
 /* Theorem 3.5's pruning (Karp et al., L = 2), of a full tree (a node with
  * letter J has r = J - 1 children, the last two leaves b and a): every node
@@ -1104,9 +1183,14 @@ static int plan_n(const cb_ctx *x0, const cb_ctx *x1, int64_t n, int64_t maxD,
   nd->D = maxD + 1;
   if (t > maxD) return OC_OK;
   if ((r = plan_form(x0, x0, x1, nd)) != 0) return r < 0 ? r : OC_OK;
-  if ((r = plan_search(x, nd, t, t)) != 0) return r < 0 ? r : OC_OK;
+  /* with slack forms at hand, large n try them before the exact search
+   * (L = 2: an optimal tree is rarely found there, Theorem 3.4) */
+  if (x1 == NULL || n <= CB_SEARCH_FIRST)
+    if ((r = plan_search(x, nd, t, t)) != 0) return r < 0 ? r : OC_OK;
   if (t + 1 > maxD) return OC_OK;
   if ((r = plan_form(x1, x0, x1, nd)) != 0) return r < 0 ? r : OC_OK;
+  if (x1 != NULL && n > CB_SEARCH_FIRST)
+    if ((r = plan_search(x, nd, t, t)) != 0) return r < 0 ? r : OC_OK;
   if ((r = plan_search(x, nd, t + 1, maxD)) != 0) return r < 0 ? r : OC_OK;
   nd->D = maxD + 1; /* nothing within maxD */
   return OC_OK;
@@ -1295,14 +1379,16 @@ int oc_cbcast_new(oc_cbcast **out, int64_t P, int64_t L) {
   T = c->B;
   if ((e = ctx_init(&x, L, T, 0, &left)) != OC_OK) goto fail;
   c->info.base_lo = x.base_lo;
-  /* optimal first; then with the slack-1 forms (built only when needed) */
-  if ((e = plan_n(&x, NULL, c->n, c->B, &nd)) != OC_OK) goto fail;
-  if (nd->D > c->B) { /* L = 2: the slack-1 forms of Theorem 3.5 */
+  /* L = 2: with the slack-1 forms of Theorem 3.5 at once; else optimal
+   * first, then trees of larger deadlines */
+  if (L == 2 && (e = ctx_init(&x1, L, T, 1, &left)) != OC_OK) goto fail;
+  if ((e = plan_n(&x, L == 2 ? &x1 : NULL, c->n, L == 2 ? c->B + 2 * L + 4 : c->B, &nd)) !=
+      OC_OK)
+    goto fail;
+  if (nd->D > c->B && L != 2) {
     node_free(nd);
     nd = NULL;
-    if (L == 2 && (e = ctx_init(&x1, L, T, 1, &left)) != OC_OK) goto fail;
-    if ((e = plan_n(&x, L == 2 ? &x1 : NULL, c->n, c->B + 2 * L + 4, &nd)) != OC_OK)
-      goto fail;
+    if ((e = plan_n(&x, NULL, c->n, c->B + 2 * L + 4, &nd)) != OC_OK) goto fail;
   }
   if (nd->D > c->B + 2 * L + 4) { /* nothing found: the path */
     if ((e = emit_path(c->n, L, &c->s)) != OC_OK) goto fail;
