@@ -75,12 +75,13 @@ build-fuzz/fuzz_%: fuzz/fuzz_%.c $(LIB_SRC) $(HDRS)
 fuzz: $(FUZZ_TARGETS)
 	sh fuzz/run.sh $(FUZZ_SECONDS)
 
-bench: build/bench_rank build/bench_plan build/bench_kport build/bench_libcoll build/bench_rrp
+bench: build/bench_rank build/bench_plan build/bench_kport build/bench_libcoll build/bench_rrp build/bench_cbcast
 	./build/bench_rank
 	./build/bench_plan
 	./build/bench_kport time
 	./build/bench_libcoll
 	./build/bench_rrp time
+	./build/bench_cbcast
 
 build/bench_%: bench/bench_%.c build/liboptcast.a $(HDRS)
 	$(CC) $(CSTD) $(WARN) -O2 -g -Iinclude -Isrc -o $@ $< build/liboptcast.a -lm

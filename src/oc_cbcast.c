@@ -107,6 +107,8 @@ struct oc_cbcast {
   int64_t *recv_from; /* per receiving slot (block's woff + position, and nw
                          for the receive-only): the send slot, encoded alike;
                          -1 for the root block's upper (the source)          */
+  int32_t *blk_of;    /* per relative processor (but the receive-only): its
+                         block, so a step is O(1)                            */
   int64_t *orig;      /* buffered plans: per word slot, the letter of the leaf
                          that arrives there (>= the word's letter: the item
                          waits orig - w steps in the buffer); NULL otherwise */
@@ -1274,6 +1276,11 @@ static int finalize(oc_cbcast *c) {
   }
   if (rel + 1 != c->n || s->ro < 0 || s->ro > s->D) return OC_EINVAL;
   if (c->root_blk < 0 && c->n > 1) return OC_EINVAL;
+  if (s->nb >= INT32_MAX) return OC_ERANGE;
+  c->blk_of = (int32_t *)malloc((size_t)c->n * sizeof *c->blk_of);
+  if (c->blk_of == NULL) return OC_ENOMEM;
+  for (int64_t i = 0; i < s->nb; i++)
+    for (int32_t q = 0; q < s->b[i].r; q++) c->blk_of[s->b[i].first + q] = (int32_t)i;
   seen = (unsigned char *)malloc((size_t)rmax);
   if (seen == NULL) return OC_ENOMEM;
   for (int64_t i = 0; i < s->nb && e == OC_OK; i++) {
@@ -1341,6 +1348,7 @@ void oc_cbcast_free(oc_cbcast *c) {
   free(c->send_to);
   free(c->recv_from);
   free(c->orig);
+  free(c->blk_of);
   free(c);
 }
 
@@ -1438,6 +1446,14 @@ fail:
  * optimal; k items take L + B(P-1) + k - 1, Theorem 3.8's single-sending
  * optimum.  Returns OC_EINVAL when the leaves' letters do not suffice (not
  * seen in the tests: every L <= 12, P <= 400). */
+typedef struct cb_pair { int64_t key, idx; } cb_pair;
+
+static int pair_desc(const void *x, const void *y) {
+  const cb_pair *a = (const cb_pair *)x, *b = (const cb_pair *)y;
+  if (a->key != b->key) return a->key > b->key ? -1 : 1;
+  return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
 static int buffered_words(const cb_inst *I, int allow_late, cb_sol *s, int64_t **orig_out,
                           int64_t *late) {
   int64_t A = I->A, *cnt = NULL, *ord = NULL, *v = NULL, top = A - 1, nw = 0, mass = 0;
@@ -1463,13 +1479,18 @@ static int buffered_words(const cb_inst *I, int allow_late, cb_sol *s, int64_t *
     W[i][0] = O[i][0] = I->J[i];
     nw += r;
   }
-  /* blocks by v descending (insertion sort on the order; stable) */
-  for (int64_t i = 1; i < I->nn; i++)
-    for (int64_t j = i; j > 0 && v[ord[j - 1]] < v[ord[j]]; j--) {
-      int64_t x = ord[j];
-      ord[j] = ord[j - 1];
-      ord[j - 1] = x;
+  /* blocks by v descending, ties by position (deterministic) */
+  {
+    cb_pair *pr = (cb_pair *)malloc((size_t)(I->nn + 1) * sizeof *pr);
+    if (pr == NULL) { e = OC_ENOMEM; goto out; }
+    for (int64_t i = 0; i < I->nn; i++) {
+      pr[i].key = v[i];
+      pr[i].idx = i;
     }
+    qsort(pr, (size_t)I->nn, sizeof *pr, pair_desc);
+    for (int64_t i = 0; i < I->nn; i++) ord[i] = pr[i].idx;
+    free(pr);
+  }
   for (int64_t x = 1; x < A; x++) mass += x * cnt[x];
   for (int64_t k = 0; k < I->nn && e == OC_OK; k++) {
     int64_t i = ord[k], rem = v[i], pos = v[i] ? I->J[i] % I->r[i] : 0;
@@ -1649,14 +1670,8 @@ int oc_cbcast_step(const oc_cbcast *c, int64_t root, int64_t proc, int64_t T,
       item = T + c->s.ro - L - D;
       from = c->recv_from[c->s.nw];
     } else {
-      /* the block holding rel: binary search over first */
-      int64_t lo = 0, hi = c->s.nb - 1, q, s;
-      const cb_blk *b;
-      while (lo < hi) {
-        int64_t mid = lo + (hi - lo + 1) / 2;
-        if (c->s.b[mid].first <= rel) lo = mid; else hi = mid - 1;
-      }
-      b = &c->s.b[lo];
+      int64_t q, s;
+      const cb_blk *b = &c->s.b[c->blk_of[rel]]; /* the block holding rel */
       q = rel - b->first;
       s = mod(T - q, b->r);
       item = T + c->s.w[b->woff + s] - L - D;

@@ -120,9 +120,10 @@ static int compact_leaves(const oc_sched *s, int64_t P, int64_t m, int64_t L, in
   size_t n = s->n;
   unsigned char *fwd = (unsigned char *)calloc((size_t)(P * m) + 1, 1);
   size_t *ord = (size_t *)malloc((n + 1) * sizeof *ord);
+  size_t *tmp = (size_t *)malloc((n + 1) * sizeof *tmp);
   int64_t *off = (int64_t *)calloc((size_t)P + 2, sizeof *off);
   int e = OC_OK;
-  if (fwd == NULL || ord == NULL || off == NULL) { e = OC_ENOMEM; goto out; }
+  if (fwd == NULL || ord == NULL || tmp == NULL || off == NULL) { e = OC_ENOMEM; goto out; }
   for (size_t i = 0; i < n; i++) {
     fwd[s->msg[i].src * m + s->msg[i].item] = 1;
     off[s->msg[i].dst + 2]++;
@@ -130,37 +131,37 @@ static int compact_leaves(const oc_sched *s, int64_t P, int64_t m, int64_t L, in
   for (int64_t q = 0; q < P; q++) off[q + 2] += off[q + 1];
   for (size_t i = 0; i < n; i++) ord[off[s->msg[i].dst + 1]++] = i;
   for (int64_t q = 0; q < P; q++) { /* off[q] .. off[q+1]: q's receptions */
-    size_t lo = (size_t)off[q], hi = (size_t)off[q + 1], na = 0;
+    size_t lo = (size_t)off[q], hi = (size_t)off[q + 1], na = 0, nl = 0;
     int64_t prev = -1;
-    /* leaves by arrival (insertion sort: the plan emits them nearly sorted);
-     * actives (their item is forwarded) keep their step, moved to the front */
-    for (size_t i = lo; i < hi; i++) {
-      size_t x = ord[i], j = i;
-      int act = fwd[q * m + s->msg[x].item];
-      if (act) { /* keep */
-        while (j > lo + na) { ord[j] = ord[j - 1]; j--; }
-        ord[lo + na++] = x;
-        continue;
+    /* actives (their item is forwarded: they keep their step) first, then
+     * the leaves, each part in message order; then each sorted by step /
+     * arrival (insertion sort: the plan emits both nearly sorted, displaced
+     * by at most about L + B) */
+    for (size_t i = lo; i < hi; i++)
+      if (fwd[q * m + s->msg[ord[i]].item]) tmp[na++] = ord[i];
+    for (size_t i = lo; i < hi; i++)
+      if (!fwd[q * m + s->msg[ord[i]].item]) tmp[na + nl++] = ord[i];
+    for (size_t i = 1; i < na; i++)
+      for (size_t j = i; j > 0 && rt[tmp[j - 1]] > rt[tmp[j]]; j--) {
+        size_t x = tmp[j];
+        tmp[j] = tmp[j - 1];
+        tmp[j - 1] = x;
       }
-      while (j > lo + na && s->msg[ord[j - 1]].t > s->msg[x].t) { ord[j] = ord[j - 1]; j--; }
-      ord[j] = x;
-    }
-    /* actives' steps, sorted (few per processor: one per r steps) */
-    for (size_t i = lo + 1; i < lo + na; i++)
-      for (size_t j = i; j > lo && rt[ord[j - 1]] > rt[ord[j]]; j--) {
-        size_t x = ord[j];
-        ord[j] = ord[j - 1];
-        ord[j - 1] = x;
+    for (size_t i = na + 1; i < na + nl; i++)
+      for (size_t j = i; j > na && s->msg[tmp[j - 1]].t > s->msg[tmp[j]].t; j--) {
+        size_t x = tmp[j];
+        tmp[j] = tmp[j - 1];
+        tmp[j - 1] = x;
       }
     {
-      size_t a = lo;
-      for (size_t i = lo + na; i < hi; i++) {
-        size_t x = ord[i];
+      size_t a = 0;
+      for (size_t i = na; i < na + nl; i++) {
+        size_t x = tmp[i];
         int64_t t = s->msg[x].t + L;
         if (t <= prev) t = prev + 1;
         for (;;) { /* skip the actives' steps */
-          while (a < lo + na && rt[ord[a]] < t) a++;
-          if (a < lo + na && rt[ord[a]] == t) t++; else break;
+          while (a < na && rt[tmp[a]] < t) a++;
+          if (a < na && rt[tmp[a]] == t) t++; else break;
         }
         rt[x] = t;
         prev = t;
@@ -170,6 +171,7 @@ static int compact_leaves(const oc_sched *s, int64_t P, int64_t m, int64_t L, in
 out:
   free(fwd);
   free(ord);
+  free(tmp);
   free(off);
   return e;
 }
