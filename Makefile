@@ -83,7 +83,7 @@ bench: build/bench_rank build/bench_plan build/bench_kport build/bench_libcoll b
 	./build/bench_rrp time
 	./build/bench_cbcast
 
-build/bench_%: bench/bench_%.c build/liboptcast.a $(HDRS)
+build/bench_%: bench/bench_%.c bench/bench.h build/liboptcast.a $(HDRS)
 	$(CC) $(CSTD) $(WARN) -O2 -g -Iinclude -Isrc -o $@ $< build/liboptcast.a -lm
 
 clean:

@@ -20,19 +20,9 @@
 #include <time.h>
 
 #include "optcast.h"
+#include "bench.h"
 
 #define BATCHES 9
-
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmpd(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 static double median(double *v, int n) {
   qsort(v, (size_t)n, sizeof *v, cmpd);
@@ -40,12 +30,7 @@ static double median(double *v, int n) {
 }
 
 static uint64_t rs = 88172645463325252ULL;
-static uint64_t rnd(void) {
-  rs ^= rs << 13;
-  rs ^= rs >> 7;
-  rs ^= rs << 17;
-  return rs;
-}
+static uint64_t rnd(void) { return xorshift(&rs); }
 
 int main(int argc, char **argv) {
   static const long long cases[][2] = {{3, 1000},    {3, 1000000}, {5, 1000},   {5, 1000000},

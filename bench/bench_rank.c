@@ -18,25 +18,10 @@
 #include <time.h>
 
 #include "optcast.h"
-
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmpd(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
+#include "bench.h"
 
 static uint64_t rs = 88172645463325252ULL;
-static uint64_t rnd(void) {
-  rs ^= rs << 13;
-  rs ^= rs >> 7;
-  rs ^= rs << 17;
-  return rs;
-}
+static uint64_t rnd(void) { return xorshift(&rs); }
 
 #define BATCHES 15
 
