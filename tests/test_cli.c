@@ -971,6 +971,7 @@ void test_cli_buffered(void) {
   p = strchr(csv, '\n') + 1;
   p = strchr(p, '\n');
   CHECK(p != NULL && p[-1] == '3');
+  if (p == NULL) return;
   p[-1] = '2';
   RUN(csv, "verify", "kbcast", "--buffered", "--lambda", "3", "--procs", "14", "--items",
       "14", "--json");
