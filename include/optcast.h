@@ -240,6 +240,12 @@ int oc_bcast_schedule(const oc_bcast *b, oc_sched *out);
  *            (Corollary 3.1) where the continuous schedule is optimal and
  *            at most B(P-1) + 2L + m - 2 (Theorem 3.7) wherever its delay
  *            is within L - 1 of optimal
+ *  GREEDY    multi-sending, step by step: a maximum matching of processors
+ *            that hold an item someone lacks to processors that lack one
+ *            (most missing first, the rarest item), best of 4 seeded tie-
+ *            breaks; integer lambda, P <= 128, m <= 128 (OC_EUNSUP /
+ *            OC_ERANGE).  No formula (formula -1); it can go below the
+ *            single-sending bound, towards Theorem 3.1's
  *  BEST      the fastest of the above for the instance (CYCLIC only for
  *            L <= 7, or L <= 12 and P <= 256: elsewhere its plan's searches
  *            take seconds and rarely find better than the path) */
@@ -249,7 +255,8 @@ typedef enum oc_kbcast_alg {
   OC_KB_PIPELINE = 2,
   OC_KB_DTREE = 3,
   OC_KB_CYCLIC = 4,
-  OC_KB_BEST = 5
+  OC_KB_GREEDY = 5,
+  OC_KB_BEST = 6
 } oc_kbcast_alg;
 
 const char *oc_kbcast_alg_name(oc_kbcast_alg a);

@@ -129,7 +129,7 @@ static void usage(FILE *f) {
       "         postal: --lambda X (or --latency X), X >= 1: 2.5 or 5/2\n"
       "         sum: --operands n; reduce: --commutative; alltoall: --items k,"
       " --personalized\n"
-      "         kbcast (postal): --items m --algorithm repeat|pack|pipeline|dtree|cyclic|best"
+      "         kbcast (postal): --items m --algorithm repeat|pack|pipeline|dtree|cyclic|greedy|best"
       " [--degree d]\n"
       "         cbcast (postal, integer L): --latency L --procs P [--items k] [--root r]\n"
       "         allreduce: --ordered (rank order, for non-commutative operators)\n"
@@ -421,10 +421,14 @@ static void build_params(cli *c) {
       die("--model: kbcast is implemented for the postal model (give --lambda)");
     if (c->set[O_ALGORITHM] && oc_kbcast_alg_parse(c->val[O_ALGORITHM], &c->kalg) != OC_OK)
       die("--algorithm: unknown algorithm '%s' for kbcast (expected repeat, pack, "
-          "pipeline, dtree, cyclic or best)", c->val[O_ALGORITHM]);
-    if (c->kalg == OC_KB_CYCLIC && c->p.g != 1)
-      die("--algorithm: cyclic (Karp et al. section 3) needs an integer --lambda, got "
-          "%lld/%lld", (long long)c->p.lam_num, (long long)c->p.lam_den);
+          "pipeline, dtree, cyclic, greedy or best)", c->val[O_ALGORITHM]);
+    if ((c->kalg == OC_KB_CYCLIC || c->kalg == OC_KB_GREEDY) && c->p.g != 1)
+      die("--algorithm: %s needs an integer --lambda, got %lld/%lld",
+          oc_kbcast_alg_name(c->kalg), (long long)c->p.lam_num, (long long)c->p.lam_den);
+    if (c->kalg == OC_KB_GREEDY && c->p.P > 128)
+      die("--procs: greedy takes at most 128 processors, got %lld", (long long)c->p.P);
+    if (c->kalg == OC_KB_GREEDY && c->set[O_ITEMS] && c->items > 128)
+      die("--items: greedy takes at most 128 items, got %lld", (long long)c->items);
     if (c->kalg == OC_KB_CYCLIC && c->p.L > OC_CBCAST_L_MAX)
       die("--lambda: cyclic takes at most %d, got %lld", OC_CBCAST_L_MAX, (long long)c->p.L);
     if (c->kalg == OC_KB_CYCLIC && c->p.P > OC_CBCAST_PROCS_MAX)
@@ -810,7 +814,8 @@ static void json_extra(FILE *f, const cli *c, const result *r) {
   if (is(c, "kbcast")) {
     int64_t lb, l8, k31;
     fputc(',', f);
-    json_time(f, "lemma_time", c, r->kres.formula); /* the paper's formula */
+    if (r->kres.formula >= 0) json_time(f, "lemma_time", c, r->kres.formula); /* the paper's */
+    else fputs("\"lemma_time\":null", f);
     if (r->kres.alg == OC_KB_DTREE) fprintf(f, ",\"degree\":%lld", (long long)r->kres.degree);
     if (oc_kbcast_bound(&c->p, c->items, &lb, &l8, &k31) == OC_OK) {
       fputc(',', f);
