@@ -516,6 +516,8 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
   memset(res, 0, sizeof *res);
   res->alg = alg;
   res->formula = -1;
+  if ((alg == OC_KB_CYCLIC || alg == OC_KB_GREEDY) && p->g != 1)
+    return OC_EUNSUP; /* integer lambda only, whatever P */
   if (p->P == 1) { /* nothing to send */
     res->alg = alg == OC_KB_BEST ? OC_KB_PIPELINE : alg;
     res->degree = alg == OC_KB_DTREE ? 1 : 0;
