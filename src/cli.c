@@ -947,6 +947,7 @@ static void draw_input(const cli *c, result *r, cli_draw_in *d, char *title,
             : is(c, "kbcast") ? CLI_TREE_ITEM0 : CLI_TREE_NONE;
   d->activity = 1;
   d->table = is(c, "kbcast");
+  d->steps = is(c, "kbcast") && c->p.model == OC_MODEL_POSTAL && c->p.unit == 1;
   d->counts = is(c, "sum") ? r->counts : NULL;
 }
 
@@ -1264,19 +1265,22 @@ static int run_kport(cli *c) {
  * work.  Items default to 16 (enough to see the steady state). */
 static int run_cbcast(cli *c) {
   cli_cbcast_args a;
-  char *buf = NULL;
+  char *buf = NULL, *cmdline = NULL;
   size_t len = 0;
   int rc, lat;
   for (int o = 0; o < O_COUNT; o++)
     if (c->set[o] && o != O_MODEL && o != O_PROCS && o != O_LATENCY && o != O_LAMBDA &&
         o != O_ITEMS && o != O_ROOT && o != O_JSON && o != O_CSV && o != O_QUIET &&
-        o != O_BUFFERED && !(o == O_ALGORITHM && strcmp(c->val[o], "block-cyclic") == 0))
+        o != O_BUFFERED && o != O_SVG && o != O_HTML && o != O_FORMAT &&
+        !(o == O_ALGORITHM && strcmp(c->val[o], "block-cyclic") == 0))
       die("--%s: not a parameter of '%s%s' (it takes --latency L, --procs P, "
           "--items k, --root r)", OPTS[o].name, c->problem,
           c->set[O_BUFFERED] ? " --buffered" : "");
   if (strcmp(c->cmd, "plan") != 0 && strcmp(c->cmd, "bound") != 0 &&
-      strcmp(c->cmd, "verify") != 0)
-    die("%s: not available for '%s' (use plan, bound or verify)", c->cmd, c->problem);
+      strcmp(c->cmd, "verify") != 0 && strcmp(c->cmd, "draw") != 0 &&
+      strcmp(c->cmd, "report") != 0)
+    die("%s: not available for '%s' (use plan, bound, verify, draw or report)", c->cmd,
+        c->problem);
   if (c->set[O_MODEL] && strcmp(c->val[O_MODEL], "postal") != 0)
     die("--model: %s%s is the postal model (got '%s')", c->problem,
         c->set[O_BUFFERED] ? " --buffered" : "", c->val[O_MODEL]);
@@ -1299,12 +1303,13 @@ static int run_cbcast(cli *c) {
   if (a.kitem && !c->set[O_ITEMS]) a.k = 1;
   a.buffered = c->set[O_BUFFERED];
   a.root = c->set[O_ROOT] ? need_int(c, O_ROOT, 0, a.P - 1) : 0;
-  a.json = c->set[O_JSON];
-  a.csv = c->set[O_CSV];
+  model_outputs(c, &a.json, &a.csv, &a.draw, &a.svg, &a.report, &a.html);
   if (a.csv && strcmp(c->cmd, "plan") != 0) die("--csv: only 'optcast plan' prints a schedule");
+  if (a.report) a.command = cmdline = reproduce_line(c);
   if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
   rc = a.buffered ? cli_buffered(&a, buf, len) : cli_cbcast(&a, buf, len);
   free(buf);
+  free(cmdline);
   return rc;
 }
 

@@ -52,9 +52,18 @@ typedef struct cli_cbcast_args {
   int json, csv;
   int buffered; /* --buffered: Karp et al. 3.5 (cli_buffered.c)           */
   int kitem;    /* kbcast --buffered: all items at the source from time 0 */
+  int draw, report;        /* `optcast draw` / `report` instead of text  */
+  const char *svg, *html;  /* their files, or NULL for standard output   */
+  const char *command;     /* report: the `optcast plan` line            */
 } cli_cbcast_args;
 int cli_cbcast(const cli_cbcast_args *a, char *buf, size_t len);
 int cli_buffered(const cli_cbcast_args *a, char *buf, size_t len);
+/* draw or report (a->draw / a->report) a verified continuous or buffered
+ * schedule (cli_cbpic.c): item 0's tree and Karp et al.'s reception
+ * table; rt: reception times (buffered) or NULL; time and lb as printed by
+ * plan, what: "delay" or "time"; returns the exit code. */
+int cli_cb_picture(const cli_cbcast_args *a, const oc_sched *s, const int64_t *rt,
+                   int64_t time, int64_t lb, const char *alg, const char *what);
 
 /* ring problems (cli_rrp.c); the options are checked by cli.c. */
 typedef struct cli_rrp_args {
@@ -104,6 +113,8 @@ typedef struct cli_draw_in {
   int activity;         /* the activity chart (not for k-port)            */
   int table;            /* the reception table (multi-item)               */
   const int64_t *counts; /* sum: operands per processor, or NULL          */
+  int steps;            /* table in Karp et al.'s form (integer postal L) */
+  const int64_t *recv;  /* buffered: when each message leaves the buffer  */
 } cli_draw_in;
 /* Renders d and writes it to path (atomically) or, path NULL, to stdout.
  * Returns OC_OK or an error with a one-line reason in err. */
@@ -138,6 +149,12 @@ void cli_report_page(FILE *f, const cli_report_in *in);
 /* The page written atomically to path or, path NULL, to stdout. */
 int cli_report_write(const cli_report_in *in, const char *path, char *err,
                      size_t errlen);
+/* The models' reports (k-port, ring, Karp's postal schedules): sets
+ * in->verdict ("DONE, lower bound LB: optimal" or "... above the lower
+ * bound") and in->optimal, writes the page to html (NULL: stdout).
+ * Returns the exit code: 0, or 2 with one line on stderr. */
+int cli_report_finish(cli_report_in *in, const char *done, const char *lb, int optimal,
+                      const char *html);
 
 /* "optcast: <message>" and a newline on stderr (the one-line error form) */
 void cli_verror(const char *fmt, va_list ap);

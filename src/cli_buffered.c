@@ -45,23 +45,20 @@ static int bf_bound_of(const cli_cbcast_args *a, int64_t *lb) {
 
 /* Karp's Fig. 5 form: one row per processor, one column per step, the item
  * (1-based) taken then; [i]: an item that waited in the buffer; (i): an
- * item the processor forwards, taken while another item arrived (the reason
- * that one waits). */
+ * item taken while another item arrived (the reason that one waits; Karp
+ * circles these when the processor forwards the item, and his schedule
+ * has no others). */
 static void bf_table(const cli_cbcast_args *a, const oc_sched *s, const int64_t *rt,
                      int64_t T) {
   int64_t w = 3;
-  unsigned char *fwd;
   if (a->P > 40 || T > 60) {
     printf("(reception table drawn for P <= 40 and at most 60 steps; use --csv)\n");
     return;
   }
-  fwd = (unsigned char *)calloc((size_t)(a->P * a->k) + 1, 1);
-  if (fwd == NULL) return;
-  for (size_t i = 0; i < s->n; i++) fwd[s->msg[i].src * a->k + s->msg[i].item] = 1;
   for (int64_t x = a->k; x >= 10; x /= 10) w++;
   printf("reception table (row: processor, column: step, entry: item taken from the "
-         "buffer, 1-based;\n[i]: it waited, (i): forwarded, taken while another item "
-         "arrived)\n%6s", "step");
+         "buffer, 1-based;\n[i]: it waited, (i): taken while another item arrived, "
+         "which waits)\n%6s", "step");
   for (int64_t t = 0; t <= T; t++) printf(" %*lld", (int)w, (long long)t);
   printf("\n");
   for (int64_t q = 0; q < a->P; q++) {
@@ -77,7 +74,7 @@ static void bf_table(const cli_cbcast_args *a, const oc_sched *s, const int64_t 
           int clash = 0;
           for (size_t j = 0; j < s->n && !clash; j++)
             clash = j != i && s->msg[j].dst == q && s->msg[j].t + a->L == t;
-          snprintf(cell, sizeof cell, clash && fwd[q * a->k + m->item] ? "(%lld)" : "%lld",
+          snprintf(cell, sizeof cell, clash ? "(%lld)" : "%lld",
                    (long long)m->item + 1);
         }
       }
@@ -85,7 +82,6 @@ static void bf_table(const cli_cbcast_args *a, const oc_sched *s, const int64_t 
     }
     printf("%s\n", q == a->root ? "  (source)" : "");
   }
-  free(fwd);
 }
 
 static int bf_plan(const cli_cbcast_args *a) {
@@ -127,7 +123,9 @@ static int bf_plan(const cli_cbcast_args *a) {
   time = v.time;
   for (size_t i = 0; i < s.n; i++)
     if (rt[i] - s.msg[i].t - a->L > max_wait) max_wait = rt[i] - s.msg[i].t - a->L;
-  if (a->csv) {
+  if (a->draw || a->report) {
+    e = cli_cb_picture(a, &s, rt, time, lb, "block-cyclic", a->kitem ? "time" : "delay");
+  } else if (a->csv) {
     fputs("time,src,dst,item,recv\n", stdout);
     for (size_t i = 0; i < s.n; i++)
       printf("%lld,%lld,%lld,%lld,%lld\n", (long long)s.msg[i].t, (long long)s.msg[i].src,
@@ -157,7 +155,7 @@ static int bf_plan(const cli_cbcast_args *a) {
   }
   free(rt);
   oc_sched_free(&s);
-  return 0;
+  return a->draw || a->report ? e : 0;
 }
 
 static int bf_bound(const cli_cbcast_args *a) {
@@ -218,7 +216,7 @@ static int bf_verify(const cli_cbcast_args *a, char *buf, size_t len) {
 }
 
 int cli_buffered(const cli_cbcast_args *a, char *buf, size_t len) {
-  if (strcmp(a->cmd, "plan") == 0) return bf_plan(a);
+  if (strcmp(a->cmd, "plan") == 0 || a->draw || a->report) return bf_plan(a);
   if (strcmp(a->cmd, "bound") == 0) return bf_bound(a);
   return bf_verify(a, buf, len);
 }

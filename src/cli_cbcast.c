@@ -124,6 +124,13 @@ static int cb_plan(const cli_cbcast_args *a) {
     return 2;
   }
   oc_sched_sort(&s);
+  if (a->draw || a->report) {
+    e = cli_cb_picture(a, &s, NULL, a->P > 1 ? in->delay : 0, in->bound, "block-cyclic",
+                       "delay");
+    oc_sched_free(&s);
+    oc_cbcast_free(c);
+    return e;
+  }
   if (a->csv) {
     fputs("time,src,dst,item\n", stdout);
     for (size_t i = 0; i < s.n; i++)
@@ -221,7 +228,7 @@ static int cb_verify(const cli_cbcast_args *a, char *buf, size_t len) {
 }
 
 int cli_cbcast(const cli_cbcast_args *a, char *buf, size_t len) {
-  if (strcmp(a->cmd, "plan") == 0) return cb_plan(a);
+  if (strcmp(a->cmd, "plan") == 0 || a->draw || a->report) return cb_plan(a);
   if (strcmp(a->cmd, "bound") == 0) return cb_bound(a);
   return cb_verify(a, buf, len);
 }

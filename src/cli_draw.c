@@ -10,7 +10,11 @@
  *             (Karp Fig. 1 right, Fig. 6 left), a time axis and a legend
  *   table     the reception table of a multi-item schedule: row =
  *             processor, column = time (postal) or round (k-port), cell =
- *             the items received then
+ *             the items received then; or, in Karp et al.'s form (their
+ *             Figs. 2, 4, 5; integer postal latency), a column per step,
+ *             items numbered from 1, forwarded items bold, and with a
+ *             buffer a square around an item that waited and a circle
+ *             around the item taken in its place
  *
  * Large instances stay legible: at most DRAW_ROWS processors, DRAW_NODES
  * tree nodes, DRAW_COLS activity columns and DRAW_TCOLS table columns,
@@ -28,6 +32,7 @@
 #define DRAW_COLW 24    /* ... each at most this wide                     */
 #define DRAW_TCOLS 32   /* reception table columns                        */
 #define DRAW_CELL 16    /* characters in a table cell                     */
+#define DRAW_STEPS 48   /* Karp-form table: step columns                  */
 #define SLOT_W 56.0     /* tree: horizontal room per leaf                 */
 #define LEVEL_H 84.0    /* tree: vertical distance between depths         */
 #define ROW_H 18.0      /* chart and table rows                           */
@@ -59,10 +64,12 @@ static int64_t msg_len(const oc_sched *s, size_t i) {
   return s->len ? s->len[i] : 1;
 }
 
-/* when the message's items are usable at the receiver (k-port: its round) */
+/* when the message's items are usable at the receiver (k-port: its round;
+ * buffered postal: when it is taken from the buffer) */
 static int64_t arrival(const cli_draw_in *d, size_t i) {
   const oc_msg *m = &d->s->msg[i];
   if (d->p == NULL) return m->t;
+  if (d->recv != NULL) return d->recv[i];
   return sat_add(sat_add(m->t, d->p->L + 2 * d->p->o),
                  sat_mul(msg_len(d->s, i) - 1, d->p->g));
 }
@@ -565,6 +572,152 @@ static int draw_table(FILE *f, const cli_draw_in *d, double y0, double *w, doubl
   return OC_OK;
 }
 
+/* ---- the reception table in Karp et al.'s form ------------------------------ */
+typedef struct kcell {
+  int64_t q, t, item; /* processor, step, item; item = index of a message */
+} kcell;
+
+static int kcell_cmp(const void *x, const void *y) {
+  const kcell *a = (const kcell *)x, *b = (const kcell *)y;
+  return cmp3(a->q, b->q, a->t, b->t, a->item, b->item);
+}
+
+/* how many of k[0..n) are (q, t, *) */
+static size_t kcount(const kcell *k, size_t n, int64_t q, int64_t t) {
+  kcell lo = {q, t, INT64_MIN}, hi = {q, t, INT64_MAX};
+  size_t a = 0, b = n, c = 0, e = n;
+  while (a < b) { /* first >= lo */
+    size_t m = a + (b - a) / 2;
+    if (kcell_cmp(&k[m], &lo) < 0) a = m + 1; else b = m;
+  }
+  while (c < e) { /* first > hi */
+    size_t m = c + (e - c) / 2;
+    if (kcell_cmp(&k[m], &hi) <= 0) c = m + 1; else e = m;
+  }
+  return c > a ? c - a : 0;
+}
+
+static void steps_legend(FILE *f, const cli_draw_in *d, double y, double *w) {
+  double x = LEFT + 54;
+  cli_svg_text(f, LEFT, y + 10, "start", 11, "legend:");
+  fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" "
+             "font-weight=\"bold\">7</text>\n", x + 6, y + 10);
+  cli_svg_text(f, x + 16, y + 10, "start", 11, "an item it forwards (active, Fig. 4)");
+  x += 16 + text_w("an item it forwards (active, Fig. 4)", 6.2) + 20;
+  if (d->recv != NULL) {
+    cli_svg_rect(f, x - 1, y - 1, 14, 14, "none", "#c0392b");
+    cli_svg_text(f, x + 6, y + 10, "middle", 11, "7");
+    cli_svg_text(f, x + 18, y + 10, "start", 11, "waited in the buffer");
+    x += 18 + text_w("waited in the buffer", 6.2) + 20;
+    cli_svg_circle(f, x + 6, y + 6, 8, "none", "#1f5fa8");
+    cli_svg_text(f, x + 6, y + 10, "middle", 11, "7");
+    cli_svg_text(f, x + 18, y + 10, "start", 11, "taken while another item arrived (that one waits)");
+    x += 18 + text_w("taken while another item arrived (that one waits)", 6.2) + 20;
+  }
+  *w = dmax(*w, x);
+}
+
+/* Karp et al.'s reception table (Figs. 2, 4, 5): row = processor, a
+ * column per step 0, 1, ..., cell = the item (from 1) received then. */
+static int draw_steps(FILE *f, const cli_draw_in *d, double y0, double *w, double *h) {
+  const oc_sched *s = d->s;
+  int64_t rows = d->P < DRAW_ROWS ? d->P : DRAW_ROWS, last = 0, ncols, digits = 1;
+  size_t nr = 0, nf = 0, nb = 0;
+  kcell *rc = (kcell *)malloc((s->n + 1) * sizeof *rc); /* receptions      */
+  kcell *fw = (kcell *)malloc((s->n + 1) * sizeof *fw); /* (src, 0, item)  */
+  kcell *ba = (kcell *)malloc((s->n + 1) * sizeof *ba); /* buffer arrivals */
+  double y = y0, x0 = LEFT + 80, cw;
+  char b[200];
+  if (rc == NULL || fw == NULL || ba == NULL) {
+    free(rc);
+    free(fw);
+    free(ba);
+    return OC_ENOMEM;
+  }
+  for (size_t i = 0; i < s->n; i++) {
+    const oc_msg *m = &s->msg[i];
+    int64_t t = arrival(d, i);
+    if (t > last) last = t;
+    if (m->dst < rows) {
+      rc[nr++] = (kcell){m->dst, t, (int64_t)i};
+      ba[nb++] = (kcell){m->dst, sat_add(m->t, d->p->L), 0};
+    }
+    if (m->src < rows) fw[nf++] = (kcell){m->src, 0, m->item};
+  }
+  qsort(rc, nr, sizeof *rc, kcell_cmp);
+  qsort(fw, nf, sizeof *fw, kcell_cmp);
+  qsort(ba, nb, sizeof *ba, kcell_cmp);
+  for (size_t i = 0; i < s->n; i++)
+    for (int64_t x = s->msg[i].item + 1, dg = 1; x >= 10; x /= 10)
+      if (++dg > digits) digits = dg;
+  ncols = last + 1 < DRAW_STEPS ? last + 1 : DRAW_STEPS;
+  cw = dmax(24, 7.0 * (double)digits + 14);
+  snprintf(b, sizeof b, "Reception table (Karp et al.'s form): row = processor, column = "
+                        "step, cell = the item received then, numbered from 1");
+  cli_svg_text(f, LEFT, y + 12, "start", 13, b);
+  *w = LEFT + text_w(b, CHAR_W);
+  y = shown_note(f, d, rows, y + 34) - 12;
+  if (ncols < last + 1) {
+    snprintf(b, sizeof b, "showing steps 0-%lld of 0-%lld", (long long)(ncols - 1),
+             (long long)last);
+    cli_svg_text(f, LEFT, y + 12, "start", 12, b);
+    y += 18;
+  }
+  steps_legend(f, d, y, w);
+  y += 24;
+  cli_svg_text(f, x0 - 6, y + 12, "end", 11, "step");
+  for (int64_t c = 0; c < ncols; c++) {
+    snprintf(b, sizeof b, "%lld", (long long)c);
+    cli_svg_text(f, x0 + cw * ((double)c + 0.5), y + 12, "middle", 10, b);
+  }
+  y += ROW_H;
+  for (int64_t q = 0, at = 0; q < rows; q++) {
+    double ry = y + (ROW_H + 2) * (double)q;
+    snprintf(b, sizeof b, q == d->root ? "p%lld (source)" : "p%lld", (long long)q);
+    cli_svg_text(f, x0 - 6, ry + 13, "end", 11, b);
+    for (int64_t c = 0; c < ncols; c++) {
+      double cx = x0 + cw * ((double)c + 0.5);
+      size_t first = (size_t)at, cnt = 0;
+      while ((size_t)at < nr && rc[at].q == q && rc[at].t < c) at++;
+      first = (size_t)at;
+      while ((size_t)at < nr && rc[at].q == q && rc[at].t == c) at++;
+      cnt = (size_t)at - first;
+      cli_svg_rect(f, x0 + cw * (double)c, ry, cw, ROW_H + 2, cnt ? "#cfe2f3" : "#ffffff",
+                   "#bbbbbb");
+      if (cnt == 0) continue;
+      if (cnt > 1) { /* (never in a valid postal schedule: one reception a step) */
+        snprintf(b, sizeof b, "%lld+%zu", (long long)s->msg[rc[first].item].item + 1,
+                 cnt - 1);
+        cli_svg_text(f, cx, ry + 14, "middle", 10, b);
+        continue;
+      }
+      {
+        size_t i = (size_t)rc[first].item;
+        const oc_msg *m = &s->msg[i];
+        kcell key = {q, 0, m->item};
+        int fwd = bsearch(&key, fw, nf, sizeof *fw, kcell_cmp) != NULL;
+        int waited = d->recv != NULL && d->recv[i] > sat_add(m->t, d->p->L);
+        int circled = d->recv != NULL && !waited && kcount(ba, nb, q, c) > 1;
+        snprintf(b, sizeof b, "%lld", (long long)m->item + 1);
+        if (waited)
+          cli_svg_rect(f, cx - cw / 2 + 3, ry + 2, cw - 6, ROW_H - 2, "none", "#c0392b");
+        if (circled) cli_svg_circle(f, cx, ry + 10, (ROW_H - 2) / 2, "none", "#1f5fa8");
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\"%s>",
+                cx, ry + 14, fwd ? " font-weight=\"bold\"" : "");
+        cli_svg_escape(f, b);
+        fputs("</text>\n", f);
+      }
+    }
+    while ((size_t)at < nr && rc[at].q == q) at++;
+  }
+  *w = dmax(*w, x0 + cw * (double)ncols + 20);
+  *h = y + (ROW_H + 2) * (double)rows + 10 - y0;
+  free(rc);
+  free(fw);
+  free(ba);
+  return OC_OK;
+}
+
 /* ---- the document ---------------------------------------------------------- */
 static int draw_body(FILE *f, const cli_draw_in *d, double *w, double *h) {
   double y = 16, sw = 0, sh = 0;
@@ -584,7 +737,7 @@ static int draw_body(FILE *f, const cli_draw_in *d, double *w, double *h) {
     y += sh + 16;
   }
   if (e == OC_OK && d->table) {
-    e = draw_table(f, d, y, &sw, &sh);
+    e = d->steps ? draw_steps(f, d, y, &sw, &sh) : draw_table(f, d, y, &sw, &sh);
     *w = dmax(*w, sw);
     y += sh + 16;
   }

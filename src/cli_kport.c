@@ -115,7 +115,7 @@ static int kp_report(const cli_kport_args *a, const oc_sched *s, const oc_kport_
   cli_draw_in d;
   cli_report_in in;
   cli_report_kv par[6], res[5];
-  char title[200], sub[200], err[320], v[6][64], verdict[200];
+  char title[200], sub[200], err[320], v[6][64];
   char *svg = NULL;
   size_t svglen = 0;
   int e;
@@ -140,30 +140,13 @@ static int kp_report(const cli_kport_args *a, const oc_sched *s, const oc_kport_
   res[1] = (cli_report_kv){"completion", v[4]};
   res[2] = (cli_report_kv){"lower bound", v[5]};
   res[3] = (cli_report_kv){"checked by the verifier", "valid"};
-  snprintf(verdict, sizeof verdict, "%s, lower bound %s: %s", v[4], v[5],
-           r->time == b->lb ? "optimal" : "above the lower bound");
   memset(&in, 0, sizeof in);
-  in.title = title;
-  in.verdict = verdict;
-  in.optimal = r->time == b->lb;
-  in.params = par;
-  in.nparams = 6;
-  in.result = res;
-  in.nresult = 4;
-  in.svg = svg;
-  in.svglen = svglen;
-  in.s = s;
-  in.max_rows = 200;
-  in.unit = 1;
-  in.rounds = 1;
-  in.command = a->command ? a->command : "";
-  e = cli_report_write(&in, a->html, err, sizeof err);
+  in = (cli_report_in){.title = title, .params = par, .nparams = 6, .result = res,
+                       .nresult = 4, .svg = svg, .svglen = svglen, .s = s, .max_rows = 200,
+                       .unit = 1, .rounds = 1, .command = a->command ? a->command : ""};
+  e = cli_report_finish(&in, v[4], v[5], r->time == b->lb, a->html);
   free(svg);
-  if (e != OC_OK) {
-    fprintf(stderr, "optcast: %s: %s\n", a->html ? "--html" : "--format", err);
-    return 2;
-  }
-  return 0;
+  return e;
 }
 
 static int kp_plan(const cli_kport_args *a) {

@@ -103,6 +103,22 @@ void cli_report_page(FILE *f, const cli_report_in *in) {
         f);
 }
 
+int cli_report_finish(cli_report_in *in, const char *done, const char *lb, int optimal,
+                      const char *html) {
+  char verdict[320], err[320];
+  snprintf(verdict, sizeof verdict, "%s, lower bound %s: %s", done, lb,
+           optimal ? "optimal" : "above the lower bound");
+  in->verdict = verdict;
+  in->optimal = optimal;
+  if (cli_report_write(in, html, err, sizeof err) != OC_OK) {
+    in->verdict = NULL;
+    fprintf(stderr, "optcast: %s: %s\n", html ? "--html" : "--format", err);
+    return 2;
+  }
+  in->verdict = NULL;
+  return 0;
+}
+
 int cli_report_write(const cli_report_in *in, const char *path, char *err,
                      size_t errlen) {
   char *page = NULL;

@@ -174,7 +174,7 @@ static int rr_draw(const cli_rrp_args *a, const oc_rrp_sched *s, const oc_rrp_re
   if (a->report) {
     cli_report_in in;
     cli_report_kv par[5], res[5];
-    char v[8][64], title[200], verdict[320], segs[64] = "";
+    char v[8][64], title[200], segs[64] = "";
     snprintf(title, sizeof title, "optcast %s --model rrp: N=%lld, L=%lld",
              oc_rrp_problem_name(a->problem), (long long)a->N, (long long)a->L);
     snprintf(v[0], sizeof v[0], "%lld", (long long)a->N);
@@ -197,29 +197,13 @@ static int rr_draw(const cli_rrp_args *a, const oc_rrp_sched *s, const oc_rrp_re
     res[2] = (cli_report_kv){"lower bound", v[4]};
     res[3] = (cli_report_kv){"Theorem 2.1 upper bound", b->thm21 > 0 ? v[5] : "n/a"};
     res[4] = (cli_report_kv){"lines used", v[6]};
-    snprintf(verdict, sizeof verdict, "%s, lower bound %s: %s", v[3], v[4],
-             r->time == b->lb ? "optimal" : "above the lower bound");
     memset(&in, 0, sizeof in);
-    in.title = title;
-    in.verdict = verdict;
-    in.optimal = r->time == b->lb;
-    in.params = par;
-    in.nparams = 5;
-    in.result = res;
-    in.nresult = 5;
-    in.svg = doc;
-    in.svglen = len;
-    in.max_rows = 0;
-    in.unit = 1;
-    in.rounds = 1;
-    in.command = a->command ? a->command : "";
-    e = cli_report_write(&in, a->html, err, sizeof err);
+    in = (cli_report_in){.title = title, .params = par, .nparams = 5, .result = res,
+                         .nresult = 5, .svg = doc, .svglen = len, .unit = 1, .rounds = 1,
+                         .command = a->command ? a->command : ""};
+    e = cli_report_finish(&in, v[3], v[4], r->time == b->lb, a->html);
     free(doc);
-    if (e != OC_OK) {
-      fprintf(stderr, "optcast: %s: %s\n", a->html ? "--html" : "--format", err);
-      return 2;
-    }
-    return 0;
+    return e;
   }
   if (a->svg == NULL) {
     fwrite(doc, 1, len, stdout);

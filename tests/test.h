@@ -93,6 +93,7 @@
   X(draw_stdout_and_replace)                                                   \
   X(draw_errors)                                                               \
   X(draw_golden)                                                               \
+  X(draw_karp_tables)                                                          \
   X(draw_xmllint)                                                              \
   X(report_pages)                                                              \
   X(report_errors)                                                             \

@@ -325,7 +325,14 @@ void test_draw_wellformed(void) {
       {"kbcast --lambda 5/2 --procs 10 --items 5 --algorithm pack", 10, 1, "0-4<"},
       {"kbcast --lambda 2 --procs 12 --items 3 --algorithm dtree --degree 3", 12, 1, "p0 (source)"},
       {"kbcast --lambda 3 --procs 200 --items 50 --algorithm repeat", 32, 1,
+       "showing steps 0-47 of 0-"},
+      {"kbcast --lambda 5/2 --procs 200 --items 50 --algorithm repeat", 32, 1,
        "columns merged"},
+      {"cbcast --latency 3 --procs 10 --items 8", 10, 0, "Karp et al.&apos;s form"},
+      {"cbcast --latency 4 --procs 1000 --items 100", 32, 0, "showing processors 0-31 of 1000"},
+      {"cbcast --latency 1 --procs 1 --items 3", 1, 0, "p0 (source)"},
+      {"kbcast --buffered --lambda 3 --procs 14 --items 14", 14, 0, "waited in the buffer"},
+      {"cbcast --buffered --latency 2 --procs 40 --items 60", 32, 0, "showing steps 0-47"},
       {"kbcast --model kport --ports 2 --procs 9 --items 6", 9, 0, ">round<"},
       {"kbcast --model kport --ports 3 --procs 100 --items 40 --algorithm ktree", 32, 0,
        "showing processors 0-31 of 100"},
@@ -338,7 +345,8 @@ void test_draw_wellformed(void) {
     char *svg = draw(cases[i].args, "out.svg");
     check_labels(svg, cases[i].labels);
     if (cases[i].legend) check_legend(svg);
-    else CHECK(!HAS(svg, "legend:"));
+    else if (!HAS(cases[i].args, "cbcast") && !HAS(cases[i].args, "--buffered"))
+      CHECK(!HAS(svg, "legend:"));
     if (!HAS(svg, cases[i].note))
       test_failf(__FILE__, __LINE__, "draw %s: no '%s'", cases[i].args, cases[i].note);
     CHECK(HAS(svg, "checked by the verifier: valid"));
@@ -555,6 +563,77 @@ void test_draw_xmllint(void) {
   remove_dir();
 }
 
+/* occurrences of sub in s */
+static size_t count_of(const char *s, const char *sub) {
+  size_t n = 0;
+  for (const char *p = strstr(s, sub); p != NULL; p = strstr(p + 1, sub)) n++;
+  return n;
+}
+
+/* Karp et al.'s reception tables (Figs. 2, 4, 5): the marks drawn agree
+ * with the schedule `optcast plan --csv` prints: a bold number for each
+ * reception of an item its receiver forwards, a square for each item that
+ * waited in the buffer, a circle for each item taken while another
+ * arrived; the numbers are the items from 1. */
+void test_draw_karp_tables(void) {
+  static const struct {
+    const char *args;
+    int64_t L;
+  } cases[] = {
+      {"kbcast --lambda 3 --procs 10 --items 8", 3},                /* Fig. 2, k items   */
+      {"cbcast --latency 3 --procs 10 --items 8", 3},               /* Fig. 2, continuous */
+      {"cbcast --latency 5 --procs 12 --items 16", 5},              /* Fig. 4            */
+      {"kbcast --buffered --lambda 3 --procs 14 --items 14", 3},    /* Fig. 5            */
+      {"cbcast --buffered --latency 4 --procs 20 --items 10", 4},
+  };
+  make_dir();
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    char buf[256], *argv[24], *svg = draw(cases[c].args, "k.svg");
+    int n = 0, buffered = HAS(cases[c].args, "--buffered");
+    int64_t (*m)[5] = NULL;
+    size_t nm = 0, bold = 0, square = 0, circle = 0;
+    snprintf(buf, sizeof buf, "plan %s --csv", cases[c].args);
+    for (char *t = strtok(buf, " "); t && n < 22; t = strtok(NULL, " ")) argv[n++] = t;
+    argv[n] = NULL;
+    run_optcast(&R, NULL, (const char *const *)argv);
+    CHECK_EQ(R.code, 0);
+    m = calloc(strlen(R.out) / 8 + 1, sizeof *m);
+    CHECK(m != NULL);
+    for (const char *l = strchr(R.out, '\n'); l != NULL && l[1]; l = strchr(l + 1, '\n')) {
+      long long x[5] = {0, 0, 0, 0, -1};
+      int k = sscanf(l + 1, "%lld,%lld,%lld,%lld,%lld", &x[0], &x[1], &x[2], &x[3], &x[4]);
+      CHECK(k == (buffered ? 5 : 4));
+      for (int j = 0; j < 5; j++) m[nm][j] = x[j];
+      if (!buffered) m[nm][4] = x[0] + cases[c].L;
+      CHECK(m[nm][4] < 48); /* every step is drawn */
+      nm++;
+    }
+    CHECK(nm > 0);
+    for (size_t i = 0; i < nm; i++) {
+      int fwd = 0, other = 0;
+      char cell[64];
+      for (size_t j = 0; j < nm; j++) {
+        fwd |= m[j][1] == m[i][2] && m[j][3] == m[i][3];
+        other |= j != i && m[j][2] == m[i][2] && m[j][0] + cases[c].L == m[i][4];
+      }
+      bold += (size_t)fwd;
+      square += m[i][4] > m[i][0] + cases[c].L;
+      circle += m[i][4] == m[i][0] + cases[c].L && other;
+      snprintf(cell, sizeof cell, "%s>%lld</text>", fwd ? " font-weight=\"bold\"" : "\"11\"",
+               (long long)m[i][3] + 1);
+      if (!HAS(svg, cell)) test_failf(__FILE__, __LINE__, "%s: no cell %s", cases[c].args, cell);
+    }
+    CHECK(bold > 0);
+    CHECK_EQ(count_of(svg, "font-weight=\"bold\""), bold + 1); /* + the legend's */
+    CHECK_EQ(count_of(svg, "stroke=\"#c0392b\""), square + (size_t)buffered);
+    CHECK_EQ(count_of(svg, "stroke=\"#1f5fa8\""), circle + (size_t)buffered);
+    if (HAS(cases[c].args, "--items 14")) CHECK(square > 0 && circle > 0); /* Fig. 5 */
+    free(m);
+    free(svg);
+  }
+  remove_dir();
+}
+
 /* ---- `optcast report` ---------------------------------------------------------- */
 /* "report ARGS --html dir/FILE": exit 0, nothing on stdout, one well-formed
  * page with every section; returns it (caller frees) */
@@ -678,7 +757,16 @@ void test_report_pages(void) {
   CHECK(HAS(page, "5 rounds, lower bound 5 rounds: optimal"));
   check_reproduce(page, "\"time\":5,");
   free(page);
-  CHECK_EQ(dir_entries(), 7);
+  /* Karp et al.'s continuous and buffered schedules */
+  page = report("cbcast --latency 3 --procs 10 --items 8", "cb.html");
+  CHECK(HAS(page, "delay 10, lower bound 10: optimal") && HAS(page, "Karp et al."));
+  check_reproduce(page, "\"time\":10,");
+  free(page);
+  page = report("kbcast --buffered --lambda 3 --procs 14 --items 14", "bf.html");
+  CHECK(HAS(page, "time 24, lower bound 24: optimal") && HAS(page, "waited in the buffer"));
+  check_reproduce(page, "\"time\":24,");
+  free(page);
+  CHECK_EQ(dir_entries(), 9);
   remove_dir();
 }
 
