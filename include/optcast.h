@@ -814,6 +814,21 @@ int oc_verify_allreduce(const oc_params *p, const oc_sched *s, oc_verdict *v);
  * last addition; the message rules hold across both phases. */
 int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
                                 oc_verdict *v);
+/* Vector reduction (root >= 0) and allreduce (root = -1) of m packets,
+ * commutative (docs/MODEL.md "Vector combining"): processor q starts with
+ * its own contribution to each packet; message i (one packet, item = the
+ * packet; no long messages) carries its sender's value of that packet at
+ * its send start; its receiver handles arrivals in arrival order and adds
+ * it (one unit addition, as early as its overheads allow) or, copy[i] set,
+ * replaces its own value with it (no cost).  copy NULL: all add.  Rules:
+ * the message rules of oc_verify_bcast, FOLD (an addition whose result
+ * would hold more than P contributions, a copy of fewer than the receiver
+ * holds), RESULT (the root, or every processor, ends with every
+ * contribution to every packet once: exact for P <= 64; above, by size and
+ * a 61-bit fingerprint, a wrong result passing with probability < 2^-60).
+ * v->time: when the last required packet is complete.  P * m <= 2^26. */
+int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
+                      const unsigned char *copy, oc_verdict *v);
 
 /* Checks a k-port schedule (msg t = round >= 1): RANGE, HELD (sent only
  * from the round after it arrived; the root holds everything), CAP_OUT

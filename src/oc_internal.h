@@ -87,6 +87,11 @@ int oc_rrp_spec_check(const oc_rrp_spec *sp);
 void oc_verdict_init(oc_verdict *v);
 void oc_verdict_violate(oc_verdict *v, oc_rule rule, int64_t proc, int64_t at,
                         int64_t item, size_t msg, const char *detail);
+/* The LogP rules on messages alone (range with items, send and receive
+ * gaps, capacity, overlapping overheads), recorded in v; out-of-range
+ * messages are marked in bad[] (s->n entries, zeroed by the caller). */
+int oc_verify_message_rules(const oc_params *p, const oc_sched *s, int64_t items,
+                            unsigned char *bad, oc_verdict *v);
 
 /* Tests only: drop the table so that every value of f comes from the
  * closed form. */

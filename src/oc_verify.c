@@ -260,6 +260,14 @@ done:
   return e;
 }
 
+int oc_verify_message_rules(const oc_params *p, const oc_sched *s, int64_t items,
+                            unsigned char *bad, oc_verdict *v) {
+  vctx c;
+  c.p = p;
+  c.v = v;
+  return check_messages(&c, s, items, bad, NULL, NULL, NULL);
+}
+
 /* Busy spans [t, t + cost) of the additions, by processor, sorted by start
  * (CSR: coff[q] .. coff[q+1]); additions with opbad[i] set are left out. */
 static int op_spans(const oc_params *p, const oc_sched *s,

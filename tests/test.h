@@ -93,6 +93,9 @@
   X(draw_stdout_and_replace)                                                   \
   X(draw_errors)                                                               \
   X(draw_golden)                                                               \
+  X(vreduce_hand)                                                              \
+  X(vreduce_algorithms)                                                        \
+  X(vreduce_mutants)                                                           \
   X(draw_karp_tables)                                                          \
   X(draw_xmllint)                                                              \
   X(report_pages)                                                              \
