@@ -39,3 +39,5 @@ table cm5 "" || exit 1
 table cm5 4096 || exit 1
 table ib-tukey "" || exit 1
 table ib-tukey 262144 || exit 1
+table atlahs "" || exit 1
+table atlahs 16384 || exit 1

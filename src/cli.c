@@ -124,7 +124,7 @@ static void usage(FILE *f) {
       "       optcast measure [--procs P] [--sizes a,b,...] [--reps R] [--out FILE] [--json]\n"
       "PROBLEM: bcast kbcast cbcast sum reduce allreduce alltoall scan (rrp)\n"
       "params:  --model logp|postal|kport|rrp  --procs P  --root r  --algorithm NAME\n"
-      "         logp:   --latency L --overhead o --gap g   (integers), or --preset cm5|ib-tukey,\n"
+      "         logp:   --latency L --overhead o --gap g   (integers), or --preset cm5|ib-tukey|loggopsim|atlahs,\n"
       "                 or --params FILE [--size B] (measured; time unit 10 ns)\n"
       "         postal: --lambda X (or --latency X), X >= 1: 2.5 or 5/2\n"
       "         sum: --operands n; reduce: --commutative; alltoall: --items k,"

@@ -34,6 +34,19 @@ static const cli_preset PRESETS[] = {
      * G * 2048 (about 1.0 us) matches g. */
     {"ib-tukey", 74, 15, 11, "0.1 us", 2048,
      "InfiniBand, MVAPICH (netgauge on ANL Tukey, CODES ng-mpi-tukey.dat), unit 0.1 us"},
+    /* LogGOPSim's built-in defaults (spcl/LogGOPSim, simulator.ggo): L = 2500,
+     * o = 1500, g = 1000, G = 6 per byte, in LogGOPSim's time unit, read as
+     * ns; here in units of 100 ns; a packet of 167 bytes, for which
+     * G * 167 (about 1000) matches g.  Not a measurement: the simulator's
+     * starting point, for comparing with LogGOPSim runs. */
+    {"loggopsim", 25, 15, 10, "100 ns", 167,
+     "LogGOPSim's default parameters (simulator.ggo), not a measurement, unit 100 ns"},
+    /* The LogGOPSim settings of SPCL's ATLAHS toolchain (spcl/atlahs,
+     * demo/hpc/03_run_loggopsim.sh): L = 3700, o = 200, g = 5 ns, G = 0.04
+     * ns/byte (25 GB/s, a 200 Gb/s-class NIC); in units of 5 ns; a packet of
+     * 125 bytes, for which G * 125 = 5 = g. */
+    {"atlahs", 740, 40, 1, "5 ns", 125,
+     "LogGOPSim settings of SPCL's ATLAHS toolchain (200 Gb/s class), unit 5 ns"},
 };
 
 const cli_preset *cli_preset_find(const char *name) {
@@ -42,7 +55,7 @@ const cli_preset *cli_preset_find(const char *name) {
   return NULL;
 }
 
-const char *cli_preset_names(void) { return "cm5, ib-tukey"; }
+const char *cli_preset_names(void) { return "cm5, ib-tukey, loggopsim, atlahs"; }
 
 /* ---- limits ------------------------------------------------------------------ */
 #ifdef OC_CLI_NO_MAIN

@@ -706,6 +706,26 @@ void test_cli_compare(void) {
   RUN(NULL, "plan", "bcast", "--preset", "cm5", "--procs", "8", "--json");
   CHECK_EQ(R.code, 0);
   CHECK(HAS(R.out, "\"time\":24,") && HAS(R.out, "\"L\":6,\"o\":2,\"g\":4"));
+  { /* every preset: its numbers (docs/PRESETS.md), the same plan as given by hand */
+    static const char *const pre[][4] = {{"ib-tukey", "74", "15", "11"},
+                                         {"loggopsim", "25", "15", "10"},
+                                         {"atlahs", "740", "40", "1"}};
+    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++) {
+      char want[64], t1[64] = "", *t;
+      RUN(NULL, "plan", "bcast", "--preset", pre[i][0], "--procs", "100", "--json");
+      CHECK_EQ(R.code, 0);
+      snprintf(want, sizeof want, "\"L\":%s,\"o\":%s,\"g\":%s", pre[i][1], pre[i][2],
+               pre[i][3]);
+      if (!HAS(R.out, want)) test_failf(__FILE__, __LINE__, "%s: no %s", pre[i][0], want);
+      t = strstr(R.out, "\"time\":");
+      CHECK(t != NULL);
+      if (t != NULL) snprintf(t1, sizeof t1, "%.20s", t);
+      RUN(NULL, "plan", "bcast", "--latency", pre[i][1], "--overhead", pre[i][2], "--gap",
+          pre[i][3], "--procs", "100", "--json");
+      CHECK_EQ(R.code, 0);
+      CHECK(t1[0] != '\0' && HAS(R.out, t1));
+    }
+  }
   /* refusals: exit 2, one line naming the parameter, nothing on stdout */
   {
     static const char *const bad[][16] = {

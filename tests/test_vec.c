@@ -341,7 +341,11 @@ void test_vreduce_mutants(void) {
         oc_verdict v;
         int64_t rt, same_times = kind <= 2;
         oc_msg orig = b.s.msg[i];
-        CHECK(cp != NULL);
+        if (cp == NULL || b.copy == NULL) {
+          test_fail(__FILE__, __LINE__, "out of memory");
+          free(cp);
+          return;
+        }
         memcpy(cp, b.copy, n);
         oc_sched_init(&s);
         for (size_t x = 0; x < n; x++) {
