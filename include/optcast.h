@@ -818,9 +818,13 @@ int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
  * commutative (docs/MODEL.md "Vector combining"): processor q starts with
  * its own contribution to each packet; message i (one packet, item = the
  * packet; no long messages) carries its sender's value of that packet at
- * its send start; its receiver handles arrivals in arrival order and adds
- * it (one unit addition, as early as its overheads allow) or, copy[i] set,
- * replaces its own value with it (no cost).  copy NULL: all add.  Rules:
+ * its send start; its receiver handles the messages it gets one at a time,
+ * in arrival order or, seq given, in the order seq[i] = 0, 1, ... among
+ * the messages to that processor (what its program posts; an early one
+ * waits, as an unexpected MPI message does), each once it has arrived and
+ * the one before is handled, and adds it (one unit addition, as early as
+ * its overheads allow) or, copy[i] set, replaces its own value with it (no
+ * cost).  copy NULL: all add.  Rules (range also: seq not a permutation):
  * the message rules of oc_verify_bcast, FOLD (an addition whose result
  * would hold more than P contributions, a copy of fewer than the receiver
  * holds), RESULT (the root, or every processor, ends with every
@@ -828,7 +832,7 @@ int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
  * a 61-bit fingerprint, a wrong result passing with probability < 2^-60).
  * v->time: when the last required packet is complete.  P * m <= 2^26. */
 int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
-                      const unsigned char *copy, oc_verdict *v);
+                      const unsigned char *copy, const uint32_t *seq, oc_verdict *v);
 
 /* Checks a k-port schedule (msg t = round >= 1): RANGE, HELD (sent only
  * from the round after it arrived; the root holds everything), CAP_OUT

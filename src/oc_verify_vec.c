@@ -4,15 +4,19 @@
  * Processor q starts with its own contribution x_q[j] to each packet j of
  * an m-packet vector.  A message (t, src, dst, j) carries src's value of
  * packet j at time t: the set of contributions combined into it by then.
- * The receiver handles its arrivals one at a time in arrival order (ties:
- * message index): an ADD is one unit addition, started as early as its
- * busy time allows (never inside one of its send or receive overheads,
- * after the previous arrival is handled); a COPY replaces its value at no
- * cost once the arrivals before it are handled.  Rules, besides the
+ * The receiver handles its messages one at a time, in arrival order (ties:
+ * message index) or in the order seq gives (its program's receives: a
+ * message that arrives early waits, like an unexpected MPI message): an
+ * ADD is one unit addition, started as early as its busy time allows
+ * (never inside one of its send or receive overheads, not before the
+ * message arrives nor before the previous one is handled); a COPY
+ * replaces its value at no cost once it has arrived and the previous one
+ * is handled.  Rules, besides the
  * message rules of oc_verify_bcast (oc_verify_message_rules):
  *   FOLD    an ADD whose result would hold more than P contributions (one
  *           is counted twice); a COPY of fewer contributions than the
  *           receiver holds (some would be lost)
+ *   RANGE   (also) seq is not 0, 1, ..., n_q - 1 over the n_q messages to q
  *   RESULT  root >= 0: the root ends with every contribution to every
  *           packet exactly once; root = -1: every processor does
  * A value is a multiset of contributions, kept as its size (exact) and,
@@ -67,13 +71,13 @@ static uint64_t addmod(uint64_t a, uint64_t b) {
 }
 
 typedef struct arrv {
-  int64_t at;
+  int64_t at, key; /* arrival; handling order key (arrival, or seq) */
   size_t i;
 } arrv;
 
 static int arrv_cmp(const void *x, const void *y) {
   const arrv *a = (const arrv *)x, *b = (const arrv *)y;
-  if (a->at != b->at) return a->at < b->at ? -1 : 1;
+  if (a->key != b->key) return a->key < b->key ? -1 : 1;
   return (a->i > b->i) - (a->i < b->i);
 }
 
@@ -101,7 +105,7 @@ static int i64cmp(const void *x, const void *y) {
 }
 
 int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
-                      const unsigned char *copy, oc_verdict *v) {
+                      const unsigned char *copy, const uint32_t *seq, oc_verdict *v) {
   int64_t P, *sendt = NULL, *recvt = NULL, *full = NULL, done_at = 0;
   size_t *soff = NULL, *roff = NULL, ne = 0;
   unsigned char *bad = NULL;
@@ -148,6 +152,7 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
       sendt[fs[x->src]++] = x->t;
       recvt[fr[x->dst]] = x->t + p->o + p->L;
       arr[fr[x->dst]].at = x->t + p->L + 2 * p->o;
+      arr[fr[x->dst]].key = seq ? (int64_t)seq[i] : arr[fr[x->dst]].at;
       arr[fr[x->dst]++].i = i;
     }
     free(fs);
@@ -161,6 +166,15 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
     qsort(sendt + soff[q], soff[q + 1] - soff[q], sizeof *sendt, i64cmp);
     qsort(recvt + roff[q], n, sizeof *recvt, i64cmp);
     qsort(arr + roff[q], n, sizeof *arr, arrv_cmp);
+    for (size_t k = roff[q]; seq != NULL && k < roff[q + 1]; k++)
+      if (arr[k].key != (int64_t)(k - roff[q])) { /* not a permutation of 0 .. n-1 */
+        const oc_msg *x = &s->msg[arr[k].i];
+        snprintf(d, sizeof d, "message %zu (%lld -> %lld) has handling order %lld: the %zu "
+                 "messages to %lld need 0 .. %zu, each once", arr[k].i, (long long)x->src,
+                 (long long)q, (long long)arr[k].key, n, (long long)q, n - 1);
+        oc_verdict_violate(v, OC_RULE_RANGE, q, x->t, x->item, arr[k].i, d);
+        break;
+      }
     for (size_t k = roff[q]; k < roff[q + 1]; k++) {
       size_t i = arr[k].i;
       int add = copy == NULL || !copy[i];

@@ -20,6 +20,8 @@
 typedef struct vb {
   oc_sched s;
   unsigned char *copy;
+  uint32_t *seq;       /* each receiver's messages in the order emitted */
+  int64_t *got;
   size_t cap;
   int64_t T, G, span; /* round start, packet spacing, longest round so far */
   int64_t *nsend, *nrecv, P;
@@ -34,12 +36,15 @@ static void vb_init(vb *b, const oc_params *p) {
   b->G = p->g > p->o ? p->g : p->o;
   b->nsend = calloc((size_t)p->P, sizeof *b->nsend);
   b->nrecv = calloc((size_t)p->P, sizeof *b->nrecv);
-  CHECK(b->nsend && b->nrecv);
+  b->got = calloc((size_t)p->P, sizeof *b->got);
+  CHECK(b->nsend && b->nrecv && b->got);
 }
 
 static void vb_free(vb *b) {
   oc_sched_free(&b->s);
   free(b->copy);
+  free(b->seq);
+  free(b->got);
   free(b->nsend);
   free(b->nrecv);
 }
@@ -51,9 +56,11 @@ static void vb_send(vb *b, int64_t src, int64_t dst, int64_t j, int copy) {
   if (b->s.n > b->cap) {
     b->cap = 2 * b->s.n;
     b->copy = realloc(b->copy, b->cap);
-    CHECK(b->copy != NULL);
+    b->seq = realloc(b->seq, b->cap * sizeof *b->seq);
+    CHECK(b->copy != NULL && b->seq != NULL);
   }
   b->copy[b->s.n - 1] = (unsigned char)copy;
+  b->seq[b->s.n - 1] = (uint32_t)b->got[dst]++;
 }
 
 static void vb_round(vb *b) {
@@ -128,13 +135,13 @@ static int rev_cmp(const void *x, const void *y) {
 }
 
 static int ref_check(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
-                     const unsigned char *copy, int64_t *time) {
+                     const unsigned char *copy, const uint32_t *seq, int64_t *time) {
   /* a value: how many times each contribution is in it */
   int64_t P = p->P, *cnt = calloc((size_t)(P * m * P), sizeof *cnt);
   int64_t *car = calloc(s->n * (size_t)P + 1, sizeof *car);
   int64_t *full = malloc((size_t)(P * m) * sizeof *full), done = 0;
   rev *ev = malloc((2 * s->n + 1) * sizeof *ev);
-  size_t ne = 0, seq = 0;
+  size_t ne = 0, order = 0;
   int ok = 1;
   CHECK(cnt && car && full && ev);
   for (size_t i = 0; i < s->n; i++) /* a range the verifier also rejects */
@@ -150,8 +157,10 @@ static int ref_check(const oc_params *p, int64_t root, int64_t m, const oc_sched
     CHECK(ord != NULL);
     for (size_t i = 0; i < s->n; i++)
       if (s->msg[i].dst == q) ord[n++] = i;
-    for (size_t a = 1; a < n; a++) /* insertion sort by arrival, index */
-      for (size_t k = a; k > 0 && s->msg[ord[k - 1]].t > s->msg[ord[k]].t; k--) {
+    for (size_t a = 1; a < n; a++) /* insertion sort by arrival (or seq), index */
+      for (size_t k = a; k > 0 && (seq ? seq[ord[k - 1]] > seq[ord[k]]
+                                       : s->msg[ord[k - 1]].t > s->msg[ord[k]].t);
+           k--) {
         size_t x = ord[k];
         ord[k] = ord[k - 1];
         ord[k - 1] = x;
@@ -173,7 +182,7 @@ static int ref_check(const oc_params *p, int64_t root, int64_t m, const oc_sched
         }
       }
       free_at = t + a;
-      ev[ne++] = (rev){free_at, 0, i, seq++};
+      ev[ne++] = (rev){free_at, 0, i, order++};
     }
     free(ord);
   }
@@ -223,17 +232,17 @@ void test_vreduce_hand(void) {
   oc_sched_init(&s);
   CHECK_OK(oc_sched_push(&s, 0, 0, 1, 0));
   CHECK_OK(oc_sched_push(&s, 0, 1, 0, 0));
-  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, NULL, &v));
+  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, NULL, NULL, &v));
   CHECK(v.ok);
   CHECK_EQ(v.time, 6);
   /* L = 5, o = 2, g = 4: receive overhead [7, 9), addition [9, 10) */
   CHECK_OK(oc_params_logp(&p, 2, 5, 2, 4));
-  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, NULL, &v));
+  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, NULL, NULL, &v));
   CHECK(v.ok);
   CHECK_EQ(v.time, 10);
   /* 1 -> 0 a copy: 0 loses its own value and ends without it */
   cp[1] = 1;
-  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, cp, &v));
+  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, cp, NULL, &v));
   CHECK(!v.ok && v.rule == OC_RULE_RESULT && v.proc == 0);
   /* 0 -> 1 again at 20: 1 would hold 3 values */
   {
@@ -241,42 +250,66 @@ void test_vreduce_hand(void) {
     oc_sched_init(&t2);
     CHECK_OK(oc_sched_push(&t2, 0, 0, 1, 0));
     CHECK_OK(oc_sched_push(&t2, 20, 0, 1, 0));
-    CHECK_OK(oc_verify_vreduce(&p, 1, 1, &t2, NULL, &v));
+    CHECK_OK(oc_verify_vreduce(&p, 1, 1, &t2, NULL, NULL, &v));
     CHECK(!v.ok && v.rule == OC_RULE_FOLD && v.proc == 1 && v.at == 29);
     /* ... and the copy of one value over two */
     cp[0] = 0;
     cp[1] = 1;
-    CHECK_OK(oc_verify_vreduce(&p, 1, 1, &t2, cp, &v));
+    CHECK_OK(oc_verify_vreduce(&p, 1, 1, &t2, cp, NULL, &v));
     CHECK(!v.ok && v.rule == OC_RULE_FOLD && v.proc == 1 && v.at == 29);
     oc_sched_free(&t2);
   }
   /* reduce to 1: only 0 -> 1 needed; 1 -> 0 adds harmlessly */
-  CHECK_OK(oc_verify_vreduce(&p, 1, 1, &s, NULL, &v));
+  CHECK_OK(oc_verify_vreduce(&p, 1, 1, &s, NULL, NULL, &v));
   CHECK(v.ok);
   CHECK_EQ(v.time, 10);
   /* an addition pushed past a send overhead: 1 sends again at 9 */
   CHECK_OK(oc_sched_push(&s, 9, 1, 0, 1));
-  CHECK_OK(oc_verify_vreduce(&p, 1, 2, &s, NULL, &v));
+  CHECK_OK(oc_verify_vreduce(&p, 1, 2, &s, NULL, NULL, &v));
   CHECK(!v.ok && v.rule == OC_RULE_RESULT); /* packet 1 never reaches 1 */
-  CHECK_OK(oc_verify_vreduce(&p, 0, 2, &s, NULL, &v));
+  CHECK_OK(oc_verify_vreduce(&p, 0, 2, &s, NULL, NULL, &v));
   CHECK(v.ok);      /* 0: packet 0 at 10, packet 1: arrival 18, add [18, 19) */
   CHECK_EQ(v.time, 19);
   CHECK_OK(oc_params_logp(&p, 2, 5, 2, 4));
+  /* the handling order: P = 3, 2 -> 0 arrives at 9, 1 -> 0 at 19; with
+     seq, 0 handles 1's first (its addition [19, 20)), then 2's ([20, 21)) */
+  {
+    oc_sched t3;
+    uint32_t sq[2] = {1, 0};
+    int64_t rt = 0;
+    CHECK_OK(oc_params_logp(&p, 3, 5, 2, 4));
+    oc_sched_init(&t3);
+    CHECK_OK(oc_sched_push(&t3, 0, 2, 0, 0));
+    CHECK_OK(oc_sched_push(&t3, 10, 1, 0, 0));
+    CHECK_OK(oc_verify_vreduce(&p, 0, 1, &t3, NULL, NULL, &v));
+    CHECK(v.ok);
+    CHECK_EQ(v.time, 20); /* arrival order: [9, 10), then [19, 20) */
+    CHECK_OK(oc_verify_vreduce(&p, 0, 1, &t3, NULL, sq, &v));
+    CHECK(v.ok);
+    CHECK_EQ(v.time, 21);
+    CHECK(ref_check(&p, 0, 1, &t3, NULL, sq, &rt));
+    CHECK_EQ(rt, 21);
+    sq[0] = 0; /* two messages with order 0 */
+    CHECK_OK(oc_verify_vreduce(&p, 0, 1, &t3, NULL, sq, &v));
+    CHECK(!v.ok && v.rule == OC_RULE_RANGE && v.proc == 0);
+    oc_sched_free(&t3);
+    CHECK_OK(oc_params_logp(&p, 2, 5, 2, 4));
+  }
   /* bad arguments */
-  CHECK_EQ(oc_verify_vreduce(&p, -1, 0, &s, NULL, &v), OC_EINVAL);
-  CHECK_EQ(oc_verify_vreduce(&p, 2, 1, &s, NULL, &v), OC_EINVAL);
-  CHECK_EQ(oc_verify_vreduce(&p, -2, 1, &s, NULL, &v), OC_EINVAL);
+  CHECK_EQ(oc_verify_vreduce(&p, -1, 0, &s, NULL, NULL, &v), OC_EINVAL);
+  CHECK_EQ(oc_verify_vreduce(&p, 2, 1, &s, NULL, NULL, &v), OC_EINVAL);
+  CHECK_EQ(oc_verify_vreduce(&p, -2, 1, &s, NULL, NULL, &v), OC_EINVAL);
   CHECK_OK(oc_params_logp(&p, 1 << 20, 5, 2, 4));
-  CHECK_EQ(oc_verify_vreduce(&p, -1, 1 << 7, &s, NULL, &v), OC_ERANGE);
+  CHECK_EQ(oc_verify_vreduce(&p, -1, 1 << 7, &s, NULL, NULL, &v), OC_ERANGE);
   /* an item beyond m is a range violation */
   CHECK_OK(oc_params_logp(&p, 2, 5, 2, 4));
-  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, NULL, &v));
+  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, NULL, NULL, &v));
   CHECK(!v.ok && v.rule == OC_RULE_RANGE);
   oc_sched_free(&s);
   /* long messages are refused */
   oc_sched_init(&s);
   CHECK_OK(oc_sched_push_long(&s, 0, 0, 1, 0, 2));
-  CHECK_EQ(oc_verify_vreduce(&p, -1, 2, &s, NULL, &v), OC_EINVAL);
+  CHECK_EQ(oc_verify_vreduce(&p, -1, 2, &s, NULL, NULL, &v), OC_EINVAL);
   oc_sched_free(&s);
 }
 
@@ -310,10 +343,24 @@ void test_vreduce_algorithms(void) {
     CHECK_OK(oc_params_logp(&p, c->P, c->L, c->o, c->g));
     vb_init(&b, &p);
     build(&b, c);
-    CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &b.s, b.copy, &v));
+    CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &b.s, b.copy, NULL, &v));
     if (!v.ok) test_failf(__FILE__, __LINE__, "case %zu: %s", k, v.detail);
-    CHECK(ref_check(&p, c->root, c->m, &b.s, b.copy, &rt));
+    CHECK(ref_check(&p, c->root, c->m, &b.s, b.copy, NULL, &rt));
     CHECK_EQ(v.time, rt);
+    /* handled in program order (each receiver's messages as emitted): the
+       rounds keep arrivals in that order, so nothing changes */
+    CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &b.s, b.copy, b.seq, &v));
+    CHECK(v.ok);
+    CHECK_EQ(v.time, rt);
+    CHECK(ref_check(&p, c->root, c->m, &b.s, b.copy, b.seq, &rt));
+    CHECK_EQ(v.time, rt);
+    if (b.s.n > 1) { /* a handling order that is not a permutation */
+      uint32_t keep = b.seq[0];
+      b.seq[0] = (uint32_t)b.s.n + 5;
+      CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &b.s, b.copy, b.seq, &v));
+      CHECK(!v.ok && v.rule == OC_RULE_RANGE);
+      b.seq[0] = keep;
+    }
     CHECK(v.time > 0);
     vb_free(&b);
   }
@@ -371,13 +418,13 @@ void test_vreduce_mutants(void) {
           CHECK_OK(oc_sched_push(&s, b.T + 10 * c->L + 100, orig.src, orig.dst, orig.item));
           cp[s.n - 1] = 0;
         }
-        CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &s, cp, &v));
+        CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &s, cp, NULL, &v));
         if (kind == 3 || (kind == 4 && c->root >= 0)) {
           /* another receiver may pass the values on, and a repeated addition at a
              processor that already sent its partial result harms nobody: then it
              must be right (the reference agrees, with the same time) */
           if (v.ok) {
-            CHECK(ref_check(&p, c->root, c->m, &s, cp, &rt));
+            CHECK(ref_check(&p, c->root, c->m, &s, cp, NULL, &rt));
             CHECK_EQ(v.time, rt);
           }
           harmless += v.ok;
@@ -385,8 +432,8 @@ void test_vreduce_mutants(void) {
           test_failf(__FILE__, __LINE__, "case %zu: mutant %d of message %zu accepted", k,
                      kind, i);
         }
-        if (same_times) CHECK(!ref_check(&p, c->root, c->m, &s, cp, &rt));
-        if (kind == 4 && !v.ok) CHECK(!ref_check(&p, c->root, c->m, &s, cp, &rt));
+        if (same_times) CHECK(!ref_check(&p, c->root, c->m, &s, cp, NULL, &rt));
+        if (kind == 4 && !v.ok) CHECK(!ref_check(&p, c->root, c->m, &s, cp, NULL, &rt));
         total++;
         oc_sched_free(&s);
         free(cp);
