@@ -742,6 +742,36 @@ const char *oc_libcoll_rule_name(oc_libcoll_rule r);
 int oc_libcoll_select(oc_libcoll_rule rule, int64_t P, int64_t bytes,
                       oc_libcoll_spec *out);
 
+/* ---- MPI library allreduce algorithms, for comparison (oc_libred.c) -------
+ * Commutative allreduce of an m-packet vector (one packet a message) under
+ * LogP with one time unit per packet addition; each schedule comes with
+ * its receivers' add/copy flags, handling order and earliest handling
+ * times, and is checked by oc_verify_vreduce before it is returned (*copy,
+ * *seq, *nb malloc'd, one per message; *time its completion).  Algorithms and cost formulas:
+ * oc_libred.c's header and docs/ALGORITHMS.md. */
+typedef enum oc_libred_alg {
+  OC_LR_RD = 0,       /* recursive doubling (MPICH, Open MPI)              */
+  OC_LR_RING,         /* ring: reduce-scatter + allgather (Open MPI)       */
+  OC_LR_RABEN,        /* Rabenseifner: recursive halving + doubling        */
+  OC_LR_REDBCAST,     /* reduce to 0 + broadcast, binomial (Open MPI)      */
+  OC_LR_LINEAR,       /* linear reduce to 0 + linear broadcast (Open MPI)  */
+  OC_LR_COUNT
+} oc_libred_alg;
+/* oc_libred_allreduce refuses (OC_ERANGE) an instance whose
+ * oc_libred_messages (an estimate of its messages, and for linear of its
+ * simulation work) exceeds this: about 1 GB and a few seconds. */
+#define OC_LIBRED_MSGS_MAX ((int64_t)1 << 22)
+int64_t oc_libred_messages(int64_t P, int64_t m, oc_libred_alg a);
+const char *oc_libred_alg_name(oc_libred_alg a);
+int oc_libred_allreduce(const oc_params *p, int64_t m, oc_libred_alg a, oc_sched *out,
+                        unsigned char **copy, uint32_t **seq, int64_t **nb, int64_t *time);
+/* The libraries' default allreduce (commutative operator) for P processes
+ * and `bytes` bytes of `elem` bytes each: Open MPI's
+ * ompi_coll_tuned_allreduce_intra_dec_fixed, MPICH's
+ * MPIR_Allreduce_intra_auto with its CVAR defaults (docs/ALGORITHMS.md). */
+int oc_libred_select(oc_libcoll_rule rule, int64_t P, int64_t bytes, int64_t elem,
+                     oc_libred_alg *out);
+
 /* ---- verifier --------------------------------------------------------------
  * Checks a schedule against every LogP rule of the contract (postal is LogP
  * with o = 0) for the broadcast of `items` items from `root` (all items held
@@ -824,7 +854,10 @@ int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
  * waits, as an unexpected MPI message does), each once it has arrived and
  * the one before is handled, and adds it (one unit addition, as early as
  * its overheads allow) or, copy[i] set, replaces its own value with it (no
- * cost).  copy NULL: all add.  Rules (range also: seq not a permutation):
+ * cost); not_before (or NULL) delays handling message i to not_before[i]
+ * at the earliest (an MPI program combines what it received in a step only
+ * after starting its own sends of that step).  copy NULL: all add.  Rules
+ * (range also: seq not a permutation):
  * the message rules of oc_verify_bcast, FOLD (an addition whose result
  * would hold more than P contributions, a copy of fewer than the receiver
  * holds), RESULT (the root, or every processor, ends with every
@@ -832,7 +865,8 @@ int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
  * a 61-bit fingerprint, a wrong result passing with probability < 2^-60).
  * v->time: when the last required packet is complete.  P * m <= 2^26. */
 int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
-                      const unsigned char *copy, const uint32_t *seq, oc_verdict *v);
+                      const unsigned char *copy, const uint32_t *seq,
+                      const int64_t *not_before, oc_verdict *v);
 
 /* Checks a k-port schedule (msg t = round >= 1): RANGE, HELD (sent only
  * from the round after it arrived; the root holds everything), CAP_OUT

@@ -9,9 +9,11 @@
  * message that arrives early waits, like an unexpected MPI message): an
  * ADD is one unit addition, started as early as its busy time allows
  * (never inside one of its send or receive overheads, not before the
- * message arrives nor before the previous one is handled); a COPY
- * replaces its value at no cost once it has arrived and the previous one
- * is handled.  Rules, besides the
+ * message arrives, nor before the previous one is handled, nor before
+ * not_before[i] when given: an MPI program combines a received vector only
+ * after posting its own send of the step); a COPY replaces its value at
+ * no cost once it has arrived and the previous one is handled (and
+ * not_before[i]).  Rules, besides the
  * message rules of oc_verify_bcast (oc_verify_message_rules):
  *   FOLD    an ADD whose result would hold more than P contributions (one
  *           is counted twice); a COPY of fewer contributions than the
@@ -105,7 +107,8 @@ static int i64cmp(const void *x, const void *y) {
 }
 
 int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
-                      const unsigned char *copy, const uint32_t *seq, oc_verdict *v) {
+                      const unsigned char *copy, const uint32_t *seq,
+                      const int64_t *not_before, oc_verdict *v) {
   int64_t P, *sendt = NULL, *recvt = NULL, *full = NULL, done_at = 0;
   size_t *soff = NULL, *roff = NULL, ne = 0;
   unsigned char *bad = NULL;
@@ -180,6 +183,7 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
       int add = copy == NULL || !copy[i];
       int64_t a = add ? p->unit : 0;
       int64_t t0 = arr[k].at > free_at ? arr[k].at : free_at;
+      if (not_before != NULL && not_before[i] > t0) t0 = not_before[i];
       int64_t t = fit(sendt + soff[q], soff[q + 1] - soff[q], &sp, recvt + roff[q], n, &rp,
                       p->o, a, t0);
       free_at = t + a;

@@ -96,6 +96,9 @@
   X(vreduce_hand)                                                              \
   X(vreduce_algorithms)                                                        \
   X(vreduce_mutants)                                                           \
+  X(libred_allreduce)                                                          \
+  X(libred_values)                                                             \
+  X(libred_select)                                                             \
   X(draw_karp_tables)                                                          \
   X(draw_xmllint)                                                              \
   X(report_pages)                                                              \

@@ -135,7 +135,8 @@ static int rev_cmp(const void *x, const void *y) {
 }
 
 static int ref_check(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
-                     const unsigned char *copy, const uint32_t *seq, int64_t *time) {
+                     const unsigned char *copy, const uint32_t *seq, const int64_t *nb,
+                     int64_t *time) {
   /* a value: how many times each contribution is in it */
   int64_t P = p->P, *cnt = calloc((size_t)(P * m * P), sizeof *cnt);
   int64_t *car = calloc(s->n * (size_t)P + 1, sizeof *car);
@@ -171,6 +172,7 @@ static int ref_check(const oc_params *p, int64_t root, int64_t m, const oc_sched
       int64_t t = s->msg[i].t + p->L + 2 * p->o;
       int moved = 1;
       if (t < free_at) t = free_at;
+      if (nb != NULL && nb[i] > t) t = nb[i];
       while (moved && a > 0 && p->o > 0) { /* clear of q's overheads */
         moved = 0;
         for (size_t x = 0; x < s->n; x++) {
@@ -232,17 +234,17 @@ void test_vreduce_hand(void) {
   oc_sched_init(&s);
   CHECK_OK(oc_sched_push(&s, 0, 0, 1, 0));
   CHECK_OK(oc_sched_push(&s, 0, 1, 0, 0));
-  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, NULL, NULL, &v));
+  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, NULL, NULL, NULL, &v));
   CHECK(v.ok);
   CHECK_EQ(v.time, 6);
   /* L = 5, o = 2, g = 4: receive overhead [7, 9), addition [9, 10) */
   CHECK_OK(oc_params_logp(&p, 2, 5, 2, 4));
-  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, NULL, NULL, &v));
+  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, NULL, NULL, NULL, &v));
   CHECK(v.ok);
   CHECK_EQ(v.time, 10);
   /* 1 -> 0 a copy: 0 loses its own value and ends without it */
   cp[1] = 1;
-  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, cp, NULL, &v));
+  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, cp, NULL, NULL, &v));
   CHECK(!v.ok && v.rule == OC_RULE_RESULT && v.proc == 0);
   /* 0 -> 1 again at 20: 1 would hold 3 values */
   {
@@ -250,24 +252,24 @@ void test_vreduce_hand(void) {
     oc_sched_init(&t2);
     CHECK_OK(oc_sched_push(&t2, 0, 0, 1, 0));
     CHECK_OK(oc_sched_push(&t2, 20, 0, 1, 0));
-    CHECK_OK(oc_verify_vreduce(&p, 1, 1, &t2, NULL, NULL, &v));
+    CHECK_OK(oc_verify_vreduce(&p, 1, 1, &t2, NULL, NULL, NULL, &v));
     CHECK(!v.ok && v.rule == OC_RULE_FOLD && v.proc == 1 && v.at == 29);
     /* ... and the copy of one value over two */
     cp[0] = 0;
     cp[1] = 1;
-    CHECK_OK(oc_verify_vreduce(&p, 1, 1, &t2, cp, NULL, &v));
+    CHECK_OK(oc_verify_vreduce(&p, 1, 1, &t2, cp, NULL, NULL, &v));
     CHECK(!v.ok && v.rule == OC_RULE_FOLD && v.proc == 1 && v.at == 29);
     oc_sched_free(&t2);
   }
   /* reduce to 1: only 0 -> 1 needed; 1 -> 0 adds harmlessly */
-  CHECK_OK(oc_verify_vreduce(&p, 1, 1, &s, NULL, NULL, &v));
+  CHECK_OK(oc_verify_vreduce(&p, 1, 1, &s, NULL, NULL, NULL, &v));
   CHECK(v.ok);
   CHECK_EQ(v.time, 10);
   /* an addition pushed past a send overhead: 1 sends again at 9 */
   CHECK_OK(oc_sched_push(&s, 9, 1, 0, 1));
-  CHECK_OK(oc_verify_vreduce(&p, 1, 2, &s, NULL, NULL, &v));
+  CHECK_OK(oc_verify_vreduce(&p, 1, 2, &s, NULL, NULL, NULL, &v));
   CHECK(!v.ok && v.rule == OC_RULE_RESULT); /* packet 1 never reaches 1 */
-  CHECK_OK(oc_verify_vreduce(&p, 0, 2, &s, NULL, NULL, &v));
+  CHECK_OK(oc_verify_vreduce(&p, 0, 2, &s, NULL, NULL, NULL, &v));
   CHECK(v.ok);      /* 0: packet 0 at 10, packet 1: arrival 18, add [18, 19) */
   CHECK_EQ(v.time, 19);
   CHECK_OK(oc_params_logp(&p, 2, 5, 2, 4));
@@ -281,35 +283,35 @@ void test_vreduce_hand(void) {
     oc_sched_init(&t3);
     CHECK_OK(oc_sched_push(&t3, 0, 2, 0, 0));
     CHECK_OK(oc_sched_push(&t3, 10, 1, 0, 0));
-    CHECK_OK(oc_verify_vreduce(&p, 0, 1, &t3, NULL, NULL, &v));
+    CHECK_OK(oc_verify_vreduce(&p, 0, 1, &t3, NULL, NULL, NULL, &v));
     CHECK(v.ok);
     CHECK_EQ(v.time, 20); /* arrival order: [9, 10), then [19, 20) */
-    CHECK_OK(oc_verify_vreduce(&p, 0, 1, &t3, NULL, sq, &v));
+    CHECK_OK(oc_verify_vreduce(&p, 0, 1, &t3, NULL, sq, NULL, &v));
     CHECK(v.ok);
     CHECK_EQ(v.time, 21);
-    CHECK(ref_check(&p, 0, 1, &t3, NULL, sq, &rt));
+    CHECK(ref_check(&p, 0, 1, &t3, NULL, sq, NULL, &rt));
     CHECK_EQ(rt, 21);
     sq[0] = 0; /* two messages with order 0 */
-    CHECK_OK(oc_verify_vreduce(&p, 0, 1, &t3, NULL, sq, &v));
+    CHECK_OK(oc_verify_vreduce(&p, 0, 1, &t3, NULL, sq, NULL, &v));
     CHECK(!v.ok && v.rule == OC_RULE_RANGE && v.proc == 0);
     oc_sched_free(&t3);
     CHECK_OK(oc_params_logp(&p, 2, 5, 2, 4));
   }
   /* bad arguments */
-  CHECK_EQ(oc_verify_vreduce(&p, -1, 0, &s, NULL, NULL, &v), OC_EINVAL);
-  CHECK_EQ(oc_verify_vreduce(&p, 2, 1, &s, NULL, NULL, &v), OC_EINVAL);
-  CHECK_EQ(oc_verify_vreduce(&p, -2, 1, &s, NULL, NULL, &v), OC_EINVAL);
+  CHECK_EQ(oc_verify_vreduce(&p, -1, 0, &s, NULL, NULL, NULL, &v), OC_EINVAL);
+  CHECK_EQ(oc_verify_vreduce(&p, 2, 1, &s, NULL, NULL, NULL, &v), OC_EINVAL);
+  CHECK_EQ(oc_verify_vreduce(&p, -2, 1, &s, NULL, NULL, NULL, &v), OC_EINVAL);
   CHECK_OK(oc_params_logp(&p, 1 << 20, 5, 2, 4));
-  CHECK_EQ(oc_verify_vreduce(&p, -1, 1 << 7, &s, NULL, NULL, &v), OC_ERANGE);
+  CHECK_EQ(oc_verify_vreduce(&p, -1, 1 << 7, &s, NULL, NULL, NULL, &v), OC_ERANGE);
   /* an item beyond m is a range violation */
   CHECK_OK(oc_params_logp(&p, 2, 5, 2, 4));
-  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, NULL, NULL, &v));
+  CHECK_OK(oc_verify_vreduce(&p, -1, 1, &s, NULL, NULL, NULL, &v));
   CHECK(!v.ok && v.rule == OC_RULE_RANGE);
   oc_sched_free(&s);
   /* long messages are refused */
   oc_sched_init(&s);
   CHECK_OK(oc_sched_push_long(&s, 0, 0, 1, 0, 2));
-  CHECK_EQ(oc_verify_vreduce(&p, -1, 2, &s, NULL, NULL, &v), OC_EINVAL);
+  CHECK_EQ(oc_verify_vreduce(&p, -1, 2, &s, NULL, NULL, NULL, &v), OC_EINVAL);
   oc_sched_free(&s);
 }
 
@@ -343,21 +345,21 @@ void test_vreduce_algorithms(void) {
     CHECK_OK(oc_params_logp(&p, c->P, c->L, c->o, c->g));
     vb_init(&b, &p);
     build(&b, c);
-    CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &b.s, b.copy, NULL, &v));
+    CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &b.s, b.copy, NULL, NULL, &v));
     if (!v.ok) test_failf(__FILE__, __LINE__, "case %zu: %s", k, v.detail);
-    CHECK(ref_check(&p, c->root, c->m, &b.s, b.copy, NULL, &rt));
+    CHECK(ref_check(&p, c->root, c->m, &b.s, b.copy, NULL, NULL, &rt));
     CHECK_EQ(v.time, rt);
     /* handled in program order (each receiver's messages as emitted): the
        rounds keep arrivals in that order, so nothing changes */
-    CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &b.s, b.copy, b.seq, &v));
+    CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &b.s, b.copy, b.seq, NULL, &v));
     CHECK(v.ok);
     CHECK_EQ(v.time, rt);
-    CHECK(ref_check(&p, c->root, c->m, &b.s, b.copy, b.seq, &rt));
+    CHECK(ref_check(&p, c->root, c->m, &b.s, b.copy, b.seq, NULL, &rt));
     CHECK_EQ(v.time, rt);
     if (b.s.n > 1) { /* a handling order that is not a permutation */
       uint32_t keep = b.seq[0];
       b.seq[0] = (uint32_t)b.s.n + 5;
-      CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &b.s, b.copy, b.seq, &v));
+      CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &b.s, b.copy, b.seq, NULL, &v));
       CHECK(!v.ok && v.rule == OC_RULE_RANGE);
       b.seq[0] = keep;
     }
@@ -418,13 +420,13 @@ void test_vreduce_mutants(void) {
           CHECK_OK(oc_sched_push(&s, b.T + 10 * c->L + 100, orig.src, orig.dst, orig.item));
           cp[s.n - 1] = 0;
         }
-        CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &s, cp, NULL, &v));
+        CHECK_OK(oc_verify_vreduce(&p, c->root, c->m, &s, cp, NULL, NULL, &v));
         if (kind == 3 || (kind == 4 && c->root >= 0)) {
           /* another receiver may pass the values on, and a repeated addition at a
              processor that already sent its partial result harms nobody: then it
              must be right (the reference agrees, with the same time) */
           if (v.ok) {
-            CHECK(ref_check(&p, c->root, c->m, &s, cp, NULL, &rt));
+            CHECK(ref_check(&p, c->root, c->m, &s, cp, NULL, NULL, &rt));
             CHECK_EQ(v.time, rt);
           }
           harmless += v.ok;
@@ -432,8 +434,8 @@ void test_vreduce_mutants(void) {
           test_failf(__FILE__, __LINE__, "case %zu: mutant %d of message %zu accepted", k,
                      kind, i);
         }
-        if (same_times) CHECK(!ref_check(&p, c->root, c->m, &s, cp, NULL, &rt));
-        if (kind == 4 && !v.ok) CHECK(!ref_check(&p, c->root, c->m, &s, cp, NULL, &rt));
+        if (same_times) CHECK(!ref_check(&p, c->root, c->m, &s, cp, NULL, NULL, &rt));
+        if (kind == 4 && !v.ok) CHECK(!ref_check(&p, c->root, c->m, &s, cp, NULL, NULL, &rt));
         total++;
         oc_sched_free(&s);
         free(cp);
@@ -444,4 +446,121 @@ void test_vreduce_mutants(void) {
   CHECK(total > (test_valgrind() ? 300u : 1000u));
   if (getenv("OPTCAST_VERBOSE")) printf("vreduce mutants: %zu, harmless %zu\n", total, harmless);
   CHECK(harmless < total / 5);
+}
+
+/* ---- the MPI libraries' allreduce algorithms (oc_libred.c) ------------------- */
+/* every algorithm, many P and m and parameter sets: a schedule the verifier
+ * accepts (the library checks it, we check again), and the same time from
+ * the reference checker in the library's handling order */
+void test_libred_allreduce(void) {
+  static const int64_t Ps[] = {1, 2, 3, 5, 8, 12, 13, 16, 31, 64, 65, 100};
+  static const int64_t ms[] = {1, 2, 5, 16, 33};
+  static const int64_t prm[][3] = {{6, 2, 4}, {5, 0, 1}, {3, 1, 1}, {0, 1, 1}, {9, 3, 2}};
+  size_t runs = 0;
+  for (int a = 0; a < OC_LR_COUNT; a++)
+    for (size_t i = 0; i < sizeof Ps / sizeof Ps[0]; i++)
+      for (size_t k = 0; k < sizeof ms / sizeof ms[0]; k++)
+        for (size_t x = 0; x < sizeof prm / sizeof prm[0]; x++) {
+          oc_params p;
+          oc_sched s;
+          oc_verdict v;
+          unsigned char *cp = NULL;
+          uint32_t *sq = NULL;
+          int64_t t = -1, rt = -1, *nb = NULL;
+          int e;
+          if (test_valgrind() && (Ps[i] > 16 || ms[k] > 5)) continue;
+          CHECK_OK(oc_params_logp(&p, Ps[i], prm[x][0], prm[x][1], prm[x][2]));
+          oc_sched_init(&s);
+          e = oc_libred_allreduce(&p, ms[k], (oc_libred_alg)a, &s, &cp, &sq, &nb, &t);
+          if (e != OC_OK)
+            test_failf(__FILE__, __LINE__, "%s P=%lld m=%lld L=%lld o=%lld g=%lld: %s",
+                       oc_libred_alg_name((oc_libred_alg)a), (long long)Ps[i],
+                       (long long)ms[k], (long long)prm[x][0], (long long)prm[x][1],
+                       (long long)prm[x][2], oc_strerror(e));
+          if (e == OC_OK) {
+            CHECK_OK(oc_verify_vreduce(&p, -1, ms[k], &s, cp, sq, nb, &v));
+            CHECK(v.ok);
+            CHECK_EQ(v.time, t);
+            CHECK(Ps[i] == 1 ? t == 0 : t > 0);
+            if (Ps[i] <= 16 && ms[k] <= 5) {
+              CHECK(ref_check(&p, -1, ms[k], &s, cp, sq, nb, &rt));
+              CHECK_EQ(rt, t);
+            }
+            runs++;
+          }
+          free(cp);
+          free(sq);
+          free(nb);
+          oc_sched_free(&s);
+        }
+  CHECK(runs > 100);
+}
+
+/* closed forms where the schedule is easy to time by hand, and refusals */
+void test_libred_values(void) {
+  oc_params p;
+  oc_sched s;
+  unsigned char *cp = NULL;
+  uint32_t *sq = NULL;
+  int64_t t = -1, *nb = NULL;
+  /* recursive doubling, P = 8, o = 0, g = 1: 3 rounds of L + (m-1) g + 1 */
+  CHECK_OK(oc_params_logp(&p, 8, 5, 0, 1));
+  oc_sched_init(&s);
+  CHECK_OK(oc_libred_allreduce(&p, 3, OC_LR_RD, &s, &cp, &sq, &nb, &t));
+  CHECK_EQ(t, 3 * (5 + 2 + 1));
+  CHECK_EQ(s.n, 8 * 3 * 3);
+  free(cp);
+  free(sq);
+  free(nb);
+  oc_sched_free(&s);
+  /* linear, P = 4, m = 1, L = 5, o = 0, g = 1: 0 gets 1, 2, 3 at 5 and adds
+     them [5, 8); its sends at 8, 9, 10 arrive by 15 */
+  CHECK_OK(oc_params_logp(&p, 4, 5, 0, 1));
+  oc_sched_init(&s);
+  CHECK_OK(oc_libred_allreduce(&p, 1, OC_LR_LINEAR, &s, &cp, &sq, &nb, &t));
+  CHECK_EQ(t, 15);
+  free(cp);
+  free(sq);
+  free(nb);
+  oc_sched_free(&s);
+  /* refusals */
+  oc_sched_init(&s);
+  CHECK_EQ(oc_libred_allreduce(&p, 0, OC_LR_RD, &s, &cp, &sq, &nb, &t), OC_EINVAL);
+  CHECK_EQ(oc_libred_allreduce(&p, 1, OC_LR_COUNT, &s, &cp, &sq, &nb, &t), OC_EINVAL);
+  CHECK_OK(oc_params_logp(&p, 1 << 12, 5, 0, 1));
+  CHECK_EQ(oc_libred_allreduce(&p, 1 << 11, OC_LR_RD, &s, &cp, &sq, &nb, &t), OC_ERANGE);
+  CHECK_EQ(oc_libred_messages(1 << 12, 1 << 11, OC_LR_RD), (int64_t)(1 << 23) * 14);
+  oc_sched_free(&s);
+}
+
+/* the default selections at the edges of their tables */
+void test_libred_select(void) {
+  static const struct {
+    oc_libcoll_rule r;
+    int64_t P, bytes;
+    oc_libred_alg want;
+  } cases[] = {
+      {OC_LC_RULE_OMPI, 2, 7, OC_LR_RING},      {OC_LC_RULE_OMPI, 3, 8, OC_LR_RD},
+      {OC_LC_RULE_OMPI, 3, 4096, OC_LR_RING},   {OC_LC_RULE_OMPI, 3, 300000, OC_LR_RABEN},
+      {OC_LC_RULE_OMPI, 4, 15, OC_LR_RING},     {OC_LC_RULE_OMPI, 7, 8191, OC_LR_RD},
+      {OC_LC_RULE_OMPI, 8, 8192, OC_LR_RABEN},  {OC_LC_RULE_OMPI, 16, 63, OC_LR_RING},
+      {OC_LC_RULE_OMPI, 100, 262143, OC_LR_RD}, {OC_LC_RULE_OMPI, 128, 131071, OC_LR_REDBCAST},
+      {OC_LC_RULE_OMPI, 255, 131072, OC_LR_RD}, {OC_LC_RULE_OMPI, 511, 4096, OC_LR_RABEN},
+      {OC_LC_RULE_OMPI, 512, 2047, OC_LR_REDBCAST}, {OC_LC_RULE_OMPI, 2047, 2048, OC_LR_RD},
+      {OC_LC_RULE_OMPI, 2048, 2048, OC_LR_RING}, {OC_LC_RULE_OMPI, 4095, 16384, OC_LR_RABEN},
+      {OC_LC_RULE_OMPI, 4096, 16383, OC_LR_RING}, {OC_LC_RULE_OMPI, 4096, 16384, OC_LR_RD},
+      {OC_LC_RULE_OMPI, 1 << 20, 32768, OC_LR_RABEN},
+      {OC_LC_RULE_MPICH, 64, 2048, OC_LR_RD},   {OC_LC_RULE_MPICH, 64, 2056, OC_LR_RABEN},
+      {OC_LC_RULE_MPICH, 1024, 8184, OC_LR_RD}, /* 1023 elements < pof2 = 1024 */
+      {OC_LC_RULE_MPICH, 1024, 8192, OC_LR_RABEN}, {OC_LC_RULE_MPICH, 1, 1 << 20, OC_LR_RABEN},
+  };
+  oc_libred_alg a;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    CHECK_OK(oc_libred_select(cases[i].r, cases[i].P, cases[i].bytes, 8, &a));
+    if (a != cases[i].want)
+      test_failf(__FILE__, __LINE__, "case %zu: %s, want %s", i, oc_libred_alg_name(a),
+                 oc_libred_alg_name(cases[i].want));
+  }
+  CHECK_EQ(oc_libred_select(OC_LC_RULE_OMPI, 0, 8, 8, &a), OC_EINVAL);
+  CHECK_EQ(oc_libred_select(OC_LC_RULE_MPICH, 8, 8, 0, &a), OC_EINVAL);
 }
