@@ -677,7 +677,7 @@ static int draw_steps(FILE *f, const cli_draw_in *d, double y0, double *w, doubl
     cli_svg_text(f, x0 - 6, ry + 13, "end", 11, b);
     for (int64_t c = 0; c < ncols; c++) {
       double cx = x0 + cw * ((double)c + 0.5);
-      size_t first = (size_t)at, cnt = 0;
+      size_t first, cnt;
       while ((size_t)at < nr && rc[at].q == q && rc[at].t < c) at++;
       first = (size_t)at;
       while ((size_t)at < nr && rc[at].q == q && rc[at].t == c) at++;
