@@ -84,7 +84,6 @@ int cli_cb_picture(const cli_cbcast_args *a, const oc_sched *s, const int64_t *r
   res[1] = (cli_report_kv){what, v[4] + strlen(what) + 1};
   res[2] = (cli_report_kv){"lower bound", v[5]};
   res[3] = (cli_report_kv){"checked by the verifier", "valid"};
-  memset(&in, 0, sizeof in);
   in = (cli_report_in){.title = title, .params = par, .nparams = 6, .result = res,
                        .nresult = 4, .svg = svg, .svglen = svglen, .s = s, .max_rows = 200,
                        .unit = 1, .command = a->command ? a->command : ""};

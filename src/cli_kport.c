@@ -140,7 +140,6 @@ static int kp_report(const cli_kport_args *a, const oc_sched *s, const oc_kport_
   res[1] = (cli_report_kv){"completion", v[4]};
   res[2] = (cli_report_kv){"lower bound", v[5]};
   res[3] = (cli_report_kv){"checked by the verifier", "valid"};
-  memset(&in, 0, sizeof in);
   in = (cli_report_in){.title = title, .params = par, .nparams = 6, .result = res,
                        .nresult = 4, .svg = svg, .svglen = svglen, .s = s, .max_rows = 200,
                        .unit = 1, .rounds = 1, .command = a->command ? a->command : ""};

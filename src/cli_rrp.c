@@ -197,7 +197,6 @@ static int rr_draw(const cli_rrp_args *a, const oc_rrp_sched *s, const oc_rrp_re
     res[2] = (cli_report_kv){"lower bound", v[4]};
     res[3] = (cli_report_kv){"Theorem 2.1 upper bound", b->thm21 > 0 ? v[5] : "n/a"};
     res[4] = (cli_report_kv){"lines used", v[6]};
-    memset(&in, 0, sizeof in);
     in = (cli_report_in){.title = title, .params = par, .nparams = 5, .result = res,
                          .nresult = 5, .svg = doc, .svglen = len, .unit = 1, .rounds = 1,
                          .command = a->command ? a->command : ""};
