@@ -667,6 +667,21 @@ int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
  * each processor's window wraps around at a different place. */
 int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
                                   int64_t *time, int64_t *lower_bound);
+/* The circulant for a vector of m packets (one a message), as a schedule
+ * of oc_verify_vreduce_hist (commutative; one unit per packet addition, as
+ * oc_libred): packet j's rounds are mD apart and shifted by jD, item = the
+ * packet, (*hist)[i] (malloc'd) = the index of the partial result sent in
+ * its sender's history of that packet.  Checked by oc_verify_vreduce_hist
+ * before it is returned (OC_EINVALID if it ever failed).  *lower_bound
+ * (P >= 2): max(reduction time, L + 2o + (m-1) max(g, o), 2mo +
+ * ceil(m(P-1)/P)): each processor receives and sends a message of every
+ * packet, and some processor does ceil(m(P-1)/P) of the m(P-1) additions,
+ * none overlapping an overhead.  out must be empty; OC_ERANGE past
+ * P = 2^16 or OC_LIBRED_MSGS_MAX messages. */
+int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, uint32_t **hist,
+                        int64_t *time, int64_t *lower_bound);
+/* That lower bound alone (any P). */
+int oc_allreduce_vector_bound(const oc_params *p, int64_t m, int64_t *lower_bound);
 
 /* ---- MPI library broadcast algorithms, for comparison (oc_libcoll.c) -------
  * The broadcast algorithms of Open MPI (coll/base) and MPICH as LogP
@@ -771,6 +786,11 @@ int oc_libred_allreduce(const oc_params *p, int64_t m, oc_libred_alg a, oc_sched
  * MPIR_Allreduce_intra_auto with its CVAR defaults (docs/ALGORITHMS.md). */
 int oc_libred_select(oc_libcoll_rule rule, int64_t P, int64_t bytes, int64_t elem,
                      oc_libred_alg *out);
+/* What the library then runs for a vector of `count` elements: Open MPI
+ * 4.1's ring falls back to recursive doubling for count < P, its
+ * Rabenseifner to basic_linear for count < pof2; MPICH runs what it picks. */
+int oc_libred_runs(oc_libcoll_rule rule, oc_libred_alg alg, int64_t P, int64_t count,
+                   oc_libred_alg *out);
 
 /* ---- verifier --------------------------------------------------------------
  * Checks a schedule against every LogP rule of the contract (postal is LogP
@@ -867,6 +887,14 @@ int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
 int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
                       const unsigned char *copy, const uint32_t *seq,
                       const int64_t *not_before, oc_verdict *v);
+/* The same, with hist (or NULL): message i carries its sender's value of
+ * its packet as it was after the sender handled hist[i] messages of that
+ * packet (0: its own contribution) - a program that keeps its partial
+ * results.  Also HELD: that value is not made by the send start; RANGE:
+ * the sender handles fewer messages of the packet. */
+int oc_verify_vreduce_hist(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
+                           const unsigned char *copy, const uint32_t *seq,
+                           const int64_t *not_before, const uint32_t *hist, oc_verdict *v);
 
 /* Checks a k-port schedule (msg t = round >= 1): RANGE, HELD (sent only
  * from the round after it arrived; the root holds everything), CAP_OUT

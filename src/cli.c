@@ -115,9 +115,10 @@ static void usage(FILE *f) {
       "       optcast rank [PROBLEM] --rank R [params] [--json]\n"
       "       optcast draw PROBLEM [params] (--svg FILE | --format svg)\n"
       "       optcast report PROBLEM [params] (--html FILE | --format html)\n"
-      "       optcast compare bcast [--preset NAME | --latency L --overhead o --gap g]\n"
-      "               --procs P | --sweep procs=A..B[:STEP]  [--items m | --size B]\n"
-      "               [--root r] [--segment s] [--json | --csv] [--svg FILE]\n"
+      "       optcast compare bcast|allreduce [--preset NAME | --latency L --overhead o\n"
+      "               --gap g] --procs P | --sweep procs=A..B[:STEP]  [--items m | --size B]\n"
+      "               [--root r] [--segment s] [--json | --csv] [--svg FILE]  (root,\n"
+      "               segment: bcast only)\n"
       "       optcast run bcast|reduce|allreduce|allgather|scan|sum --procs P\n"
       "               [--count N | --size B] [--type T] [--op OP] [--root r] [--iters K]\n"
       "               [--params FILE] [--segment B] [--check] [--json]   (threads)\n"
@@ -1357,7 +1358,7 @@ static int run_compare(cli *c) {
   for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
     if (c->set[other[i]])
       die("--%s: not a parameter of 'optcast compare' (it takes --preset or --latency, "
-          "--overhead, --gap; --procs or --sweep; --items or --size; --root)",
+          "--overhead, --gap; --procs or --sweep; --items or --size; bcast: --root, --segment)",
           OPTS[other[i]].name);
   if (c->set[O_MODEL] && strcmp(c->val[O_MODEL], "logp") != 0)
     die("--model: compare runs in the LogP model, got '%s'", c->val[O_MODEL]);

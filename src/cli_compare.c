@@ -1,7 +1,9 @@
-/* cli_compare.c - `optcast compare bcast`: optcast's broadcast against the
- * algorithms of the MPI libraries and their default selection rules, each
- * built as a LogP schedule and checked by the verifier; and the parameter
- * presets (`--preset NAME`) from published measurements.
+/* cli_compare.c - `optcast compare bcast|allreduce`: optcast's broadcast
+ * (allreduce) against the algorithms of the MPI libraries and their default
+ * selection rules, each built as a LogP schedule and checked by the
+ * verifier (oc_verify_bcast; oc_verify_vreduce for allreduce, whose rows
+ * past the builders' limits show "n/a"); and the parameter presets
+ * (`--preset NAME`) from published measurements.
  *
  * cli.c parses the options and passes their raw values here.  Errors print
  * one line on stderr naming the parameter and value and return exit code 2
@@ -95,6 +97,7 @@ typedef struct cmp_row {
   char name[32];
   char alg[64];
   int64_t time;
+  int avail;       /* 0: past a builder's limit ("n/a"; time -1)          */
   int verified;
   size_t messages;
 } cmp_row;
@@ -138,12 +141,22 @@ static const char *spec_source(oc_libcoll_alg a) {
   }
 }
 
+/* the best available row's time (-1 when none is) */
+static void set_best(cmp_result *res) {
+  res->best = -1;
+  for (int i = 0; i < res->nrows; i++)
+    if (res->row[i].avail && res->row[i].time >= 0 &&
+        (res->best < 0 || res->row[i].time < res->best))
+      res->best = res->row[i].time;
+}
+
 /* verify s for (p, root, m); fills the row; frees s */
 static int finish_row(const oc_params *p, int64_t root, int64_t m, oc_sched *s,
                       int64_t t, cmp_row *r) {
   oc_verdict v;
   int e = oc_verify_bcast(p, root, m, s, &v);
   r->time = t;
+  r->avail = 1;
   r->messages = s->n;
   r->verified = e == OC_OK && v.ok && v.time == t;
   oc_sched_free(s);
@@ -220,9 +233,123 @@ static int compare_one(const oc_params *p, int64_t root, int64_t m, int64_t byte
     if ((e = lib_row(p, root, m, &sp, &res->row[n++])) != OC_OK) return e;
   }
   res->nrows = n;
-  res->best = INT64_MAX;
-  for (int i = 0; i < n; i++)
-    if (res->row[i].time < res->best) res->best = res->row[i].time;
+  set_best(res);
+  return OC_OK;
+}
+
+/* ---- allreduce ------------------------------------------------------------------ */
+static const struct {
+  oc_libred_alg alg;
+  const char *src;
+} LR_ROWS[] = {{OC_LR_RD, "MPICH / Open MPI recursive doubling"},
+               {OC_LR_RING, "Open MPI ring"},
+               {OC_LR_RABEN, "MPICH / Open MPI Rabenseifner"},
+               {OC_LR_REDBCAST, "Open MPI reduce + bcast (binomial)"},
+               {OC_LR_LINEAR, "Open MPI basic_linear"}};
+#define CMP_ELEM 8 /* bytes per element the MPICH rule sees (a double) */
+
+static void row_na(cmp_row *r) {
+  r->avail = 0;
+  r->time = -1;
+  r->verified = 1;
+  r->messages = 0;
+}
+
+/* one library algorithm, checked again here by oc_verify_vreduce */
+static int lr_row(const oc_params *p, int64_t m, oc_libred_alg alg, cmp_row *r) {
+  oc_sched s;
+  unsigned char *cp = NULL;
+  uint32_t *sq = NULL;
+  int64_t *nb = NULL, t = 0;
+  oc_verdict v;
+  int e;
+  oc_sched_init(&s);
+  if (oc_libred_messages(p->P, m, alg) > OC_LIBRED_MSGS_MAX) {
+    row_na(r);
+    return OC_OK;
+  }
+  e = oc_libred_allreduce(p, m, alg, &s, &cp, &sq, &nb, &t);
+  if (e == OC_ERANGE) {
+    row_na(r);
+    return OC_OK;
+  }
+  if (e == OC_EINVALID) { /* the builder's own check failed: a bug, shown as NO */
+    r->avail = 1;
+    r->time = -1;
+    r->verified = 0;
+    r->messages = 0;
+    return OC_OK;
+  }
+  if (e != OC_OK) return e;
+  e = oc_verify_vreduce(p, -1, m, &s, cp, sq, nb, &v);
+  r->avail = 1;
+  r->time = t;
+  r->messages = s.n;
+  r->verified = e == OC_OK && v.ok && v.time == t;
+  free(cp);
+  free(sq);
+  free(nb);
+  oc_sched_free(&s);
+  return e;
+}
+
+static int compare_allreduce_one(const oc_params *p, int64_t m, int64_t bytes, cmp_result *res) {
+  int e, n = 0;
+  memset(res, 0, sizeof *res);
+  res->P = p->P;
+  if ((e = oc_allreduce_vector_bound(p, m, &res->lb)) != OC_OK) return e;
+  { /* optcast: the circulant (oc_allreduce.c), packets interleaved */
+    oc_sched s;
+    uint32_t *hist = NULL;
+    int64_t t = 0, lb = 0;
+    cmp_row *r = &res->row[n++];
+    oc_verdict v;
+    snprintf(r->name, sizeof r->name, "optcast");
+    snprintf(r->alg, sizeof r->alg, "circulant (Karp Thm 4.1 extended)");
+    oc_sched_init(&s);
+    e = oc_allreduce_vector(p, m, &s, &hist, &t, &lb);
+    if (e == OC_ERANGE) {
+      row_na(r);
+    } else if (e == OC_EINVALID) {
+      r->avail = 1;
+      r->time = -1;
+      r->verified = 0;
+    } else if (e != OC_OK) {
+      oc_sched_free(&s);
+      return e;
+    } else {
+      e = oc_verify_vreduce_hist(p, -1, m, &s, NULL, NULL, NULL, hist, &v);
+      r->avail = 1;
+      r->time = t;
+      r->messages = s.n;
+      r->verified = e == OC_OK && v.ok && v.time == t;
+      free(hist);
+    }
+    oc_sched_free(&s);
+    if (e != OC_OK && e != OC_ERANGE && e != OC_EINVALID) return e;
+  }
+  for (size_t i = 0; i < sizeof LR_ROWS / sizeof LR_ROWS[0]; i++) {
+    cmp_row *r = &res->row[n++];
+    snprintf(r->name, sizeof r->name, "%s", oc_libred_alg_name(LR_ROWS[i].alg));
+    snprintf(r->alg, sizeof r->alg, "%s", LR_ROWS[i].src);
+    if ((e = lr_row(p, m, LR_ROWS[i].alg, r)) != OC_OK) return e;
+  }
+  for (int rule = OC_LC_RULE_OMPI; rule <= OC_LC_RULE_MPICH; rule++) {
+    oc_libred_alg alg, run;
+    cmp_row *r = &res->row[n++];
+    if ((e = oc_libred_select((oc_libcoll_rule)rule, p->P, bytes, CMP_ELEM, &alg)) != OC_OK ||
+        (e = oc_libred_runs((oc_libcoll_rule)rule, alg, p->P, bytes / CMP_ELEM, &run)) != OC_OK)
+      return e;
+    snprintf(r->name, sizeof r->name, "%s", oc_libcoll_rule_name((oc_libcoll_rule)rule));
+    if (run == alg)
+      snprintf(r->alg, sizeof r->alg, "picks %s", oc_libred_alg_name(alg));
+    else
+      snprintf(r->alg, sizeof r->alg, "picks %s (runs %s)", oc_libred_alg_name(alg),
+               oc_libred_alg_name(run));
+    if ((e = lr_row(p, m, run, r)) != OC_OK) return e;
+  }
+  res->nrows = n;
+  set_best(res);
   return OC_OK;
 }
 
@@ -237,19 +364,24 @@ static const cmp_row *best_library(const cmp_result *r) {
   for (int i = 0; i < r->nrows; i++) {
     const cmp_row *x = &r->row[i];
     if (strncmp(x->name, "optcast", 7) == 0 || strstr(x->name, "-default") != NULL) continue;
+    if (!x->avail || x->time < 0) continue;
     if (b == NULL || x->time < b->time) b = x;
   }
   return b;
 }
 static const cmp_row *find_row(const cmp_result *r, const char *name) {
   for (int i = 0; i < r->nrows; i++)
-    if (strcmp(r->row[i].name, name) == 0) return &r->row[i];
+    if (strcmp(r->row[i].name, name) == 0)
+      return r->row[i].avail && r->row[i].time >= 0 ? &r->row[i] : NULL;
   return NULL;
 }
+/* optcast's best available time, -1 when none */
 static int64_t optcast_time(const cmp_result *r) {
-  int64_t t = INT64_MAX;
+  int64_t t = -1;
   for (int i = 0; i < r->nrows; i++)
-    if (strncmp(r->row[i].name, "optcast", 7) == 0 && r->row[i].time < t) t = r->row[i].time;
+    if (strncmp(r->row[i].name, "optcast", 7) == 0 && r->row[i].avail && r->row[i].time >= 0 &&
+        (t < 0 || r->row[i].time < t))
+      t = r->row[i].time;
   return t;
 }
 
@@ -298,63 +430,93 @@ int cli_compare_html(FILE *f, const oc_params *p, int64_t root, int64_t bytes) {
 typedef struct cmp_ctx {
   const cli_compare_args *a;
   const cli_preset *preset;
+  int allreduce;   /* the problem: 0 bcast, 1 allreduce */
   int64_t L, o, g, m, bytes, packet, root, seg;
 } cmp_ctx;
+
+static const char *problem_name(const cmp_ctx *c) { return c->allreduce ? "allreduce" : "bcast"; }
+
+/* "ompi-default" etc. over optcast: the gain, or 0 when either is n/a */
+static double gain(const cmp_row *x, int64_t ot) {
+  return (x == NULL || ot < 0) ? 0.0 : ratio(x->time, ot);
+}
 
 static void json_one(const cmp_ctx *c, const cmp_result *r) {
   const cmp_row *bl = best_library(r), *om = find_row(r, "ompi-default"),
                 *mp = find_row(r, "mpich-default");
   int64_t ot = optcast_time(r);
-  printf("{\"problem\":\"bcast\",\"model\":\"logp\",\"algorithm\":\"compare\","
+  printf("{\"problem\":\"%s\",\"model\":\"logp\",\"algorithm\":\"compare\","
          "\"P\":%lld,\"procs\":%lld,\"time\":%lld,\"lower_bound\":%lld,\"optimal\":%s,"
-         "\"L\":%lld,\"o\":%lld,\"g\":%lld,\"root\":%lld,\"items\":%lld,"
-         "\"bytes\":%lld,\"packet_bytes\":%lld,",
-         (long long)r->P, (long long)r->P, (long long)r->best, (long long)r->lb,
-         r->best == r->lb ? "true" : "false", (long long)c->L, (long long)c->o,
-         (long long)c->g, (long long)c->root, (long long)c->m, (long long)c->bytes,
-         (long long)c->packet);
+         "\"L\":%lld,\"o\":%lld,\"g\":%lld,",
+         problem_name(c), (long long)r->P, (long long)r->P, (long long)r->best,
+         (long long)r->lb, r->best == r->lb ? "true" : "false", (long long)c->L,
+         (long long)c->o, (long long)c->g);
+  if (!c->allreduce) printf("\"root\":%lld,", (long long)c->root);
+  else printf("\"elem_bytes\":%d,", CMP_ELEM);
+  printf("\"items\":%lld,\"bytes\":%lld,\"packet_bytes\":%lld,", (long long)c->m,
+         (long long)c->bytes, (long long)c->packet);
   if (c->preset) printf("\"preset\":\"%s\",\"unit\":\"%s\",", c->preset->name, c->preset->unit);
   else printf("\"preset\":null,");
   printf("\"rows\":[");
   for (int i = 0; i < r->nrows; i++) {
     const cmp_row *x = &r->row[i];
-    printf("%s{\"name\":\"%s\",\"algorithm\":\"%s\",\"time\":%lld,\"ratio_lower_bound\":%.4f,"
-           "\"ratio_best\":%.4f,\"verified\":%s,\"messages\":%zu}",
-           i ? "," : "", x->name, x->alg, (long long)x->time, ratio(x->time, r->lb),
-           ratio(x->time, r->best), x->verified ? "true" : "false", x->messages);
+    printf("%s{\"name\":\"%s\",\"algorithm\":\"%s\",", i ? "," : "", x->name, x->alg);
+    if (!x->avail || x->time < 0)
+      printf("\"time\":null,\"ratio_lower_bound\":null,\"ratio_best\":null,"
+             "\"verified\":%s,\"messages\":0,\"available\":%s}", x->avail ? "false" : "null",
+             x->avail ? "true" : "false");
+    else
+      printf("\"time\":%lld,\"ratio_lower_bound\":%.4f,"
+             "\"ratio_best\":%.4f,\"verified\":%s,\"messages\":%zu,\"available\":true}",
+             (long long)x->time, ratio(x->time, r->lb), ratio(x->time, r->best),
+             x->verified ? "true" : "false", x->messages);
   }
   printf("],\"best_library\":\"%s\",\"gain_over_best_library\":%.4f,"
          "\"gain_over_ompi_default\":%.4f,\"gain_over_mpich_default\":%.4f}",
-         bl ? bl->name : "", bl ? ratio(bl->time, ot) : 1.0, om ? ratio(om->time, ot) : 1.0,
-         mp ? ratio(mp->time, ot) : 1.0);
+         bl ? bl->name : "", gain(bl, ot), gain(om, ot), gain(mp, ot));
 }
 
 static void text_one(const cmp_ctx *c, const cmp_result *r) {
   const cmp_row *bl = best_library(r), *om = find_row(r, "ompi-default"),
                 *mp = find_row(r, "mpich-default");
   int64_t ot = optcast_time(r);
-  printf("optcast compare bcast: LogP L=%lld o=%lld g=%lld", (long long)c->L,
+  int w = c->allreduce ? 36 : 34; /* "picks ring (runs recursive-doubling)" */
+  printf("optcast compare %s: LogP L=%lld o=%lld g=%lld", problem_name(c), (long long)c->L,
          (long long)c->o, (long long)c->g);
   if (c->preset)
     printf(" (preset %s: unit %s, packet %lld bytes)", c->preset->name, c->preset->unit,
            (long long)c->packet);
-  printf(", P=%lld, root %lld, m=%lld packet%s (%lld bytes for the selection rules)\n",
-         (long long)r->P, (long long)c->root, (long long)c->m, c->m == 1 ? "" : "s",
+  printf(", P=%lld", (long long)r->P);
+  if (!c->allreduce) printf(", root %lld", (long long)c->root);
+  printf(", m=%lld packet%s (%lld bytes", (long long)c->m, c->m == 1 ? "" : "s",
          (long long)c->bytes);
-  printf("lower bound %lld (%s)\n", (long long)r->lb,
-         c->m == 1 ? "B(P): optimal for one packet"
-                   : "max(B(P), L + 2o + (m-1) max(g,o)); optimality not claimed");
-  printf("%-22s %-34s %10s %8s %8s  %s\n", "row", "algorithm", "time", "/bound", "/best",
+  if (c->allreduce) printf(" of %d-byte elements", CMP_ELEM);
+  printf(" for the selection rules)\n");
+  if (c->allreduce)
+    printf("lower bound %lld (max(R(P), L + 2o + (m-1) max(g,o), 2mo + ceil(m(P-1)/P)), R(P) "
+           "the optimal reduction time; optimality not claimed)\n", (long long)r->lb);
+  else
+    printf("lower bound %lld (%s)\n", (long long)r->lb,
+           c->m == 1 ? "B(P): optimal for one packet"
+                     : "max(B(P), L + 2o + (m-1) max(g,o)); optimality not claimed");
+  printf("%-22s %-*s %10s %8s %8s  %s\n", "row", w, "algorithm", "time", "/bound", "/best",
          "verified");
   for (int i = 0; i < r->nrows; i++) {
     const cmp_row *x = &r->row[i];
-    printf("%-22s %-34s %10lld %8.3f %8.3f  %s\n", x->name, x->alg, (long long)x->time,
-           ratio(x->time, r->lb), ratio(x->time, r->best), x->verified ? "yes" : "NO");
+    if (!x->avail)
+      printf("%-22s %-*s %10s %8s %8s  %s\n", x->name, w, x->alg, "n/a", "", "", "-");
+    else if (x->time < 0)
+      printf("%-22s %-*s %10s %8s %8s  %s\n", x->name, w, x->alg, "-", "", "", "NO");
+    else
+      printf("%-22s %-*s %10lld %8.3f %8.3f  %s\n", x->name, w, x->alg, (long long)x->time,
+             ratio(x->time, r->lb), ratio(x->time, r->best), x->verified ? "yes" : "NO");
   }
-  if (bl && om && mp)
+  if (bl && om && mp && ot >= 0)
     printf("optcast gains: %.3fx over the best library algorithm (%s), %.3fx over "
            "ompi-default, %.3fx over mpich-default\n",
            ratio(bl->time, ot), bl->name, ratio(om->time, ot), ratio(mp->time, ot));
+  else
+    printf("optcast gains: not computed (a row is n/a at this size)\n");
 }
 
 static void csv_head(void) {
@@ -363,9 +525,13 @@ static void csv_head(void) {
 static void csv_one(const cmp_result *r) {
   for (int i = 0; i < r->nrows; i++) {
     const cmp_row *x = &r->row[i];
-    printf("%lld,%s,%s,%lld,%lld,%.4f,%.4f,%s,%zu\n", (long long)r->P, x->name, x->alg,
-           (long long)x->time, (long long)r->lb, ratio(x->time, r->lb),
-           ratio(x->time, r->best), x->verified ? "yes" : "no", x->messages);
+    if (!x->avail || x->time < 0)
+      printf("%lld,%s,%s,,%lld,,,%s,%zu\n", (long long)r->P, x->name, x->alg,
+             (long long)r->lb, x->avail ? "no" : "n/a", x->messages);
+    else
+      printf("%lld,%s,%s,%lld,%lld,%.4f,%.4f,%s,%zu\n", (long long)r->P, x->name, x->alg,
+             (long long)x->time, (long long)r->lb, ratio(x->time, r->lb),
+             ratio(x->time, r->best), x->verified ? "yes" : "no", x->messages);
   }
 }
 
@@ -400,7 +566,7 @@ static void svg_write(FILE *f, const cmp_ctx *c, const cmp_result *rs, int n) {
   for (int k = 0; k < n; k++)
     for (int i = 0; i < rs[k].nrows; i++) {
       double q = ratio(rs[k].row[i].time, rs[k].lb);
-      if (q > ymax) ymax = q;
+      if (rs[k].row[i].avail && rs[k].row[i].time >= 0 && q > ymax) ymax = q;
     }
   if (hi <= lo) hi = lo + 1;
   ymax = ymax < 1.1 ? 1.1 : ymax * 1.05; /* the y axis is logarithmic */
@@ -409,9 +575,9 @@ static void svg_write(FILE *f, const cmp_ctx *c, const cmp_result *rs, int n) {
              "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
              "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
           W, H, W, H);
-  fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">broadcast time / lower bound, "
+  fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s time / lower bound, "
              "LogP L=%lld o=%lld g=%lld, m=%lld%s%s (log scales)</text>\n",
-          x0, (long long)c->L, (long long)c->o, (long long)c->g, (long long)c->m,
+          x0, c->allreduce ? "allreduce" : "broadcast", (long long)c->L, (long long)c->o, (long long)c->g, (long long)c->m,
           c->preset ? ", preset " : "", c->preset ? c->preset->name : "");
   fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n"
              "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n",
@@ -433,10 +599,12 @@ static void svg_write(FILE *f, const cmp_ctx *c, const cmp_result *rs, int n) {
     const char *col = COLORS[i % (int)(sizeof COLORS / sizeof COLORS[0])];
     fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" points=\"", col,
             i == 0 ? "3" : "1.5");
-    for (int k = 0; k < n; k++) {
+    for (int k = 0, first = 1; k < n; k++) { /* n/a points left out */
       double x = x0 + (lg2(rs[k].P) - lo) / (hi - lo) * (x1 - x0);
       double y = svg_y(ratio(rs[k].row[i].time, rs[k].lb), ymax, y0, y1);
-      fprintf(f, "%s%.1f,%.1f", k ? " " : "", x, y);
+      if (!rs[k].row[i].avail || rs[k].row[i].time < 0) continue;
+      fprintf(f, "%s%.1f,%.1f", first ? "" : " ", x, y);
+      first = 0;
     }
     fprintf(f, "\"/>\n<line x1=\"620\" y1=\"%d\" x2=\"645\" y2=\"%d\" stroke=\"%s\" "
                "stroke-width=\"3\"/><text x=\"650\" y=\"%d\">%s</text>\n",
@@ -503,8 +671,16 @@ int cli_compare(const cli_compare_args *a) {
   memset(&c, 0, sizeof c);
   c.a = a;
   if (a->problem == NULL) return cmp_err("missing PROBLEM (e.g. 'optcast compare bcast ...')");
-  if (strcmp(a->problem, "bcast") != 0)
-    return cmp_err("compare: problem '%s' is not available (compare takes bcast)", a->problem);
+  if (strcmp(a->problem, "allreduce") == 0)
+    c.allreduce = 1;
+  else if (strcmp(a->problem, "bcast") != 0)
+    return cmp_err("compare: problem '%s' is not available (compare takes bcast or allreduce)",
+                   a->problem);
+  if (c.allreduce && a->root)
+    return cmp_err("--root: allreduce has no root, got '%s'", a->root);
+  if (c.allreduce && a->segment)
+    return cmp_err("--segment: only for 'compare bcast' (its pipeline row), got '%s'",
+                   a->segment);
   if (a->json && a->csv) return cmp_err("--json and --csv: choose one");
   if (a->preset) {
     c.preset = cli_preset_find(a->preset);
@@ -579,7 +755,8 @@ int cli_compare(const cli_compare_args *a) {
     if (np > 1 && !a->quiet && isatty(2))
       fprintf(stderr, "optcast: compare P=%lld (%d of %d)\n", (long long)plist[i], i + 1, np);
     if ((e = oc_params_logp(&p, plist[i], c.L, c.o, c.g)) != OC_OK ||
-        (e = compare_one(&p, c.root, c.m, c.bytes, c.seg, &rs[i])) != OC_OK) {
+        (e = c.allreduce ? compare_allreduce_one(&p, c.m, c.bytes, &rs[i])
+                         : compare_one(&p, c.root, c.m, c.bytes, c.seg, &rs[i])) != OC_OK) {
       free(rs);
       if (e == OC_ERANGE)
         return cmp_err("%s: P=%lld with these parameters is beyond the planner's range "
@@ -596,7 +773,8 @@ int cli_compare(const cli_compare_args *a) {
     return 2;
   }
   if (a->json) {
-    if (np > 1) printf("{\"problem\":\"bcast\",\"algorithm\":\"compare\",\"sweep\":[");
+    if (np > 1)
+      printf("{\"problem\":\"%s\",\"algorithm\":\"compare\",\"sweep\":[", problem_name(&c));
     for (int i = 0; i < np; i++) {
       if (i) putchar(',');
       json_one(&c, &rs[i]);

@@ -98,8 +98,11 @@ static int wdfs(wseq *w, int64_t m) {
   return 0;
 }
 
-int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
-                          int64_t *lower_bound) {
+/* The circulant with its rounds `stride` spacings D apart (stride 1: the
+ * schedule above; stride m: one packet of m interleaved, oc_allreduce_vector);
+ * *D_out gets D. */
+static int ar_build(const oc_params *p, int64_t stride, oc_sched *out, int64_t *time,
+                    int64_t *lower_bound, int64_t *D_out) {
   int64_t P, a, D, c, hh, last = -1;
   wseq w;
   int e = oc_params_check(p);
@@ -110,6 +113,9 @@ int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
   a = p->unit;
   if ((e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
   D = round_spacing(p, a);
+  *D_out = D;
+  if (stride < 1 || D > OC_PARAM_MAX || stride > OC_PARAM_MAX / D) return OC_ERANGE;
+  D *= stride;
   hh = p->L + 2 * p->o + a;
   c = (hh + D - 1) / D;
   *time = 0;
@@ -190,6 +196,80 @@ out:
   free(w.a);
   free(w.made);
   free(w.pick);
+  return e;
+}
+
+int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
+                          int64_t *lower_bound) {
+  int64_t D;
+  return ar_build(p, 1, out, time, lower_bound, &D);
+}
+
+/* Packet j of m runs the circulant with rounds mD apart, shifted by jD: a
+ * processor's events repeat every D as in the one-packet schedule (send
+ * overhead, then receive overhead and addition in the other phase), so the
+ * packets never collide; a partial result can be sent again after
+ * ceil((L + 2o + 1)/(mD)) of its rounds.  Time: (R - 1) mD + (m - 1) D +
+ * L + 2o + 1 for R rounds.  Not bandwidth-optimal: every packet takes about
+ * log P rounds, against the ring's and Rabenseifner's two passes. */
+int oc_allreduce_vector_bound(const oc_params *p, int64_t m, int64_t *lower_bound) {
+  int e;
+  if (p == NULL || lower_bound == NULL || m < 1) return OC_EINVAL;
+  if ((e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
+  if (p->P >= 2) {
+    /* every processor receives a message of every packet: receive starts
+     * max(g, o) apart, the first at o + L at the earliest */
+    int64_t recv = oc_add_sat(p->L + 2 * p->o, oc_mul_sat(m - 1, oc_max64(p->g, p->o)));
+    /* ... and sends one of every packet (its contribution must leave it);
+     * the m (P-1) additions (P-1 per packet) leave some processor at least
+     * ceil(m (P-1) / P); overheads and additions never overlap */
+    int64_t adds = m - m / p->P; /* ceil(m (P-1)/P) */
+    int64_t busy = oc_add_sat(oc_mul_sat(oc_mul_sat(2, m), p->o), oc_mul_sat(adds, p->unit));
+    *lower_bound = oc_max64(*lower_bound, oc_max64(recv, busy));
+  }
+  return OC_OK;
+}
+
+int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, uint32_t **hist,
+                        int64_t *time, int64_t *lower_bound) {
+  oc_sched one;
+  int64_t D = 0, t1 = 0, G; /* G: ar_build's own bound, unused */
+  oc_verdict v;
+  int e;
+  if (p == NULL || out == NULL || hist == NULL || time == NULL || lower_bound == NULL)
+    return OC_EINVAL;
+  *hist = NULL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  if (m < 1 || out->n != 0) return OC_EINVAL;
+  if (m > OC_LIBRED_MSGS_MAX) return OC_ERANGE;
+  oc_sched_init(&one);
+  if ((e = oc_allreduce_vector_bound(p, m, lower_bound)) != OC_OK) return e;
+  if ((e = ar_build(p, m, &one, &t1, &G, &D)) != OC_OK) goto done;
+  if ((int64_t)one.n > OC_LIBRED_MSGS_MAX / m) {
+    e = OC_ERANGE;
+    goto done;
+  }
+  *time = one.n == 0 ? 0 : t1 + (m - 1) * D;
+  *hist = (uint32_t *)malloc((one.n * (size_t)m + 1) * sizeof **hist);
+  if (*hist == NULL) {
+    e = OC_ENOMEM;
+    goto done;
+  }
+  for (size_t i = 0; i < one.n && e == OC_OK; i++)
+    for (int64_t j = 0; j < m && e == OC_OK; j++) {
+      (*hist)[out->n] = (uint32_t)one.msg[i].item;
+      e = oc_sched_push(out, one.msg[i].t + j * D, one.msg[i].src, one.msg[i].dst, j);
+    }
+  if (e == OC_OK &&
+      (e = oc_verify_vreduce_hist(p, -1, m, out, NULL, NULL, NULL, *hist, &v)) == OC_OK &&
+      (!v.ok || v.time != *time))
+    e = OC_EINVALID; /* never hand out a schedule the verifier rejects */
+done:
+  oc_sched_free(&one);
+  if (e != OC_OK) {
+    free(*hist);
+    *hist = NULL;
+  }
   return e;
 }
 

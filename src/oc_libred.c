@@ -675,3 +675,19 @@ int oc_libred_select(oc_libcoll_rule rule, int64_t P, int64_t bytes, int64_t ele
   }
   return OC_EINVAL;
 }
+
+/* Open MPI 4.1's coll_base_allreduce.c hands small vectors on: the ring
+ * with count < P runs recursive doubling, redscat_allgather (Rabenseifner)
+ * with count < pof2 runs basic_linear (later versions dropped that second
+ * check).  MPICH's selection never picks Rabenseifner for count < pof2. */
+int oc_libred_runs(oc_libcoll_rule rule, oc_libred_alg alg, int64_t P, int64_t count,
+                   oc_libred_alg *out) {
+  int64_t pof2 = 1;
+  if (out == NULL || P < 1 || count < 0 || alg < 0 || alg >= OC_LR_COUNT) return OC_EINVAL;
+  if (rule != OC_LC_RULE_OMPI && rule != OC_LC_RULE_MPICH) return OC_EINVAL;
+  while (pof2 <= P / 2) pof2 *= 2;
+  *out = alg;
+  if (rule == OC_LC_RULE_OMPI && alg == OC_LR_RING && count < P) *out = OC_LR_RD;
+  if (rule == OC_LC_RULE_OMPI && alg == OC_LR_RABEN && count < pof2) *out = OC_LR_LINEAR;
+  return OC_OK;
+}

@@ -21,6 +21,14 @@
  *   RANGE   (also) seq is not 0, 1, ..., n_q - 1 over the n_q messages to q
  *   RESULT  root >= 0: the root ends with every contribution to every
  *           packet exactly once; root = -1: every processor does
+ *   HELD    (with hist) a message carries a value its sender has not made
+ *           by the send start; RANGE: a hist beyond the sender's handled
+ *           messages of that packet
+ * hist (oc_verify_vreduce_hist; NULL: every message carries the current
+ * value) lets a message carry an earlier value of its sender: hist[i] = 0
+ * its own contribution, h >= 1 the value right after it handled its h-th
+ * message of that packet - a program that keeps its partial results, as
+ * the circulant allreduce (oc_allreduce.c) does.
  * A value is a multiset of contributions, kept as its size (exact) and,
  * for P <= 64, its support as a bitmask: size P with full support is
  * exactly "each once".  Above 64, the support is replaced by a 61-bit
@@ -31,7 +39,8 @@
  * never reaches a required result (an extra addition at a processor whose
  * value is not used any more) is not a violation.
  *
- * Cost: O(M log M + P m) time, O(M + P m) memory for M messages.
+ * Cost: O(M log M + P m) time, O(M + P m) memory for M messages (with or
+ * without hist).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,12 +118,18 @@ static int i64cmp(const void *x, const void *y) {
 int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
                       const unsigned char *copy, const uint32_t *seq,
                       const int64_t *not_before, oc_verdict *v) {
-  int64_t P, *sendt = NULL, *recvt = NULL, *full = NULL, done_at = 0;
-  size_t *soff = NULL, *roff = NULL, ne = 0;
+  return oc_verify_vreduce_hist(p, root, m, s, copy, seq, not_before, NULL, v);
+}
+
+int oc_verify_vreduce_hist(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
+                           const unsigned char *copy, const uint32_t *seq,
+                           const int64_t *not_before, const uint32_t *hist, oc_verdict *v) {
+  int64_t P, *sendt = NULL, *recvt = NULL, *full = NULL, *hdone = NULL, done_at = 0;
+  size_t *soff = NULL, *roff = NULL, *hoff = NULL, *hlist = NULL, ne = 0;
   unsigned char *bad = NULL;
   arrv *arr = NULL;
   vevt *ev = NULL;
-  vset *st = NULL, *carried = NULL, all = {0, 0};
+  vset *st = NULL, *carried = NULL, *after = NULL, all = {0, 0};
   int exact, e;
   char d[240];
   if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
@@ -134,6 +149,16 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
   carried = (vset *)calloc(s->n + 1, sizeof *carried);
   st = (vset *)malloc((size_t)(P * m) * sizeof *st);
   full = (int64_t *)malloc((size_t)(P * m) * sizeof *full);
+  if (hist != NULL) { /* per (processor, packet): its handled messages in order */
+    after = (vset *)calloc(s->n + 1, sizeof *after);
+    hdone = (int64_t *)malloc((s->n + 1) * sizeof *hdone);
+    hoff = (size_t *)calloc((size_t)(P * m) + 1, sizeof *hoff);
+    hlist = (size_t *)malloc((s->n + 1) * sizeof *hlist);
+    if (!after || !hdone || !hoff || !hlist) {
+      e = OC_ENOMEM;
+      goto done;
+    }
+  }
   if (!bad || !soff || !roff || !sendt || !recvt || !arr || !ev || !carried || !st || !full) {
     e = OC_ENOMEM;
     goto done;
@@ -187,6 +212,10 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
       int64_t t = fit(sendt + soff[q], soff[q + 1] - soff[q], &sp, recvt + roff[q], n, &rp,
                       p->o, a, t0);
       free_at = t + a;
+      if (hist != NULL) {
+        hdone[i] = free_at;
+        hoff[q * m + s->msg[i].item + 1]++;
+      }
       ev[ne].key = free_at;
       ev[ne].kind = 0;
       ev[ne].i = i;
@@ -202,6 +231,20 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
       ev[ne].seq = i;
       ne++;
     }
+  if (hist != NULL) { /* hlist[hoff[q m + j] + h - 1]: q's h-th handled message of j */
+    size_t *fill = NULL;
+    for (int64_t x = 0; x < P * m; x++) hoff[x + 1] += hoff[x];
+    fill = (size_t *)malloc(((size_t)(P * m) + 1) * sizeof *fill);
+    if (fill == NULL) {
+      e = OC_ENOMEM;
+      goto done;
+    }
+    memcpy(fill, hoff, ((size_t)(P * m) + 1) * sizeof *fill);
+    for (int64_t q = 0; q < P; q++) /* arr is in handling order per receiver */
+      for (size_t k = roff[q]; k < roff[q + 1]; k++)
+        hlist[fill[q * m + s->msg[arr[k].i].item]++] = arr[k].i;
+    free(fill);
+  }
   qsort(ev, ne, sizeof *ev, vevt_cmp);
   for (int64_t q = 0; q < P; q++) {
     vset own;
@@ -216,8 +259,29 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
   }
   for (size_t k = 0; k < ne; k++) {
     const oc_msg *x = &s->msg[ev[k].i];
-    if (ev[k].kind == 1) { /* the value it carries: the sender's now */
-      carried[ev[k].i] = st[x->src * m + x->item];
+    if (ev[k].kind == 1) { /* the value it carries: the sender's now, or hist's */
+      int64_t sj = x->src * m + x->item;
+      uint32_t h = hist ? hist[ev[k].i] : 0;
+      carried[ev[k].i] = st[sj];
+      if (hist == NULL) continue;
+      if (h == 0) { /* its own contribution */
+        carried[ev[k].i].n = 1;
+        carried[ev[k].i].h = exact ? (uint64_t)1 << x->src : weight(x->src);
+      } else if (h > hoff[sj + 1] - hoff[sj]) {
+        snprintf(d, sizeof d, "sends its value of packet %lld after its message %lu of that "
+                 "packet, but it handles only %zu", (long long)x->item, (unsigned long)h,
+                 hoff[sj + 1] - hoff[sj]);
+        oc_verdict_violate(v, OC_RULE_RANGE, x->src, x->t, x->item, ev[k].i, d);
+      } else {
+        size_t r = hlist[hoff[sj] + h - 1];
+        if (hdone[r] > x->t) {
+          snprintf(d, sizeof d, "sends its value of packet %lld after its message %lu of that "
+                   "packet, which it has handled only at %lld", (long long)x->item,
+                   (unsigned long)h, (long long)hdone[r]);
+          oc_verdict_violate(v, OC_RULE_HELD, x->src, x->t, x->item, ev[k].i, d);
+        }
+        carried[ev[k].i] = after[r];
+      }
       continue;
     }
     {
@@ -231,6 +295,7 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
                    "values): more than P, some value counted twice", (long long)x->item,
                    (long long)x->src, (long long)in->n, (long long)cur->n);
           oc_verdict_violate(v, OC_RULE_FOLD, x->dst, at, x->item, ev[k].i, d);
+          if (after != NULL) after[ev[k].i] = *cur;
           continue;
         }
         cur->h = exact ? (cur->h | in->h) : addmod(cur->h, in->h);
@@ -241,10 +306,12 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
                    "(%lld values): values would be lost", (long long)x->item,
                    (long long)x->src, (long long)in->n, (long long)cur->n);
           oc_verdict_violate(v, OC_RULE_FOLD, x->dst, at, x->item, ev[k].i, d);
+          if (after != NULL) after[ev[k].i] = *cur;
           continue;
         }
         *cur = *in;
       }
+      if (after != NULL) after[ev[k].i] = *cur;
       if (full[x->dst * m + x->item] < 0 && cur->n == all.n && cur->h == all.h)
         full[x->dst * m + x->item] = ev[k].key;
     }
@@ -278,5 +345,9 @@ done:
   free(carried);
   free(st);
   free(full);
+  free(after);
+  free(hdone);
+  free(hoff);
+  free(hlist);
   return e;
 }

@@ -99,6 +99,8 @@
   X(libred_allreduce)                                                          \
   X(libred_values)                                                             \
   X(libred_select)                                                             \
+  X(libred_runs)                                                               \
+  X(allreduce_vector)                                                          \
   X(draw_karp_tables)                                                          \
   X(draw_xmllint)                                                              \
   X(report_pages)                                                              \
@@ -111,6 +113,7 @@
   X(libcoll_select)                                                            \
   X(libcoll_limits)                                                            \
   X(cli_compare)                                                               \
+  X(cli_compare_allreduce)                                                     \
   X(cli_compare_svg)                                                           \
   X(rrp_comet)                                                                 \
   X(rrp_paper_cases)                                                           \

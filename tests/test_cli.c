@@ -656,7 +656,7 @@ void test_cli_compare(void) {
                    "\"P\":8,\"procs\":8,\"time\":24,\"lower_bound\":24,\"optimal\":true"));
   CHECK(HAS(R.out, "\"rows\":[{\"name\":\"optcast\",\"algorithm\":\"karp (optimal)\","
                    "\"time\":24,\"ratio_lower_bound\":1.0000,\"ratio_best\":1.0000,"
-                   "\"verified\":true,\"messages\":7}"));
+                   "\"verified\":true,\"messages\":7,\"available\":true}"));
   CHECK(HAS(R.out, "{\"name\":\"binomial\",\"algorithm\":\"MPICH binomial\",\"time\":30,"));
   CHECK(HAS(R.out, "{\"name\":\"mpich-default\",\"algorithm\":\"picks binomial\",\"time\":30,"));
   CHECK(HAS(R.out, "\"preset\":null"));
@@ -770,6 +770,96 @@ void test_cli_compare(void) {
         "--lambda", "--json", "--gap", "--size", "--procs", "--latency", "--items",
         "--segment", "--segment", "--size", "beyond the planner's range"};
     CHECK_EQ(sizeof bad / sizeof bad[0], sizeof name / sizeof name[0]);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      run_optcast(&R, NULL, bad[i]);
+      if (R.code != 2 || !HAS(R.err, name[i]) || R.out[0] != '\0' || lines(R.err) != 1)
+        test_failf(__FILE__, __LINE__, "case %zu: code %d, err '%s', out '%.40s'", i,
+                   R.code, R.err, R.out);
+    }
+  }
+}
+
+/* `optcast compare allreduce`: every available row verified and never
+ * below the lower bound, the rows in the documented order, Open MPI's
+ * small-vector fallback shown and timed as what runs, "n/a" past the
+ * builders' limits, and the refusals. */
+void test_cli_compare_allreduce(void) {
+  static const char *const rows[] = {"optcast", "recursive-doubling", "ring", "rabenseifner",
+                                     "reduce-bcast", "linear", "ompi-default", "mpich-default"};
+  const char *x;
+  long long lb = -1;
+  int nt = 0;
+  RUN(NULL, "compare", "allreduce", "--preset", "cm5", "--procs", "16", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK_EQ(lines(R.out), 1);
+  CHECK(HAS(R.out, "{\"problem\":\"allreduce\",\"model\":\"logp\",\"algorithm\":\"compare\","
+                   "\"P\":16,\"procs\":16,"));
+  CHECK(!HAS(R.out, "\"root\":"));
+  CHECK(!HAS(R.out, "\"verified\":false") && !HAS(R.out, "\"available\":false"));
+  x = strstr(R.out, "\"lower_bound\":");
+  CHECK(x != NULL && sscanf(x, "\"lower_bound\":%lld", &lb) == 1 && lb > 0);
+  for (x = strstr(R.out, "\"rows\":"); x != NULL && (x = strstr(x, "\"time\":")) != NULL; x++) {
+    long long t = -1;
+    CHECK(sscanf(x, "\"time\":%lld", &t) == 1 && t >= lb);
+    nt++;
+  }
+  CHECK_EQ(nt, 8);
+  { /* the rows in order */
+    const char *at = R.out;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+      char key[64];
+      snprintf(key, sizeof key, "{\"name\":\"%s\",", rows[i]);
+      at = at ? strstr(at, key) : NULL;
+      if (at == NULL) test_failf(__FILE__, __LINE__, "row %s missing or out of order", rows[i]);
+    }
+  }
+  /* 16 bytes = 2 elements < P: Open MPI's table says ring, which runs
+   * recursive doubling - the row has that time */
+  RUN(NULL, "compare", "allreduce", "--preset", "cm5", "--procs", "16", "--csv");
+  CHECK_EQ(R.code, 0);
+  CHECK_EQ(lines(R.out), 1 + 8);
+  CHECK(HAS(R.out, "\n16,ompi-default,picks ring (runs recursive-doubling),"));
+  {
+    long long a = -1, b = -2;
+    const char *p1 = strstr(R.out, "\n16,recursive-doubling,"),
+               *p2 = strstr(R.out, "\n16,ompi-default,");
+    CHECK(p1 && p2);
+    if (p1 && p2) {
+      for (int c = 0; c < 3 && p1 != NULL; c++) p1 = strchr(p1 + 1, ','); /* P,row,algorithm, */
+      p2 = strstr(p2, "recursive-doubling),");
+      CHECK(p1 && p2 && sscanf(p1 + 1, "%lld", &a) == 1 &&
+            sscanf(p2 + strlen("recursive-doubling),"), "%lld", &b) == 1);
+      CHECK_EQ(a, b);
+    }
+  }
+  /* a sweep with several packets: every row verified */
+  RUN(NULL, "compare", "allreduce", "--latency", "3", "--overhead", "1", "--gap", "2",
+      "--sweep", "procs=2..64", "--items", "3", "--csv");
+  CHECK_EQ(R.code, 0);
+  CHECK_EQ(lines(R.out), 1 + 6 * 8);
+  CHECK(!HAS(R.out, ",no,") && !HAS(R.out, ",n/a,"));
+  /* past the builders' limits: n/a rows, the rest still computed */
+  if (!test_valgrind()) {
+    RUN(NULL, "compare", "allreduce", "--preset", "cm5", "--procs", "4096", "--items", "200",
+        "--csv");
+    CHECK_EQ(R.code, 0);
+    CHECK(HAS(R.out, "\n4096,optcast,circulant (Karp Thm 4.1 extended),,"));
+    CHECK(HAS(R.out, ",n/a,"));
+    CHECK(HAS(R.out, "\n4096,rabenseifner,MPICH / Open MPI Rabenseifner,"));
+    CHECK(!HAS(R.out, ",no,"));
+    RUN(NULL, "compare", "allreduce", "--preset", "cm5", "--procs", "4096", "--items", "200");
+    CHECK_EQ(R.code, 0);
+    CHECK(HAS(R.out, "optcast gains: not computed"));
+  }
+  {
+    static const char *const bad[][16] = {
+        {"compare", "allreduce", "--preset", "cm5", "--procs", "8", "--root", "1", NULL},
+        {"compare", "allreduce", "--preset", "cm5", "--procs", "8", "--segment", "1", NULL},
+        {"compare", "reduce", "--preset", "cm5", "--procs", "8", NULL},
+        {"compare", "allreduce", "--preset", "cm5", "--procs", "8", "--items", "0", NULL},
+        {"compare", "allreduce", "--preset", "cm5", NULL},
+    };
+    static const char *const name[] = {"--root", "--segment", "reduce", "--items", "--procs"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
       run_optcast(&R, NULL, bad[i]);
       if (R.code != 2 || !HAS(R.err, name[i]) || R.out[0] != '\0' || lines(R.err) != 1)
