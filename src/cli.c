@@ -1062,15 +1062,16 @@ static int cmd_report(cli *c) {
   snprintf(verdict, sizeof verdict, "time %s, lower bound %s: %s", rv[0], rv[1],
            r.time == r.lb ? "optimal" : "above the lower bound");
   cmdline = reproduce_line(c);
-  if (is(c, "bcast") && c->p.model == OC_MODEL_LOGP) { /* next to the MPI libraries */
+  if ((is(c, "bcast") || (is(c, "allreduce") && !c->set[O_ORDERED])) &&
+      c->p.model == OC_MODEL_LOGP) { /* next to the MPI libraries */
     const cli_preset *pr = c->set[O_PRESET] ? cli_preset_find(c->val[O_PRESET]) : NULL;
     FILE *m = open_memstream(&extra, &elen);
     if (m == NULL) die("out of memory");
     int64_t bytes = pr ? pr->packet_bytes : CLI_COMPARE_PACKET;
-    if (cli_compare_html(m, &c->p, c->root, bytes) == OC_EUNSUP)
+    if (cli_compare_html(m, &c->p, is(c, "allreduce"), c->root, bytes) == OC_EUNSUP)
       fprintf(m, "<p class=\"note\">The comparison with the MPI libraries' algorithms is "
-                 "left out for P &gt; %d (<code>optcast compare bcast</code> takes P up to "
-                 "2^20).</p>\n", CLI_COMPARE_REPORT_MAX);
+                 "left out for P &gt; %d (<code>optcast compare %s</code> takes P up to "
+                 "2^20).</p>\n", CLI_COMPARE_REPORT_MAX, c->problem);
     if (fclose(m) != 0) die("out of memory");
   }
   in.extra = extra;

@@ -181,13 +181,14 @@ typedef struct cli_preset {
 } cli_preset;
 const cli_preset *cli_preset_find(const char *name);
 
-/* The report's comparison section for a one-packet LogP broadcast (bytes:
- * the message size the libraries' selection rules see): an HTML table of
- * optcast's row, every library algorithm and the two defaults.  OC_EUNSUP
+/* The report's comparison section for a one-packet LogP broadcast, or
+ * allreduce (bytes: the message size the libraries' selection rules see):
+ * an HTML table of optcast's row, every library algorithm and the two
+ * defaults.  OC_EUNSUP
  * (nothing written) for postal parameters or P > CLI_COMPARE_REPORT_MAX. */
 #define CLI_COMPARE_REPORT_MAX 4096
 #define CLI_COMPARE_PACKET 8 /* bytes per packet without a preset */
-int cli_compare_html(FILE *f, const oc_params *p, int64_t root, int64_t bytes);
+int cli_compare_html(FILE *f, const oc_params *p, int allreduce, int64_t root, int64_t bytes);
 const char *cli_preset_names(void);
 
 #endif

@@ -386,36 +386,46 @@ static int64_t optcast_time(const cmp_result *r) {
 }
 
 /* ---- the report's section ---------------------------------------------------- */
-int cli_compare_html(FILE *f, const oc_params *p, int64_t root, int64_t bytes) {
+int cli_compare_html(FILE *f, const oc_params *p, int allreduce, int64_t root, int64_t bytes) {
   cmp_result r;
   const cmp_row *bl, *om, *mp;
   int64_t ot;
   char b[160];
   if (p->model != OC_MODEL_LOGP || p->P > CLI_COMPARE_REPORT_MAX) return OC_EUNSUP;
-  if (compare_one(p, root, 1, bytes, 1, &r) != OC_OK) return OC_EINVAL;
+  if ((allreduce ? compare_allreduce_one(p, 1, bytes, &r)
+                 : compare_one(p, root, 1, bytes, 1, &r)) != OC_OK)
+    return OC_EINVAL;
   bl = best_library(&r);
   om = find_row(&r, "ompi-default");
   mp = find_row(&r, "mpich-default");
   ot = optcast_time(&r);
-  fprintf(f, "<h2>Compared with the MPI libraries' algorithms</h2>\n<p>The same broadcast "
-             "(one packet, %lld bytes for the selection rules) with the algorithms Open MPI "
+  fprintf(f, "<h2>Compared with the MPI libraries' algorithms</h2>\n<p>The same %s "
+             "(one packet, %lld bytes for the selection rules%s) with the algorithms Open MPI "
              "and MPICH use, each built in the same model and checked by the same verifier "
-             "(<code>optcast compare bcast</code>; docs/ALGORITHMS.md).</p>\n"
+             "(<code>optcast compare %s</code>; docs/ALGORITHMS.md).%s</p>\n"
              "<table class=\"sched\">\n<tr><th>row</th><th>algorithm</th><th>time</th>"
              "<th>/ bound</th><th>/ best</th><th>verified</th></tr>\n",
-          (long long)bytes);
+          allreduce ? "allreduce" : "broadcast", (long long)bytes,
+          allreduce ? ", commutative operator, 8-byte elements" : "",
+          allreduce ? "allreduce" : "bcast",
+          allreduce ? " The bound is the vector allreduce's (the reduction time for one "
+                      "packet)." : "");
   for (int i = 0; i < r.nrows; i++) {
     const cmp_row *x = &r.row[i];
     fputs("<tr><td>", f);
     cli_svg_escape(f, x->name);
     fputs("</td><td>", f);
     cli_svg_escape(f, x->alg);
-    fprintf(f, "</td><td>%lld</td><td>%.3f</td><td>%.3f</td><td>%s</td></tr>\n",
-            (long long)x->time, ratio(x->time, r.lb), ratio(x->time, r.best),
-            x->verified ? "yes" : "NO");
+    if (!x->avail || x->time < 0)
+      fprintf(f, "</td><td>n/a</td><td></td><td></td><td>%s</td></tr>\n",
+              x->avail ? "NO" : "-");
+    else
+      fprintf(f, "</td><td>%lld</td><td>%.3f</td><td>%.3f</td><td>%s</td></tr>\n",
+              (long long)x->time, ratio(x->time, r.lb), ratio(x->time, r.best),
+              x->verified ? "yes" : "NO");
   }
   fputs("</table>\n", f);
-  if (bl && om && mp) {
+  if (bl && om && mp && ot >= 0) {
     snprintf(b, sizeof b, "optcast gains %.3fx over the best library algorithm (%s), "
                           "%.3fx over ompi-default, %.3fx over mpich-default",
              ratio(bl->time, ot), bl->name, ratio(om->time, ot), ratio(mp->time, ot));

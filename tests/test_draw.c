@@ -706,7 +706,7 @@ void test_report_pages(void) {
   free(page);
   /* postal lambda = 5/2, a non-optimal algorithm's verdict is not green */
   page = report("kbcast --lambda 5/2 --procs 8 --items 4 --algorithm repeat", "kb.html");
-  CHECK(!HAS(page, "Compared with the MPI")); /* LogP broadcasts only */
+  CHECK(!HAS(page, "Compared with the MPI")); /* LogP broadcasts and allreduces only */
   CHECK(HAS(page, "<td>5/2</td>"));
   CHECK(HAS(page, "above the lower bound") && HAS(page, "class=\"bad\""));
   CHECK(HAS(page, "reception table") || HAS(page, "Reception"));
@@ -716,6 +716,18 @@ void test_report_pages(void) {
   CHECK(HAS(page, "<th>addition steps</th>"));
   CHECK(HAS(page, "<th>operands n</th><td>82</td>"));  /* what determines the result */
   CHECK(!HAS(page, "<th>items</th>"));                  /* ... and nothing that does not */
+  free(page);
+  /* allreduce: next to the libraries' allreduce algorithms (Open MPI's pick for 16 bytes
+   * at P = 16 is the ring, which runs recursive doubling); the ordered one is not */
+  page = report("allreduce --preset cm5 --procs 16", "ar.html");
+  CHECK(HAS(page, "<h2>Compared with the MPI libraries' algorithms</h2>"));
+  CHECK(HAS(page, "<code>optcast compare allreduce</code>"));
+  CHECK(HAS(page, "<tr><td>optcast</td><td>circulant (Karp Thm 4.1 extended)</td><td>41</td>"));
+  CHECK(HAS(page, "<td>picks ring (runs recursive-doubling)</td><td>44</td>"));
+  CHECK(!HAS(page, "<td>NO</td>"));
+  free(page);
+  page = report("allreduce --preset cm5 --procs 16 --ordered", "aro.html");
+  CHECK(!HAS(page, "Compared with the MPI"));
   free(page);
   page = report("reduce --procs 9 --lambda 2 --commutative", "red.html");
   CHECK(HAS(page, "<th>operator order</th><td>commutative: cyclic from root + 1</td>"));
@@ -766,7 +778,7 @@ void test_report_pages(void) {
   CHECK(HAS(page, "time 24, lower bound 24: optimal") && HAS(page, "waited in the buffer"));
   check_reproduce(page, "\"time\":24,");
   free(page);
-  CHECK_EQ(dir_entries(), 9);
+  CHECK_EQ(dir_entries(), 11); /* the pages, no temporary left */
   remove_dir();
 }
 
