@@ -51,6 +51,7 @@
   X(kbcast_pack_long_messages)                                                 \
   X(kbcast_cyclic)                                                             \
   X(kbcast_greedy)                                                             \
+  X(kbcast_exact)                                                              \
   X(kbcast_karp_sweep)                                                         \
   X(kbcast_buffered)                                                           \
   X(cbcast_karp_fig2)                                                          \
