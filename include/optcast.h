@@ -242,9 +242,9 @@ int oc_bcast_schedule(const oc_bcast *b, oc_sched *out);
  *            is within L - 1 of optimal
  *  GREEDY    multi-sending, step by step: a maximum matching of processors
  *            that hold an item someone lacks to processors that lack one
- *            (most missing first, the rarest item), best of 4 (P = m =
- *            128) to 256 (small instances) seeded tie-breaks, stopping at
- *            the lower bound; integer lambda, P <= 128, m <= 128 (OC_EUNSUP /
+ *            (most missing first, the rarest item), best of 4 (P m >=
+ *            1024) to 32 (P m <= 128) seeded tie-breaks, stopping at the
+ *            lower bound; integer lambda, P <= 128, m <= 128 (OC_EUNSUP /
  *            OC_ERANGE).  No formula (formula -1); it can go below the
  *            single-sending bound, towards Theorem 3.1's
  *  BEST      the fastest of the above for the instance (CYCLIC only for

@@ -40,8 +40,8 @@
  *            lacks may send one: a maximum matching (augmenting paths) of
  *            senders to receivers taken in order of most items missing,
  *            each pair sending the rarest such item; ties broken by a
- *            seeded generator, the best of 4 (P = m = 128) to 256 (small
- *            instances) runs kept, stopping at the lower bound.  No
+ *            seeded generator, the best of 4 (P m >= 1024) to 32 (P m <=
+ *            128) runs kept, stopping at the lower bound.  No
  *            guarantee; seen within one step of Theorem 3.1's bound on small
  *            instances and below the single-sending bound (Karp's Fig. 2:
  *            16 against 15 and 17).  O(steps * P^2 * m/64) with bitsets.
@@ -216,8 +216,8 @@ int oc_kbcast_buffered(const oc_params *p, int64_t root, int64_t m, oc_sched *ou
 }
 
 #define GREEDY_SEEDS 4        /* tie-break seeds at the largest instances   */
-#define GREEDY_SEEDS_MAX 256   /* ... and at most, on small ones              */
-#define GREEDY_WORK ((int64_t)GREEDY_SEEDS * GREEDY_PMAX * GREEDY_PMAX * GREEDY_MMAX)
+#define GREEDY_SEEDS_MAX 32    /* ... and at most, on small ones              */
+#define GREEDY_WORK 4096       /* seeds x P x m: more seeds on tiny instances */
 #define GREEDY_PMAX 128
 #define GREEDY_MMAX 128
 
@@ -375,10 +375,9 @@ static int run_greedy(const oc_params *p, int64_t root, int64_t m, oc_sched *out
   if (p->g != 1) return OC_EUNSUP;
   if (p->P > GREEDY_PMAX || m > GREEDY_MMAX) return OC_ERANGE;
   if ((e = oc_kbcast_bound(p, m, &lb, &l8, &k31)) != OC_OK) return e;
-  /* more tie-break seeds where a run is cheap (a run costs about P^2 m):
-   * GREEDY_SEEDS at the largest instances, up to GREEDY_SEEDS_MAX on small
-   * ones; none after one meets the lower bound */
-  seeds = GREEDY_WORK / (p->P * p->P * m);
+  /* more tie-break seeds on tiny instances (P m <= 128: GREEDY_SEEDS_MAX),
+   * GREEDY_SEEDS from P m >= 1024; none after one meets the lower bound */
+  seeds = GREEDY_WORK / (p->P * m);
   seeds = seeds < GREEDY_SEEDS ? GREEDY_SEEDS : seeds > GREEDY_SEEDS_MAX ? GREEDY_SEEDS_MAX : seeds;
   for (uint64_t s = 1; s <= (uint64_t)seeds && bt != lb; s++) {
     int64_t t;
