@@ -269,6 +269,7 @@ static int lr_row(const oc_params *p, int64_t m, oc_libred_alg alg, cmp_row *r) 
     return OC_OK;
   }
   e = oc_libred_allreduce(p, m, alg, &s, &cp, &sq, &nb, &t);
+  if (e != OC_OK) oc_sched_free(&s); /* (the arrays are freed by the builder) */
   if (e == OC_ERANGE) {
     row_na(r);
     return OC_OK;
@@ -455,10 +456,13 @@ static void json_one(const cmp_ctx *c, const cmp_result *r) {
   const cmp_row *bl = best_library(r), *om = find_row(r, "ompi-default"),
                 *mp = find_row(r, "mpich-default");
   int64_t ot = optcast_time(r);
+  char best[32];
+  if (r->best < 0) snprintf(best, sizeof best, "null"); /* every row n/a */
+  else snprintf(best, sizeof best, "%lld", (long long)r->best);
   printf("{\"problem\":\"%s\",\"model\":\"logp\",\"algorithm\":\"compare\","
-         "\"P\":%lld,\"procs\":%lld,\"time\":%lld,\"lower_bound\":%lld,\"optimal\":%s,"
+         "\"P\":%lld,\"procs\":%lld,\"time\":%s,\"lower_bound\":%lld,\"optimal\":%s,"
          "\"L\":%lld,\"o\":%lld,\"g\":%lld,",
-         problem_name(c), (long long)r->P, (long long)r->P, (long long)r->best,
+         problem_name(c), (long long)r->P, (long long)r->P, best,
          (long long)r->lb, r->best == r->lb ? "true" : "false", (long long)c->L,
          (long long)c->o, (long long)c->g);
   if (!c->allreduce) printf("\"root\":%lld,", (long long)c->root);

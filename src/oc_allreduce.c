@@ -100,9 +100,9 @@ static int wdfs(wseq *w, int64_t m) {
 
 /* The circulant with its rounds `stride` spacings D apart (stride 1: the
  * schedule above; stride m: one packet of m interleaved, oc_allreduce_vector);
- * *D_out gets D. */
-static int ar_build(const oc_params *p, int64_t stride, oc_sched *out, int64_t *time,
-                    int64_t *lower_bound, int64_t *D_out) {
+ * *D_out gets D; OC_ERANGE once it would make more than cap messages. */
+static int ar_build(const oc_params *p, int64_t stride, int64_t cap, oc_sched *out,
+                    int64_t *time, int64_t *lower_bound, int64_t *D_out) {
   int64_t P, a, D, c, hh, last = -1;
   wseq w;
   int e = oc_params_check(p);
@@ -114,7 +114,8 @@ static int ar_build(const oc_params *p, int64_t stride, oc_sched *out, int64_t *
   if ((e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
   D = round_spacing(p, a);
   *D_out = D;
-  if (stride < 1 || D > OC_PARAM_MAX || stride > OC_PARAM_MAX / D) return OC_ERANGE;
+  if (stride < 1) return OC_EINVAL;
+  if (stride > 1 && (D > OC_PARAM_MAX || stride > OC_PARAM_MAX / D)) return OC_ERANGE;
   D *= stride;
   hh = p->L + 2 * p->o + a;
   c = (hh + D - 1) / D;
@@ -184,7 +185,7 @@ static int ar_build(const oc_params *p, int64_t stride, oc_sched *out, int64_t *
     for (int64_t r = 0; r < m; r++) if (w.pick[r] >= 0) A += w.a[w.pick[r]];
     last = m;
     if (out == NULL) continue; /* the time alone */
-    if ((int64_t)out->n > ((int64_t)1 << 26) - P) { e = OC_ERANGE; break; }
+    if ((int64_t)out->n > cap - P) { e = OC_ERANGE; break; } /* messages */
     for (int64_t i = 0; i < P && e == OC_OK; i++) {
       /* the item: the index of the partial result in the sender's history
        * (rounds that sent, counted) */
@@ -202,7 +203,7 @@ out:
 int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
                           int64_t *lower_bound) {
   int64_t D;
-  return ar_build(p, 1, out, time, lower_bound, &D);
+  return ar_build(p, 1, (int64_t)1 << 26, out, time, lower_bound, &D);
 }
 
 /* Packet j of m runs the circulant with rounds mD apart, shifted by jD: a
@@ -244,7 +245,7 @@ int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, uint32_t *
   if (m > OC_LIBRED_MSGS_MAX) return OC_ERANGE;
   oc_sched_init(&one);
   if ((e = oc_allreduce_vector_bound(p, m, lower_bound)) != OC_OK) return e;
-  if ((e = ar_build(p, m, &one, &t1, &G, &D)) != OC_OK) goto done;
+  if ((e = ar_build(p, m, OC_LIBRED_MSGS_MAX / m, &one, &t1, &G, &D)) != OC_OK) goto done;
   if ((int64_t)one.n > OC_LIBRED_MSGS_MAX / m) {
     e = OC_ERANGE;
     goto done;

@@ -379,7 +379,7 @@ static int run_greedy(const oc_params *p, int64_t root, int64_t m, oc_sched *out
    * GREEDY_SEEDS from P m >= 1024; none after one meets the lower bound */
   seeds = GREEDY_WORK / (p->P * m);
   seeds = seeds < GREEDY_SEEDS ? GREEDY_SEEDS : seeds > GREEDY_SEEDS_MAX ? GREEDY_SEEDS_MAX : seeds;
-  for (uint64_t s = 1; s <= (uint64_t)seeds && bt != lb; s++) {
+  for (uint64_t s = 1; s <= (uint64_t)seeds && (best < 0 || bt != lb); s++) {
     int64_t t;
     if ((e = gr_run(p, root, m, 0x9E3779B97F4A7C15ULL * s, NULL, &t)) != OC_OK) return e;
     if (best < 0 || t < bt) { best = (int64_t)s; bt = t; }

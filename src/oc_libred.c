@@ -64,7 +64,9 @@ const char *oc_libred_alg_name(oc_libred_alg a) {
 /* messages of the schedule, saturating: recursive doubling sends the whole
  * vector log2 pof2 times (plus the fold); the others about 2 (P-1) m.
  * linear counts P times more: its P - 1 senders all wait for the one
- * receiver, and each of its slots is fought over (simulation work). */
+ * receiver, and each of its slots is fought over (simulation work).  The
+ * ring's program takes 2 (P-1) steps of P processors whatever m is (empty
+ * chunks included), so it counts at least P^2 / 4 (building work). */
 int64_t oc_libred_messages(int64_t P, int64_t m, oc_libred_alg a) {
   int64_t lg = 0, pm;
   if (P < 1 || m < 1) return 0;
@@ -72,6 +74,7 @@ int64_t oc_libred_messages(int64_t P, int64_t m, oc_libred_alg a) {
   pm = oc_mul_sat(P, m);
   if (a == OC_LR_RD) return oc_mul_sat(pm, lg + 2);
   if (a == OC_LR_LINEAR) return oc_mul_sat(oc_mul_sat(pm, 2), P / 64 + 1);
+  if (a == OC_LR_RING) return oc_max64(oc_mul_sat(pm, 2), oc_mul_sat(P, P) / 4);
   return oc_mul_sat(pm, 2);
 }
 

@@ -676,6 +676,13 @@ void test_allreduce_vector(void) {
   }
   CHECK(mutants > (test_valgrind() ? 5 : 100));
   CHECK(test_valgrind() || held > 0); /* a later partial result not made yet */
+  { /* review: a spacing D above 2^40 is fine for one packet (stride 1) */
+    oc_params p;
+    int64_t t = 0, lb = 0;
+    CHECK_OK(oc_params_logp(&p, 8, 1, (int64_t)1000000000000, 1));
+    CHECK_OK(oc_allreduce_schedule(&p, NULL, &t, &lb));
+    CHECK(t >= lb && lb > 0);
+  }
 }
 
 /* what the libraries run for small vectors (Open MPI 4.1's fallbacks) */
