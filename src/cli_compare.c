@@ -1,8 +1,8 @@
 /* cli_compare.c - `optcast compare bcast|allreduce`: optcast's broadcast
  * (allreduce) against the algorithms of the MPI libraries and their default
  * selection rules, each built as a LogP schedule and checked by the
- * verifier (oc_verify_bcast; oc_verify_vreduce for allreduce, whose rows
- * past the builders' limits show "n/a"); and the parameter presets
+ * verifier (oc_verify_bcast here; oc_verify_vreduce inside the allreduce
+ * builders, whose rows past their limits show "n/a"); and the parameter presets
  * (`--preset NAME`) from published measurements.
  *
  * cli.c parses the options and passes their raw values here.  Errors print
@@ -141,12 +141,14 @@ static const char *spec_source(oc_libcoll_alg a) {
   }
 }
 
-/* the best available row's time (-1 when none is) */
+/* a row with a time: built (not "n/a") and not failed by its builder */
+static int timed(const cmp_row *x) { return x->avail && x->time >= 0; }
+
+/* the best timed row's time (-1 when none is) */
 static void set_best(cmp_result *res) {
   res->best = -1;
   for (int i = 0; i < res->nrows; i++)
-    if (res->row[i].avail && res->row[i].time >= 0 &&
-        (res->best < 0 || res->row[i].time < res->best))
+    if (timed(&res->row[i]) && (res->best < 0 || res->row[i].time < res->best))
       res->best = res->row[i].time;
 }
 
@@ -248,46 +250,31 @@ static const struct {
                {OC_LR_LINEAR, "Open MPI basic_linear"}};
 #define CMP_ELEM 8 /* bytes per element the MPICH rule sees (a double) */
 
-static void row_na(cmp_row *r) {
-  r->avail = 0;
-  r->time = -1;
-  r->verified = 1;
-  r->messages = 0;
+/* An allreduce row from its builder's result.  The builders (oc_libred_allreduce,
+ * oc_allreduce_vector) run oc_verify_vreduce themselves and hand out only
+ * schedules it accepts, with its time: OC_OK is a verified row, OC_EINVALID a
+ * rejected one (a bug, shown as NO), OC_ERANGE past their limits ("n/a").
+ * Other errors are returned. */
+static int ar_row(int e, int64_t t, size_t messages, cmp_row *r) {
+  r->avail = e != OC_ERANGE;
+  r->time = e == OC_OK ? t : -1;
+  r->verified = e != OC_EINVALID;
+  r->messages = e == OC_OK ? messages : 0;
+  return e == OC_OK || e == OC_ERANGE || e == OC_EINVALID ? OC_OK : e;
 }
 
-/* one library algorithm, checked again here by oc_verify_vreduce */
+/* one library algorithm */
 static int lr_row(const oc_params *p, int64_t m, oc_libred_alg alg, cmp_row *r) {
   oc_sched s;
   unsigned char *cp = NULL;
   uint32_t *sq = NULL;
   int64_t *nb = NULL, t = 0;
-  oc_verdict v;
-  int e;
+  int e = OC_ERANGE;
   oc_sched_init(&s);
-  if (oc_libred_messages(p->P, m, alg) > OC_LIBRED_MSGS_MAX) {
-    row_na(r);
-    return OC_OK;
-  }
-  e = oc_libred_allreduce(p, m, alg, &s, &cp, &sq, &nb, &t);
-  if (e != OC_OK) oc_sched_free(&s); /* (the arrays are freed by the builder) */
-  if (e == OC_ERANGE) {
-    row_na(r);
-    return OC_OK;
-  }
-  if (e == OC_EINVALID) { /* the builder's own check failed: a bug, shown as NO */
-    r->avail = 1;
-    r->time = -1;
-    r->verified = 0;
-    r->messages = 0;
-    return OC_OK;
-  }
-  if (e != OC_OK) return e;
-  e = oc_verify_vreduce(p, -1, m, &s, cp, sq, nb, &v);
-  r->avail = 1;
-  r->time = t;
-  r->messages = s.n;
-  r->verified = e == OC_OK && v.ok && v.time == t;
-  free(cp);
+  if (oc_libred_messages(p->P, m, alg) <= OC_LIBRED_MSGS_MAX)
+    e = oc_libred_allreduce(p, m, alg, &s, &cp, &sq, &nb, &t);
+  e = ar_row(e, t, s.n, r);
+  free(cp); /* (NULL unless it succeeded) */
   free(sq);
   free(nb);
   oc_sched_free(&s);
@@ -304,30 +291,14 @@ static int compare_allreduce_one(const oc_params *p, int64_t m, int64_t bytes, c
     uint32_t *hist = NULL;
     int64_t t = 0, lb = 0;
     cmp_row *r = &res->row[n++];
-    oc_verdict v;
     snprintf(r->name, sizeof r->name, "optcast");
     snprintf(r->alg, sizeof r->alg, "circulant (Karp Thm 4.1 extended)");
     oc_sched_init(&s);
     e = oc_allreduce_vector(p, m, &s, &hist, &t, &lb);
-    if (e == OC_ERANGE) {
-      row_na(r);
-    } else if (e == OC_EINVALID) {
-      r->avail = 1;
-      r->time = -1;
-      r->verified = 0;
-    } else if (e != OC_OK) {
-      oc_sched_free(&s);
-      return e;
-    } else {
-      e = oc_verify_vreduce_hist(p, -1, m, &s, NULL, NULL, NULL, hist, &v);
-      r->avail = 1;
-      r->time = t;
-      r->messages = s.n;
-      r->verified = e == OC_OK && v.ok && v.time == t;
-      free(hist);
-    }
+    e = ar_row(e, t, s.n, r);
+    free(hist);
     oc_sched_free(&s);
-    if (e != OC_OK && e != OC_ERANGE && e != OC_EINVALID) return e;
+    if (e != OC_OK) return e;
   }
   for (size_t i = 0; i < sizeof LR_ROWS / sizeof LR_ROWS[0]; i++) {
     cmp_row *r = &res->row[n++];
@@ -365,7 +336,7 @@ static const cmp_row *best_library(const cmp_result *r) {
   for (int i = 0; i < r->nrows; i++) {
     const cmp_row *x = &r->row[i];
     if (strncmp(x->name, "optcast", 7) == 0 || strstr(x->name, "-default") != NULL) continue;
-    if (!x->avail || x->time < 0) continue;
+    if (!timed(x)) continue;
     if (b == NULL || x->time < b->time) b = x;
   }
   return b;
@@ -373,14 +344,14 @@ static const cmp_row *best_library(const cmp_result *r) {
 static const cmp_row *find_row(const cmp_result *r, const char *name) {
   for (int i = 0; i < r->nrows; i++)
     if (strcmp(r->row[i].name, name) == 0)
-      return r->row[i].avail && r->row[i].time >= 0 ? &r->row[i] : NULL;
+      return timed(&r->row[i]) ? &r->row[i] : NULL;
   return NULL;
 }
 /* optcast's best available time, -1 when none */
 static int64_t optcast_time(const cmp_result *r) {
   int64_t t = -1;
   for (int i = 0; i < r->nrows; i++)
-    if (strncmp(r->row[i].name, "optcast", 7) == 0 && r->row[i].avail && r->row[i].time >= 0 &&
+    if (strncmp(r->row[i].name, "optcast", 7) == 0 && timed(&r->row[i]) &&
         (t < 0 || r->row[i].time < t))
       t = r->row[i].time;
   return t;
@@ -417,7 +388,7 @@ int cli_compare_html(FILE *f, const oc_params *p, int allreduce, int64_t root, i
     cli_svg_escape(f, x->name);
     fputs("</td><td>", f);
     cli_svg_escape(f, x->alg);
-    if (!x->avail || x->time < 0)
+    if (!timed(x))
       fprintf(f, "</td><td>n/a</td><td></td><td></td><td>%s</td></tr>\n",
               x->avail ? "NO" : "-");
     else
@@ -475,7 +446,7 @@ static void json_one(const cmp_ctx *c, const cmp_result *r) {
   for (int i = 0; i < r->nrows; i++) {
     const cmp_row *x = &r->row[i];
     printf("%s{\"name\":\"%s\",\"algorithm\":\"%s\",", i ? "," : "", x->name, x->alg);
-    if (!x->avail || x->time < 0)
+    if (!timed(x))
       printf("\"time\":null,\"ratio_lower_bound\":null,\"ratio_best\":null,"
              "\"verified\":%s,\"messages\":0,\"available\":%s}", x->avail ? "false" : "null",
              x->avail ? "true" : "false");
@@ -539,7 +510,7 @@ static void csv_head(void) {
 static void csv_one(const cmp_result *r) {
   for (int i = 0; i < r->nrows; i++) {
     const cmp_row *x = &r->row[i];
-    if (!x->avail || x->time < 0)
+    if (!timed(x))
       printf("%lld,%s,%s,,%lld,,,%s,%zu\n", (long long)r->P, x->name, x->alg,
              (long long)r->lb, x->avail ? "no" : "n/a", x->messages);
     else
@@ -580,7 +551,7 @@ static void svg_write(FILE *f, const cmp_ctx *c, const cmp_result *rs, int n) {
   for (int k = 0; k < n; k++)
     for (int i = 0; i < rs[k].nrows; i++) {
       double q = ratio(rs[k].row[i].time, rs[k].lb);
-      if (rs[k].row[i].avail && rs[k].row[i].time >= 0 && q > ymax) ymax = q;
+      if (timed(&rs[k].row[i]) && q > ymax) ymax = q;
     }
   if (hi <= lo) hi = lo + 1;
   ymax = ymax < 1.1 ? 1.1 : ymax * 1.05; /* the y axis is logarithmic */
@@ -616,7 +587,7 @@ static void svg_write(FILE *f, const cmp_ctx *c, const cmp_result *rs, int n) {
     for (int k = 0, first = 1; k < n; k++) { /* n/a points left out */
       double x = x0 + (lg2(rs[k].P) - lo) / (hi - lo) * (x1 - x0);
       double y = svg_y(ratio(rs[k].row[i].time, rs[k].lb), ymax, y0, y1);
-      if (!rs[k].row[i].avail || rs[k].row[i].time < 0) continue;
+      if (!timed(&rs[k].row[i])) continue;
       fprintf(f, "%s%.1f,%.1f", first ? "" : " ", x, y);
       first = 0;
     }

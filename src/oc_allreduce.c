@@ -100,7 +100,8 @@ static int wdfs(wseq *w, int64_t m) {
 
 /* The circulant with its rounds `stride` spacings D apart (stride 1: the
  * schedule above; stride m: one packet of m interleaved, oc_allreduce_vector);
- * *D_out gets D; OC_ERANGE once it would make more than cap messages. */
+ * *D_out gets D; OC_ERANGE once it would make more than cap messages;
+ * lower_bound may be NULL. */
 static int ar_build(const oc_params *p, int64_t stride, int64_t cap, oc_sched *out,
                     int64_t *time, int64_t *lower_bound, int64_t *D_out) {
   int64_t P, a, D, c, hh, last = -1;
@@ -111,7 +112,7 @@ static int ar_build(const oc_params *p, int64_t stride, int64_t cap, oc_sched *o
   P = p->P;
   if (P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
   a = p->unit;
-  if ((e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
+  if (lower_bound != NULL && (e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
   D = round_spacing(p, a);
   *D_out = D;
   if (stride < 1) return OC_EINVAL;
@@ -234,7 +235,7 @@ int oc_allreduce_vector_bound(const oc_params *p, int64_t m, int64_t *lower_boun
 int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, uint32_t **hist,
                         int64_t *time, int64_t *lower_bound) {
   oc_sched one;
-  int64_t D = 0, t1 = 0, G; /* G: ar_build's own bound, unused */
+  int64_t D = 0, t1 = 0;
   oc_verdict v;
   int e;
   if (p == NULL || out == NULL || hist == NULL || time == NULL || lower_bound == NULL)
@@ -245,11 +246,7 @@ int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, uint32_t *
   if (m > OC_LIBRED_MSGS_MAX) return OC_ERANGE;
   oc_sched_init(&one);
   if ((e = oc_allreduce_vector_bound(p, m, lower_bound)) != OC_OK) return e;
-  if ((e = ar_build(p, m, OC_LIBRED_MSGS_MAX / m, &one, &t1, &G, &D)) != OC_OK) goto done;
-  if ((int64_t)one.n > OC_LIBRED_MSGS_MAX / m) {
-    e = OC_ERANGE;
-    goto done;
-  }
+  if ((e = ar_build(p, m, OC_LIBRED_MSGS_MAX / m, &one, &t1, NULL, &D)) != OC_OK) goto done;
   *time = one.n == 0 ? 0 : t1 + (m - 1) * D;
   *hist = (uint32_t *)malloc((one.n * (size_t)m + 1) * sizeof **hist);
   if (*hist == NULL) {
