@@ -59,10 +59,10 @@ int64_t oc_bcast_post_child(const oc_bcast *b, const oc_post *v, int64_t k,
 #define KP_CHAIN_MAX 64             /* boxes in a chain                 */
 #define KP_CHAIN_CHILDREN 64        /* children of a FRONT; k <= this   */
 #define KP_CHAIN_PROCS_MAX ((int64_t)1 << 24)
-enum { KP_EL_FRONT = 0, KP_EL_SINGLE = 1, KP_EL_CUBE = 2 };
+enum { KP_EL_FRONT = 0, KP_EL_SINGLE = 1, KP_EL_CUBE = 2, KP_EL_SPECIAL = 3 };
 typedef struct kp_elem {
   int type;   /* KP_EL_*                                               */
-  int e;      /* CUBE: dimension                                       */
+  int e;      /* CUBE: dimension; SPECIAL: k (k+1)^e processors        */
   int spare;  /* FRONT: 1 = hands each message on to the next box     */
   int64_t nch;
   int ch[KP_CHAIN_CHILDREN]; /* FRONT children: 0 = SINGLE, e = CUBE(e) */

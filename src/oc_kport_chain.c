@@ -17,6 +17,26 @@
  *            dimension of the entry round), t = e + 1; its spare is the
  *            send the cube schedule makes to vertex 0 (by the entry
  *            vertex, e rounds after entry).
+ *  SPECIAL(e) (ours, in place of the seed's lost "special" box) the
+ *            vertices of Z_{k+1}^D, D = e + 1, whose digit sum is not 0
+ *            mod k+1: k (k+1)^e processors, t = e + 2, spare one round
+ *            after entry.  A message runs the cube schedule of Z_{k+1}^D
+ *            from a virtual vertex 0 (the feeder): lane b enters at b e_c,
+ *            and in each of the next D rounds (dimension c) every holder
+ *            v sends to v + a e_c, a = 1..k.  H = {digit sum 0} is a
+ *            hyperplane that meets every line v + Z e_c exactly once, so
+ *            (i) each holder has exactly one send into H - dropped; the
+ *            entry's is the spare; (ii) a missing h in H that the cube
+ *            makes a holder (two or more rounds after entry, when the
+ *            holders' coset spans the previous round's dimension j) has
+ *            k targets h + a e_c, all outside H,
+ *            and k holders h + a e_j on its j-line, all outside H and
+ *            holding the message: h + a e_j sends to h + a e_c in h's
+ *            place, with the send it dropped.  Senders and receivers keep
+ *            k distinct partners (h + a e_j is on neither the sender's nor
+ *            the receiver's c-line), every reception is one the cube makes.
+ *            Example k = 2, e = 1: Z_3^2 minus the line x + y = 0,
+ *            {(0,0), (1,2), (2,1)}: 6 processors, 3 rounds.
  *  SINGLE    one processor taking all k lanes (from distinct senders):
  *            t = 1, spare one round later.  Never first (the source would
  *            send k messages to one processor) nor after a SINGLE.
@@ -34,9 +54,11 @@
  *            spare unused.
  *
  * The seed's "special" boxes of a(k+1)^e - 1 processors (delay 1) are
- * replaced by FRONTs with a <= k - 1 CUBE(e) children; what they cannot
- * reach - n just below (k+1)^d, above about k (k+1)^(d-1) - is listed
- * in docs/ALGORITHMS.md, with the k-tree taking over there.
+ * replaced by SPECIAL(e) (a = k, one processor more) and FRONTs (about
+ * a <= k - 1).  For k <= 2 every n has a chain; the n where no chain of
+ * these boxes has exactly n - 1 processors (a few per k for k >= 3,
+ * e.g. n = 15, k = 3) are listed in docs/ALGORITHMS.md, with the k-tree
+ * taking over there.
  *
  * oc_kport_chain_find searches chains box by box (largest children first,
  * failures memoised, at most KPC_STEPS_MAX steps); oc_kport_chain_emit
@@ -124,6 +146,30 @@ static int kpc_front(kpc_search *s, int64_t i, int64_t rem, int last, int e,
   return 0;
 }
 
+/* FRONT children SPECIAL(f), f = fmax..0 (child = -(f + 1), t = f + 3
+ * for the box: the child enters one round after the box), count <=
+ * cmax; then the CUBE and SINGLE children of kpc_front. */
+static int kpc_front_sp(kpc_search *s, int64_t i, int64_t rem, int last, int f,
+                        int64_t cmax, int64_t tl, int emax) {
+  kp_elem *el = &s->out->el[i - 1];
+  int64_t sz, cmost = cmax;
+  if (++s->steps > KPC_STEPS_MAX) return 0;
+  if (f < 0 || cmax == 0) return kpc_front(s, i, rem, last, emax, cmax, tl);
+  if (s->pw[f] > rem / s->k) return kpc_front_sp(s, i, rem, last, f - 1, cmax, tl, emax);
+  sz = s->pw[f] * s->k;
+  if (rem / sz < cmost) cmost = rem / sz;
+  for (int64_t c = cmost; c >= 0; c--) {
+    int64_t base = el->nch;
+    if (base + c > KP_CHAIN_CHILDREN) continue;
+    for (int64_t j = 0; j < c; j++) el->ch[base + j] = -(f + 1);
+    el->nch = base + c;
+    if (kpc_front_sp(s, i, rem - c * sz, last, f - 1, cmax - c, tl, emax)) return 1;
+    el->nch = base;
+    if (s->steps > KPC_STEPS_MAX) return 0;
+  }
+  return 0;
+}
+
 /* Position i (1-based) with rem processors left to place. */
 static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single) {
   int64_t tl = s->d + 2 - i; /* box i must finish within tl rounds */
@@ -146,6 +192,22 @@ static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single) {
       s->out->len = i;
       return 1;
     }
+  /* a SPECIAL(f): k (k+1)^f processors, t = f + 2, closing the chain or
+   * handing on one round after entry; largest first */
+  for (int64_t f = oc_min64(tl - 2, 61); f >= 0; f--) {
+    int64_t sz;
+    if (s->pw[f] > rem / s->k) continue;
+    sz = s->pw[f] * s->k;
+    el->type = KP_EL_SPECIAL;
+    el->e = (int)f;
+    if (sz == rem) {
+      s->out->len = i;
+      return 1;
+    }
+    if (kpc_rec(s, i + 1, rem - sz, 0)) return 1;
+    if (s->steps > KPC_STEPS_MAX) return 0;
+    memset(el, 0, sizeof *el);
+  }
   /* a SINGLE closing the chain */
   if (rem == 1 && i > 1 && !prev_single) {
     el->type = KP_EL_SINGLE;
@@ -157,9 +219,10 @@ static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single) {
     while (emax > 0 && s->pw[emax] - 1 > rem - s->k) emax--;
     el->type = KP_EL_FRONT;
     el->nch = 0;
-    if (kpc_front(s, i, rem - s->k, 1, emax, s->k, tl)) return 1;
+    int fmax = (int)oc_min64(tl - 3, 61);
+    if (kpc_front_sp(s, i, rem - s->k, 1, fmax, s->k, tl, emax)) return 1;
     el->nch = 0;
-    if (kpc_front(s, i, rem - s->k, 0, emax, s->k - 1, tl)) return 1;
+    if (kpc_front_sp(s, i, rem - s->k, 0, fmax, s->k - 1, tl, emax)) return 1;
   }
   /* a SINGLE in the middle (not first, not after a SINGLE) */
   if (i > 1 && !prev_single && s->k >= 2) {
@@ -248,6 +311,60 @@ static int kpc_cube(kpc_emit *x, int64_t base, int e, int64_t rho, int64_t b,
   return OC_OK;
 }
 
+/* SPECIAL(e), D = e + 1 dimensions: the vectors v of Z_{k+1}^D whose
+ * digit sum is not 0 (mod k+1), numbered base + (v without its digit 0)
+ * k + the rank of digit 0 among the k digits allowed there. */
+static int64_t kpc_sp_index(const kpc_emit *x, int64_t v) {
+  int64_t B = x->k + 1, d0 = v % B, q = v / B, sum = 0, h;
+  for (int64_t t = q; t > 0; t /= B) sum += t % B;
+  h = (B - sum % B) % B; /* the digit 0 that puts v in H */
+  return q * x->k + (d0 < h ? d0 : d0 - 1);
+}
+
+static int kpc_in_h(const kpc_emit *x, int64_t v) {
+  int64_t B = x->k + 1, sum = 0;
+  for (; v > 0; v /= B) sum += v % B;
+  return sum % B == 0;
+}
+
+/* v + a e_c in Z_{k+1}^D */
+static int64_t kpc_shift(const kpc_emit *x, int64_t v, int c, int64_t a) {
+  int64_t B = x->k + 1, dig = (v / x->pw[c]) % B;
+  return v + ((dig + a) % B - dig) * x->pw[c];
+}
+
+/* A message entering SPECIAL(e) in round rho on lane b: the cube schedule
+ * of Z_{k+1}^D from the feeder's vertex 0, with H = {digit sum = 0}
+ * left out.  A holder's send into H is dropped (its spare); a send by a
+ * vertex h of H is made by h + a e_j, j the previous round's dimension,
+ * for h's target h + a e_c.  The entry's spare, one round after entry,
+ * hands the message on (*sp). */
+static int kpc_special(kpc_emit *x, int64_t base, int e, int64_t rho, int64_t b,
+                       int64_t feeder, int64_t item, int64_t *sp) {
+  int D = e + 1;
+  int64_t cnt = 1, entry = b * x->pw[kpc_dim(rho, D)];
+  int err;
+  if ((err = kpc_send(x, rho, feeder, base + kpc_sp_index(x, entry), item)) != OC_OK) return err;
+  *sp = base + kpc_sp_index(x, entry);
+  x->buf[0] = entry;
+  for (int s = 1; s <= D; s++) {
+    int64_t r = rho + s, have = cnt;
+    int c = (int)kpc_dim(r, D), j = (int)kpc_dim(r - 1, D);
+    for (int64_t q = 0; q < have; q++) {
+      int64_t v = x->buf[q];
+      int vh = kpc_in_h(x, v);
+      for (int64_t a = 1; a <= x->k; a++) {
+        int64_t w = kpc_shift(x, v, c, a), u = vh ? kpc_shift(x, v, j, a) : v;
+        x->buf[cnt++] = w;
+        if (kpc_in_h(x, w)) continue;
+        if ((err = kpc_send(x, r, base + kpc_sp_index(x, u), base + kpc_sp_index(x, w), item)) != OC_OK)
+          return err;
+      }
+    }
+  }
+  return OC_OK;
+}
+
 int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
                         oc_sched *out, int64_t *time) {
   kpc_emit x;
@@ -267,13 +384,18 @@ int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
     if (el->type == KP_EL_CUBE) {
       nb += x.pw[el->e] - 1;
       maxcube = oc_max64(maxcube, x.pw[el->e]);
+    } else if (el->type == KP_EL_SPECIAL) {
+      nb += x.pw[el->e] * c->k;
+      maxcube = oc_max64(maxcube, x.pw[el->e + 1]);
     } else if (el->type == KP_EL_SINGLE) {
       nb += 1;
     } else {
       nb += c->k;
       for (int64_t j = 0; j < el->nch; j++) {
-        if (el->ch[j] > 0) maxcube = oc_max64(maxcube, x.pw[el->ch[j]]);
-        nb += el->ch[j] > 0 ? x.pw[el->ch[j]] - 1 : 1;
+        int ce = el->ch[j];
+        if (ce > 0) maxcube = oc_max64(maxcube, x.pw[ce]);
+        if (ce < 0) maxcube = oc_max64(maxcube, x.pw[-ce]);
+        nb += ce > 0 ? x.pw[ce] - 1 : ce < 0 ? x.pw[-ce - 1] * c->k : 1;
       }
     }
   }
@@ -290,6 +412,9 @@ int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
       if (el->type == KP_EL_CUBE) {
         err = kpc_cube(&x, base, el->e, rho, b, feeder, item, &sp, &spr);
         feeder = sp;
+      } else if (el->type == KP_EL_SPECIAL) {
+        err = kpc_special(&x, base, el->e, rho, b, feeder, item, &sp);
+        feeder = sp;
       } else if (el->type == KP_EL_SINGLE) {
         err = kpc_send(&x, rho, feeder, base, item);
         feeder = base; /* sends on one round later */
@@ -302,7 +427,11 @@ int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
         for (int64_t j = 0; j < xch && err == OC_OK; j++) {
           int64_t miss = base + (b - 1 + y + 1 + j) % k, csp = -1, cspr = 0;
           int e = el->ch[j];
-          if (e == 0) { /* SINGLE child */
+          if (e < 0) { /* SPECIAL(-e - 1) child: its entry hands on a round later */
+            err = kpc_special(&x, cb, -e - 1, rho + 1, b, z, item, &csp);
+            cspr = rho + 2;
+            cb += x.pw[-e - 1] * k;
+          } else if (e == 0) { /* SINGLE child */
             err = kpc_send(&x, rho + 1, z, cb, item);
             csp = cb;
             cspr = rho + 2;

@@ -68,6 +68,7 @@
   X(kport_bounds_exhaustive)                                                   \
   X(kport_bounds_values)                                                       \
   X(kport_rotation_cube)                                                       \
+  X(kport_rotation_special)                                                    \
   X(kport_random)                                                              \
   X(kport_mutants)                                                             \
   X(kport_verify_rules)                                                        \

@@ -629,7 +629,7 @@ void test_cli_kport(void) {
          "--rank", "1", NULL},
         {"plan", "bcast", "--model", "kport", "--ports", "2", "--procs", "9",
          "--items", "3", NULL},
-        {"plan", "kbcast", "--model", "kport", "--ports", "2", "--procs", "21",
+        {"plan", "kbcast", "--model", "kport", "--ports", "3", "--procs", "15",
          "--algorithm", "rotation", NULL},
     };
     static const char *const name[] = {"--ports", "--ports", "--latency", "sum",

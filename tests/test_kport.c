@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oc_internal.h"
 #include "brute_kport.h"
 #include "test.h"
 
@@ -381,5 +382,53 @@ void test_kport_ktree_all(void) {
     CHECK_EQ(oc_kport_plan(4, 2, 4, 0, (oc_kport_alg)7, NULL, &r), OC_EINVAL);
     CHECK_OK(oc_kport_plan(1, 2, 4, 0, OC_KP_BEST, NULL, &r));
     CHECK_EQ(r.time, 0);
+  }
+}
+
+/* The SPECIAL box (Z_{k+1}^(e+1) without the hyperplane digit-sum = 0):
+ * n = k (k+1)^e + 1 is one SPECIAL box after the source, delay e + 2, so
+ * ceil(m/k) + e + 1 = Lemma 2 + 1 rounds, verified, any root; and with it
+ * every n has a chain for k = 1 and k = 2 (the seed's Theorem 10 bound),
+ * while for k >= 3 the n without a chain stay at most the ones
+ * docs/ALGORITHMS.md lists (8, 11, 15, 10 of k + 1 < n <= 200 for k = 3..6). */
+void test_kport_rotation_special(void) {
+  static const int listed[7] = {0, 0, 0, 8, 11, 15, 10};
+  for (int64_t k = 1; k <= 6; k++)
+    for (int64_t n = k * (k + 1) + 1; n <= (test_sweep() ? 20000 : 2000); n = (n - 1) * (k + 1) + 1) {
+      kp_chain *c = (kp_chain *)malloc(sizeof *c);
+      int64_t d = 0, pw = 1;
+      CHECK(c != NULL);
+      while (pw < n) { pw *= k + 1; d++; }
+      CHECK_OK(oc_kport_chain_find(n, k, c));
+      CHECK_EQ(c->len, 1);
+      CHECK_EQ(c->el[0].type, KP_EL_SPECIAL);
+      CHECK_EQ(c->el[0].e, d - 1);
+      free(c);
+      for (int64_t m = 1; m <= 2 * k + 1; m += (n > 500 ? 2 * k : 1)) {
+        oc_kport_result r;
+        oc_kport_bounds b;
+        CHECK_OK(oc_kport_bound(n, k, m, &b));
+        CHECK_EQ(plan_checked(n, k, m, (n * m) % n + m % 2, OC_KP_ROTATION, &r),
+                 ceil_div(m, k) + d);
+        CHECK_EQ(r.time, b.lemma2 + 1);
+      }
+    }
+  for (int64_t k = 1; k <= 6; k++) {
+    int missing = 0;
+    for (int64_t n = k + 2; n <= 200; n++) { /* n <= k + 1: the source alone */
+      oc_kport_result r;
+      oc_kport_bounds b;
+      int64_t m = n % 3 == 0 ? 2 * k + 1 : 3, t;
+      CHECK_OK(oc_kport_bound(n, k, m, &b));
+      t = plan_checked(n, k, m, n / 2, OC_KP_ROTATION, &r);
+      if (t < 0) {
+        missing++;
+        continue;
+      }
+      CHECK(t <= b.lemma2 + 1);
+    }
+    if (missing > listed[k])
+      test_failf(__FILE__, __LINE__, "k=%lld: %d n <= 200 without a chain, %d listed",
+                 (long long)k, missing, listed[k]);
   }
 }
