@@ -95,6 +95,19 @@ static void table(void) {
     }
     printf("%s\n", first ? " none" : "");
   }
+  printf("\nn (k + 2..200) where rotation has no chain:\n\n");
+  for (int64_t k = 1; k <= 6; k++) {
+    int first = 1;
+    printf("- k = %lld:", (long long)k);
+    for (int64_t n = k + 2; n <= 200; n++) {
+      oc_kport_result r;
+      if (oc_kport_plan(n, k, 1, 0, OC_KP_ROTATION, NULL, &r) == OC_EUNSUP) {
+        printf("%s %lld", first ? "" : ",", (long long)n);
+        first = 0;
+      }
+    }
+    printf("%s\n", first ? " none" : "");
+  }
 }
 
 static void timing(void) {

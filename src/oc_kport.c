@@ -49,9 +49,8 @@
  * bound's log_{k+1} n (docs/ALGORITHMS.md tabulates the gap).  Cost
  * O(k n) time and memory for the trees, plus the m (n - 1) messages.
  *
- * ROTATION for n = (k+1)^d (the seed's section 4; its chain of "broadcast
- * black boxes" is reconstructed here only for this case, the one-box
- * chain): processors are the vectors of Z_{k+1}^d, the source is 0, and
+ * ROTATION for n = (k+1)^d (the seed's section 4; the one-box case of its
+ * chain of "broadcast black boxes"): processors are the vectors of Z_{k+1}^d, the source is 0, and
  * round r uses dimension c = (r - 1) mod d: every processor v sends to its
  * k neighbours v + a e_c (a = 1..k; a send to 0 is dropped).  The source
  * sends the k messages of batch r - 1 to a e_c.  Every other v forwards
@@ -65,7 +64,9 @@
  * processor sends and receives k messages a round, to and from distinct
  * neighbours, and m messages take ceil(m/k) + d rounds: optimal when the
  * last batch has at least two messages (Lemma 3), one above Lemma 2
- * otherwise.
+ * otherwise.  Other n: a chain of boxes (oc_kport_chain.c) with the same
+ * ceil(m/k) + d rounds where one is found - every n for k <= 2, all but
+ * the n docs/ALGORITHMS.md lists for k >= 3.
  */
 #include <stdlib.h>
 #include <string.h>

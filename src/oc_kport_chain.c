@@ -180,6 +180,11 @@ static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single) {
     return i > 1;
   }
   if (tl <= 0 || i > KP_CHAIN_MAX || ++s->steps > KPC_STEPS_MAX) return 0;
+  /* boxes i, i+1, ... hold at most (k+1)^(tl-1): SPECIALs k (k+1)^(t-2)
+   * for t = tl, tl-1, ..., 2 and a closing SINGLE telescope to it (a
+   * FRONT holds less than the SPECIAL of its t, a closing CUBE(tl-1) one
+   * less) */
+  if (tl - 1 < 63 && rem > s->pw[tl - 1]) return 0;
   key = kpc_key(i, rem, prev_single);
   if (kpc_memo(s, key, 0)) return 0;
   el = &s->out->el[i - 1];
@@ -269,7 +274,8 @@ typedef struct kpc_emit {
   int64_t n, k, m, root;
   oc_sched *out;
   int64_t last; /* latest arrival round */
-  int64_t *buf; /* cube knower list */
+  int64_t *buf;  /* cube knower list */
+  int64_t *sbuf; /* SPECIAL: their digit sums mod k+1 */
   int64_t pw[64];
 } kpc_emit;
 
@@ -313,51 +319,47 @@ static int kpc_cube(kpc_emit *x, int64_t base, int e, int64_t rho, int64_t b,
 
 /* SPECIAL(e), D = e + 1 dimensions: the vectors v of Z_{k+1}^D whose
  * digit sum is not 0 (mod k+1), numbered base + (v without its digit 0)
- * k + the rank of digit 0 among the k digits allowed there. */
-static int64_t kpc_sp_index(const kpc_emit *x, int64_t v) {
-  int64_t B = x->k + 1, d0 = v % B, q = v / B, sum = 0, h;
-  for (int64_t t = q; t > 0; t /= B) sum += t % B;
-  h = (B - sum % B) % B; /* the digit 0 that puts v in H */
-  return q * x->k + (d0 < h ? d0 : d0 - 1);
-}
-
-static int kpc_in_h(const kpc_emit *x, int64_t v) {
-  int64_t B = x->k + 1, sum = 0;
-  for (; v > 0; v /= B) sum += v % B;
-  return sum % B == 0;
-}
-
-/* v + a e_c in Z_{k+1}^D */
-static int64_t kpc_shift(const kpc_emit *x, int64_t v, int c, int64_t a) {
-  int64_t B = x->k + 1, dig = (v / x->pw[c]) % B;
-  return v + ((dig + a) % B - dig) * x->pw[c];
+ * k + the rank of digit 0 among the k digits allowed there; sum = v's
+ * digit sum mod k+1. */
+static int64_t kpc_sp_index(const kpc_emit *x, int64_t v, int64_t sum) {
+  int64_t B = x->k + 1, d0 = v % B, h = (B - (sum - d0 + B) % B) % B;
+  return v / B * x->k + (d0 < h ? d0 : d0 - 1);
 }
 
 /* A message entering SPECIAL(e) in round rho on lane b: the cube schedule
- * of Z_{k+1}^D from the feeder's vertex 0, with H = {digit sum = 0}
- * left out.  A holder's send into H is dropped (its spare); a send by a
- * vertex h of H is made by h + a e_j, j the previous round's dimension,
- * for h's target h + a e_c.  The entry's spare, one round after entry,
- * hands the message on (*sp). */
+ * of Z_{k+1}^D from the feeder's vertex 0, with H = {digit sum 0} left
+ * out.  A holder's send into H is dropped (its spare); a send by a vertex
+ * h of H is made by h + a e_j, j the previous round's dimension, for h's
+ * target h + a e_c.  The entry's spare, one round after entry, hands the
+ * message on (*sp).  Digit sums ride along in sbuf: O(1) per send. */
 static int kpc_special(kpc_emit *x, int64_t base, int e, int64_t rho, int64_t b,
                        int64_t feeder, int64_t item, int64_t *sp) {
   int D = e + 1;
-  int64_t cnt = 1, entry = b * x->pw[kpc_dim(rho, D)];
+  int64_t B = x->k + 1, cnt = 1, entry = b * x->pw[kpc_dim(rho, D)];
   int err;
-  if ((err = kpc_send(x, rho, feeder, base + kpc_sp_index(x, entry), item)) != OC_OK) return err;
-  *sp = base + kpc_sp_index(x, entry);
+  *sp = base + kpc_sp_index(x, entry, b);
+  if ((err = kpc_send(x, rho, feeder, *sp, item)) != OC_OK) return err;
   x->buf[0] = entry;
+  x->sbuf[0] = b;
   for (int s = 1; s <= D; s++) {
     int64_t r = rho + s, have = cnt;
     int c = (int)kpc_dim(r, D), j = (int)kpc_dim(r - 1, D);
     for (int64_t q = 0; q < have; q++) {
-      int64_t v = x->buf[q];
-      int vh = kpc_in_h(x, v);
+      int64_t v = x->buf[q], sv = x->sbuf[q], dc = (v / x->pw[c]) % B;
+      int64_t dj = (v / x->pw[j]) % B;
       for (int64_t a = 1; a <= x->k; a++) {
-        int64_t w = kpc_shift(x, v, c, a), u = vh ? kpc_shift(x, v, j, a) : v;
-        x->buf[cnt++] = w;
-        if (kpc_in_h(x, w)) continue;
-        if ((err = kpc_send(x, r, base + kpc_sp_index(x, u), base + kpc_sp_index(x, w), item)) != OC_OK)
+        int64_t nc = (dc + a) % B, w = v + (nc - dc) * x->pw[c], sw = (sv - dc + nc + B) % B;
+        int64_t u = v, su = sv;
+        x->buf[cnt] = w;
+        x->sbuf[cnt++] = sw;
+        if (sw == 0) continue; /* w in H: dropped */
+        if (sv == 0) { /* v in H: its fellow holder v + a e_j sends */
+          int64_t nj = (dj + a) % B;
+          u = v + (nj - dj) * x->pw[j];
+          su = (sv - dj + nj + B) % B;
+        }
+        if ((err = kpc_send(x, r, base + kpc_sp_index(x, u, su), base + kpc_sp_index(x, w, sw),
+                            item)) != OC_OK)
           return err;
       }
     }
@@ -401,7 +403,12 @@ int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
   }
   if (nb != c->n) return OC_EINVAL;
   x.buf = (int64_t *)malloc((size_t)maxcube * sizeof *x.buf);
-  if (x.buf == NULL) return OC_ENOMEM;
+  x.sbuf = (int64_t *)malloc((size_t)maxcube * sizeof *x.sbuf);
+  if (x.buf == NULL || x.sbuf == NULL) {
+    free(x.buf);
+    free(x.sbuf);
+    return OC_ENOMEM;
+  }
   for (int64_t item = 0; item < m && err == OC_OK; item++) {
     int64_t beta = item / c->k, b = item % c->k + 1; /* lane b = 1..k */
     int64_t feeder = -1, rho = beta + 1;            /* source: processor 0 */
@@ -450,6 +457,7 @@ int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
     }
   }
   free(x.buf);
+  free(x.sbuf);
   if (err == OC_OK && time != NULL) *time = x.last;
   return err;
 }
