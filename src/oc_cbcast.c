@@ -887,7 +887,12 @@ static int ctx_init(cb_ctx *x, int64_t L, int64_t T, int64_t s, int64_t *left) {
   x->T = T;
   x->s = s;
   x->left = left;
-  x->ex_budget = left != NULL ? CB_FORM_EX_BUDGET : CB_TL_EX_BUDGET;
+  /* up to L = 18 (where the t(L) table shows base cases from 3L - 3 on)
+   * a plan grants each t three times as much: L = 17 needed it for its run
+   * of base cases, and fell back to the path at P >= 10^4 without */
+  x->ex_budget = left == NULL ? CB_TL_EX_BUDGET
+                 : L <= 18    ? 3 * CB_FORM_EX_BUDGET
+                              : CB_FORM_EX_BUDGET;
   x->base_lo = -1;
   x->f = fseq(L, T + 2 * L + 6);
   x->how = (signed char *)calloc((size_t)T + 1, 1);

@@ -52,6 +52,10 @@
 #include "oc_internal.h"
 
 #define KB_MAX_MSGS ((int64_t)1 << 26)
+/* `best` tries CYCLIC up to this latency: its plan takes at most ~0.2 s up
+ * to L = 16 and ~2 s at L = 17, 18 for any P (docs/ALGORITHMS.md); past
+ * it the searches run for seconds and mostly end in the path. */
+#define KB_BEST_CYCLIC_L 18
 
 const char *oc_kbcast_alg_name(oc_kbcast_alg a) {
   switch (a) {
@@ -558,7 +562,7 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
           first = 0;
         }
       } else {
-        if (a == OC_KB_CYCLIC && !(p->L <= 7 || (p->L <= 12 && p->P <= 256)))
+        if (a == OC_KB_CYCLIC && p->L > KB_BEST_CYCLIC_L)
           continue; /* its plan searches for seconds there, mostly in vain */
         e = oc_kbcast_plan(p, root, m, (oc_kbcast_alg)a, 0, NULL, &r);
         if ((a == OC_KB_CYCLIC || a == OC_KB_GREEDY) && (e == OC_EUNSUP || e == OC_ERANGE))

@@ -50,6 +50,7 @@
   X(kbcast_theorem7)                                                           \
   X(kbcast_pack_long_messages)                                                 \
   X(kbcast_cyclic)                                                             \
+  X(kbcast_best_cyclic)                                                        \
   X(kbcast_greedy)                                                             \
   X(kbcast_exact)                                                              \
   X(kbcast_karp_sweep)                                                         \

@@ -483,3 +483,35 @@ void test_kbcast_exact(void) {
   closedir(d);
   CHECK(count >= 14); /* 13 small ones and Karp's Fig. 2 instance */
 }
+
+/* `best` takes the cyclic schedule up to L = 18 (it left it out past
+ * L = 12 before, returning dtree's 134 for L = 13, P = 1000, m = 16 where
+ * cyclic is the single-sending optimum, 81), and a plan at L = 17 reaches
+ * its base cases for large P (it fell back to the path, delay L (P-1),
+ * at P >= 10^4 before each t got a larger share of the plan's cap). */
+void test_kbcast_best_cyclic(void) {
+  static const int64_t cases[][3] = {{13, 1000, 16}, {16, 5000, 64}, {18, 300, 7}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    oc_params p;
+    oc_kbcast_result r;
+    oc_sched s;
+    oc_verdict v;
+    int64_t single, thm37;
+    CHECK_OK(oc_params_postal(&p, cases[i][1], cases[i][0], 1));
+    CHECK_OK(oc_kbcast_bound_single(&p, cases[i][2], &single, &thm37));
+    oc_sched_init(&s);
+    CHECK_OK(oc_kbcast_plan(&p, 0, cases[i][2], OC_KB_BEST, 0, &s, &r));
+    CHECK_OK(oc_verify_bcast(&p, 0, cases[i][2], &s, &v));
+    CHECK(v.ok);
+    CHECK_EQ(v.time, r.time);
+    CHECK_EQ(r.alg, OC_KB_CYCLIC);
+    CHECK_EQ(r.time, single); /* L + B(P-1) + m - 1 */
+    oc_sched_free(&s);
+  }
+  if (!test_valgrind()) {
+    oc_cbcast *c = NULL;
+    CHECK_OK(oc_cbcast_new(&c, 20000, 17));
+    CHECK_EQ(oc_cbcast_get_info(c)->delay, oc_cbcast_get_info(c)->bound);
+    oc_cbcast_free(c);
+  }
+}
