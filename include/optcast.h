@@ -391,11 +391,11 @@ int oc_cbcast_tl(int64_t L, int64_t tmax, int64_t *tl, int64_t *base_lo,
  *            tree i mod k, one level per round: ceil(m/k) - 1 + H rounds
  *            for trees of height H (the source at depth 0)
  *  ROTATION  the rotation algorithm: the (k+1)-ary d-cube with the
- *            dimension of round r being r mod d; every message reaches
- *            everyone d + 1 rounds after the source sends it, so
- *            ceil(m/k) + ceil(log_{k+1} n) rounds, within one of the lower
- *            bound (the seed's Theorem 10).  See oc_kport_plan for the n
- *            it covers.
+ *            dimension of round r being r mod d, for other n a chain of
+ *            boxes; every message reaches everyone d + 1 (or d) rounds
+ *            after the source sends it, so ceil(m/k) + ceil(log_{k+1} n)
+ *            rounds at most, within one of the lower bound (the seed's
+ *            Theorem 10).  See oc_kport_plan for the n it covers.
  *  BEST      the faster of the two for the instance */
 typedef enum oc_kport_alg {
   OC_KP_KTREE = 0,
@@ -425,7 +425,8 @@ int oc_kport_bound(int64_t n, int64_t k, int64_t m, oc_kport_bounds *out);
 typedef struct oc_kport_result {
   oc_kport_alg alg;   /* the algorithm run (BEST: the winner)              */
   int64_t time;       /* rounds                                            */
-  int64_t height;     /* KTREE: the trees' height H; ROTATION: d + 1       */
+  int64_t height;     /* KTREE: the trees' height H; ROTATION: rounds per
+                         message, d + 1 or d                              */
 } oc_kport_result;
 
 /* The schedule (CSV time = the round a message is sent in, from 1).

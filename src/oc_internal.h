@@ -65,10 +65,12 @@ typedef struct kp_elem {
   int e;      /* CUBE: dimension; SPECIAL: k (k+1)^e processors        */
   int spare;  /* FRONT: 1 = hands each message on to the next box     */
   int64_t nch;
-  int ch[KP_CHAIN_CHILDREN]; /* FRONT children: 0 = SINGLE, e = CUBE(e) */
+  int ch[KP_CHAIN_CHILDREN]; /* FRONT children: 0 = SINGLE, e > 0 = CUBE(e),
+                                -(f + 1) = SPECIAL(f)                     */
 } kp_elem;
 typedef struct kp_chain {
   int64_t n, k, d, len;
+  int64_t delay; /* rounds per message: d + 1, or d (oc_kport_chain_find) */
   kp_elem el[KP_CHAIN_MAX];
 } kp_chain;
 /* OC_EUNSUP when no chain of delay d + 1 was found. */

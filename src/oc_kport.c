@@ -64,9 +64,10 @@
  * processor sends and receives k messages a round, to and from distinct
  * neighbours, and m messages take ceil(m/k) + d rounds: optimal when the
  * last batch has at least two messages (Lemma 3), one above Lemma 2
- * otherwise.  Other n: a chain of boxes (oc_kport_chain.c) with the same
- * ceil(m/k) + d rounds where one is found - every n for k <= 2, all but
- * the n docs/ALGORITHMS.md lists for k >= 3.
+ * otherwise.  Other n: a chain of boxes (oc_kport_chain.c), ceil(m/k) + d
+ * rounds or one fewer where one is found - every n for k <= 2; for k >= 3
+ * most n, docs/ALGORITHMS.md lists the others for k <= 6, n <= 200 (for
+ * k >= 7 many large n have no chain).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -146,7 +147,7 @@ int oc_kport_rotation_covers(int64_t n, int64_t k, int64_t *depth) {
   c = (kp_chain *)malloc(sizeof *c);
   if (c == NULL) return 0;
   ok = oc_kport_chain_find(n, k, c) == OC_OK;
-  if (ok && depth) *depth = c->d + 1;
+  if (ok && depth) *depth = c->delay;
   free(c);
   return ok;
 }
@@ -328,7 +329,7 @@ static int kp_rotation(int64_t n, int64_t k, int64_t m, int64_t root,
   if (e == OC_OK && res != NULL) {
     res->alg = OC_KP_ROTATION;
     res->time = time;
-    res->height = c->d + 1;
+    res->height = c->delay;
   }
   free(c);
   return e;

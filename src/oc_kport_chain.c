@@ -41,7 +41,7 @@
  *            t = 1, spare one round later.  Never first (the source would
  *            send k messages to one processor) nor after a SINGLE.
  *  FRONT     k processors z_1..z_k, lane b entering z_b, and x children
- *            (CUBEs and SINGLEs).  One round after entry z_b sends lane b
+ *            (CUBEs, SPECIALs and SINGLEs).  One round after entry z_b sends lane b
  *            to every child's entry (x sends), to y = k - 1 - x other
  *            fronts (z_{b+1}, ..., z_{b+y}, indices mod k) and, as the
  *            box's spare, to the next box (1 send): k sends.  The x fronts
@@ -49,7 +49,8 @@
  *            children's spares, child j feeding z_{b+y+1+j}.  So z_c
  *            receives lane c from outside and every other lane once, from
  *            distinct processors: k receptions a round.  t = max(2, e + 2
- *            for a CUBE(e) child, 3 for a SINGLE child).  The last box may
+ *            for a CUBE(e) child, f + 3 for a SPECIAL(f) child, 3 for a
+ *            SINGLE child).  The last box may
  *            be a FRONT without spare: y = k - x, x >= 1, and one child's
  *            spare unused.
  *
@@ -71,12 +72,13 @@
 
 #include "oc_internal.h"
 
-#define KPC_STEPS_MAX 200000 /* search effort before giving up */
+#define KPC_STEPS_MAX 2000000 /* search effort before giving up (~0.1 s) */
 
 typedef struct kpc_search {
   int64_t n, k, d;
   kp_chain *out;
   long steps;
+  int special;    /* pass: 0 none, 1 SPECIAL boxes, 2 also as FRONT children */
   int64_t pw[64]; /* (k+1)^e, saturated */
   /* memo of failures: (position, remaining, prev_single) */
   uint64_t *memo;
@@ -153,9 +155,9 @@ static int kpc_front_sp(kpc_search *s, int64_t i, int64_t rem, int last, int f,
                         int64_t cmax, int64_t tl, int emax) {
   kp_elem *el = &s->out->el[i - 1];
   int64_t sz, cmost = cmax;
-  if (++s->steps > KPC_STEPS_MAX) return 0;
-  if (f < 0 || cmax == 0) return kpc_front(s, i, rem, last, emax, cmax, tl);
+  if (f < 0 || cmax == 0 || s->special < 2) return kpc_front(s, i, rem, last, emax, cmax, tl);
   if (s->pw[f] > rem / s->k) return kpc_front_sp(s, i, rem, last, f - 1, cmax, tl, emax);
+  if (++s->steps > KPC_STEPS_MAX) return 0;
   sz = s->pw[f] * s->k;
   if (rem / sz < cmost) cmost = rem / sz;
   for (int64_t c = cmost; c >= 0; c--) {
@@ -182,8 +184,8 @@ static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single) {
   if (tl <= 0 || i > KP_CHAIN_MAX || ++s->steps > KPC_STEPS_MAX) return 0;
   /* boxes i, i+1, ... hold at most (k+1)^(tl-1): SPECIALs k (k+1)^(t-2)
    * for t = tl, tl-1, ..., 2 and a closing SINGLE telescope to it (a
-   * FRONT holds less than the SPECIAL of its t, a closing CUBE(tl-1) one
-   * less) */
+   * FRONT holds at most as much as the SPECIAL of its t, a closing
+   * CUBE(tl-1) one less) */
   if (tl - 1 < 63 && rem > s->pw[tl - 1]) return 0;
   key = kpc_key(i, rem, prev_single);
   if (kpc_memo(s, key, 0)) return 0;
@@ -199,7 +201,7 @@ static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single) {
     }
   /* a SPECIAL(f): k (k+1)^f processors, t = f + 2, closing the chain or
    * handing on one round after entry; largest first */
-  for (int64_t f = oc_min64(tl - 2, 61); f >= 0; f--) {
+  for (int64_t f = oc_min64(tl - 2, 61); f >= 0 && s->special; f--) {
     int64_t sz;
     if (s->pw[f] > rem / s->k) continue;
     sz = s->pw[f] * s->k;
@@ -239,6 +241,28 @@ static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single) {
   return 0;
 }
 
+/* The chain's delay: box i (1-based) enters i - 1 rounds after the
+ * source's send round and needs t_i rounds, so a message is everywhere
+ * max_i (i - 1 + t_i) rounds after that round starts - d + 1 at most by
+ * the search, d where the boxes allow (n = (k+1)^j + 1: Lemma 2). */
+static void kpc_delay(kp_chain *c) {
+  c->delay = 0;
+  for (int64_t i = 0; i < c->len; i++) {
+    const kp_elem *el = &c->el[i];
+    int64_t t = 1; /* SINGLE */
+    if (el->type == KP_EL_CUBE) t = el->e + 1;
+    if (el->type == KP_EL_SPECIAL) t = el->e + 2;
+    if (el->type == KP_EL_FRONT) {
+      t = 2;
+      for (int64_t j = 0; j < el->nch; j++) {
+        int ce = el->ch[j];
+        t = oc_max64(t, ce > 0 ? ce + 2 : ce < 0 ? -ce + 2 : 3);
+      }
+    }
+    c->delay = oc_max64(c->delay, i + t);
+  }
+}
+
 int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out) {
   kpc_search s;
   int ok;
@@ -257,14 +281,26 @@ int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out) {
     out->len = 1;
     out->el[0].type = KP_EL_CUBE;
     out->el[0].e = (int)s.d;
+    out->delay = s.d + 1;
     return OC_OK;
   }
   if (k > KP_CHAIN_CHILDREN) return OC_EUNSUP; /* FRONTs hold at most this */
   s.mask = ((size_t)1 << 16) - 1;
   s.memo = (uint64_t *)calloc(s.mask + 1, sizeof *s.memo);
   if (s.memo == NULL) return OC_ENOMEM;
-  ok = kpc_rec(&s, 1, n - 1, 0);
+  /* three passes, each with its own steps and memo: SPECIAL boxes, then
+   * also SPECIAL children of FRONTs (many more combinations: for k >= 8
+   * and large n they can use up the steps where a plainer chain exists),
+   * then the boxes before SPECIAL */
+  ok = 0;
+  for (int pass = 0; pass < 3 && !ok; pass++) {
+    s.special = pass == 2 ? 0 : pass + 1;
+    s.steps = 0;
+    memset(s.memo, 0, (s.mask + 1) * sizeof *s.memo);
+    ok = kpc_rec(&s, 1, n - 1, 0);
+  }
   free(s.memo);
+  if (ok) kpc_delay(out);
   return ok ? OC_OK : OC_EUNSUP;
 }
 
