@@ -50,7 +50,8 @@
  * O(k n) time and memory for the trees, plus the m (n - 1) messages.
  *
  * ROTATION for n = (k+1)^d (the seed's section 4; the one-box case of its
- * chain of "broadcast black boxes"): processors are the vectors of Z_{k+1}^d, the source is 0, and
+ * chain of "broadcast black boxes"): processors are the vectors of
+ * Z_{k+1}^d, the source is 0, and
  * round r uses dimension c = (r - 1) mod d: every processor v sends to its
  * k neighbours v + a e_c (a = 1..k; a send to 0 is dropped).  The source
  * sends the k messages of batch r - 1 to a e_c.  Every other v forwards

@@ -29,8 +29,8 @@
  *            entry's is the spare; (ii) a missing h in H that the cube
  *            makes a holder (two or more rounds after entry, when the
  *            holders' coset spans the previous round's dimension j) has
- *            k targets h + a e_c, all outside H,
- *            and k holders h + a e_j on its j-line, all outside H and
+ *            k targets h + a e_c, all outside H, and k holders h + a e_j
+ *            on its j-line, all outside H and
  *            holding the message: h + a e_j sends to h + a e_c in h's
  *            place, with the send it dropped.  Senders and receivers keep
  *            k distinct partners (h + a e_j is on neither the sender's nor
@@ -41,8 +41,8 @@
  *            t = 1, spare one round later.  Never first (the source would
  *            send k messages to one processor) nor after a SINGLE.
  *  FRONT     k processors z_1..z_k, lane b entering z_b, and x children
- *            (CUBEs, SPECIALs and SINGLEs).  One round after entry z_b sends lane b
- *            to every child's entry (x sends), to y = k - 1 - x other
+ *            (CUBEs, SPECIALs and SINGLEs).  One round after entry z_b
+ *            sends lane b to every child's entry (x sends), to y = k-1-x other
  *            fronts (z_{b+1}, ..., z_{b+y}, indices mod k) and, as the
  *            box's spare, to the next box (1 send): k sends.  The x fronts
  *            it skips (z_{b+y+1}, ..., z_{b+k-1}) get lane b from the
@@ -50,9 +50,8 @@
  *            receives lane c from outside and every other lane once, from
  *            distinct processors: k receptions a round.  t = max(2, e + 2
  *            for a CUBE(e) child, f + 3 for a SPECIAL(f) child, 3 for a
- *            SINGLE child).  The last box may
- *            be a FRONT without spare: y = k - x, x >= 1, and one child's
- *            spare unused.
+ *            SINGLE child).  The last box may be a FRONT without spare:
+ *            y = k - x, x >= 1, and one child's spare unused.
  *
  * The seed's "special" boxes of a(k+1)^e - 1 processors (delay 1) are
  * replaced by SPECIAL(e) (a = k, one processor more) and FRONTs (about
@@ -61,8 +60,10 @@
  * e.g. n = 15, k = 3) are listed in docs/ALGORITHMS.md, with the k-tree
  * taking over there.
  *
- * oc_kport_chain_find searches chains box by box (largest children first,
- * failures memoised, at most KPC_STEPS_MAX steps); oc_kport_chain_emit
+ * oc_kport_chain_find searches chains box by box (largest first, failures
+ * memoised, a capacity cut), in three passes of at most KPC_STEPS_MAX
+ * steps: SPECIAL boxes, then SPECIAL FRONT children too, then no SPECIAL
+ * at all; it records the chain's delay.  oc_kport_chain_emit
  * writes a message's sends box by box, O(1) per message sent.  Nothing
  * here checks a schedule: the verifier checks every one (tests, and
  * `optcast plan` before printing).
@@ -108,10 +109,13 @@ static int kpc_memo(kpc_search *s, uint64_t key, int add) {
 
 static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single);
 
-/* the element's size */
-static int64_t kpc_child_size(const kpc_search *s, int e) {
-  return e == 0 ? 1 : s->pw[e] - 1;
+/* A FRONT child's processors and rounds from the FRONT's entry: code 0
+ * SINGLE, e > 0 CUBE(e), -(f + 1) SPECIAL(f). */
+static int64_t kpc_ch_procs(const int64_t pw[64], int64_t k, int ce) {
+  return ce > 0 ? pw[ce] - 1 : ce < 0 ? pw[-ce - 1] * k : 1;
 }
+
+static int64_t kpc_ch_rounds(int ce) { return ce > 0 ? ce + 2 : ce < 0 ? -ce + 2 : 3; }
 
 /* Try FRONTs at position i with children chosen from kinds e = emax..0
  * (0 = SINGLE, allowed when tl >= 3), count <= cmax.  last: s = 0. */
@@ -133,7 +137,7 @@ static int kpc_front(kpc_search *s, int64_t i, int64_t rem, int last, int e,
   if (e == 0 && tl < 3) return kpc_front(s, i, rem, last, -1, cmax, tl);
   /* take c children of kind e, c from the most down to 0 */
   {
-    int64_t sz = kpc_child_size(s, e), cmost = cmax;
+    int64_t sz = kpc_ch_procs(s->pw, s->k, e), cmost = cmax;
     if (sz > 0 && rem / sz < cmost) cmost = rem / sz;
     for (int64_t c = cmost; c >= 0; c--) {
       int64_t base = el->nch;
@@ -254,10 +258,7 @@ static void kpc_delay(kp_chain *c) {
     if (el->type == KP_EL_SPECIAL) t = el->e + 2;
     if (el->type == KP_EL_FRONT) {
       t = 2;
-      for (int64_t j = 0; j < el->nch; j++) {
-        int ce = el->ch[j];
-        t = oc_max64(t, ce > 0 ? ce + 2 : ce < 0 ? -ce + 2 : 3);
-      }
+      for (int64_t j = 0; j < el->nch; j++) t = oc_max64(t, kpc_ch_rounds(el->ch[j]));
     }
     c->delay = oc_max64(c->delay, i + t);
   }
@@ -431,9 +432,8 @@ int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
       nb += c->k;
       for (int64_t j = 0; j < el->nch; j++) {
         int ce = el->ch[j];
-        if (ce > 0) maxcube = oc_max64(maxcube, x.pw[ce]);
-        if (ce < 0) maxcube = oc_max64(maxcube, x.pw[-ce]);
-        nb += ce > 0 ? x.pw[ce] - 1 : ce < 0 ? x.pw[-ce - 1] * c->k : 1;
+        maxcube = oc_max64(maxcube, x.pw[ce < 0 ? -ce : ce]); /* its cube's vertices */
+        nb += kpc_ch_procs(x.pw, c->k, ce);
       }
     }
   }
