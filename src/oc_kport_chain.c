@@ -111,7 +111,7 @@ static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single);
 
 /* A FRONT child's processors and rounds from the FRONT's entry: code 0
  * SINGLE, e > 0 CUBE(e), -(f + 1) SPECIAL(f). */
-static int64_t kpc_ch_procs(const int64_t pw[64], int64_t k, int ce) {
+static int64_t kpc_ch_procs(const int64_t *pw, int64_t k, int ce) {
   return ce > 0 ? pw[ce] - 1 : ce < 0 ? pw[-ce - 1] * k : 1;
 }
 
