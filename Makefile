@@ -12,7 +12,7 @@ WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS  ?= -O2 -g
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRC = src/oc_num.c src/oc_reach.c src/oc_bcast.c src/oc_reduce.c src/oc_alltoall.c src/oc_allreduce.c src/oc_kbcast.c src/oc_cbcast.c src/oc_kport.c src/oc_kport_chain.c src/oc_csv.c src/oc_sched.c src/oc_verify.c src/oc_verify_vec.c src/oc_verify_kport.c src/oc_libcoll.c src/oc_libred.c src/oc_rrp.c src/oc_verify_rrp.c \
+LIB_SRC = src/oc_num.c src/oc_reach.c src/oc_bcast.c src/oc_reduce.c src/oc_alltoall.c src/oc_allreduce.c src/oc_kbcast.c src/oc_cbcast.c src/oc_cbnest.c src/oc_kport.c src/oc_kport_chain.c src/oc_csv.c src/oc_sched.c src/oc_verify.c src/oc_verify_vec.c src/oc_verify_kport.c src/oc_libcoll.c src/oc_libred.c src/oc_rrp.c src/oc_verify_rrp.c \
           src/rt_types.c src/rt_params.c src/rt_threads.c src/rt_exec.c src/rt_coll.c src/rt_measure.c
 CLI_SRC = src/cli.c src/cli_render.c src/cli_kport.c src/cli_cbcast.c src/cli_buffered.c src/cli_cbpic.c src/cli_svg.c src/cli_draw.c src/cli_report.c src/cli_compare.c src/cli_rrp.c src/cli_run.c
 TEST_SRC = tests/test_main.c tests/test_reach.c tests/test_bcast.c \

@@ -3,7 +3,8 @@
  *
  *   plan      oc_cbcast_new (set-up: base cases in Karp's form, the split,
  *             the pairing of send and receive slots): O(P) after the base
- *             cases, which depend on L only
+ *             cases, which depend on L only; L > 18: the nested
+ *             construction, O(P) per deadline tried
  *   step      oc_cbcast_step, what one processor receives and sends at one
  *             step: O(1) after set-up (plus a binary search for its block),
  *             so the time per call must not grow with P
@@ -35,7 +36,8 @@ static uint64_t rnd(void) { return xorshift(&rs); }
 int main(int argc, char **argv) {
   static const long long cases[][2] = {{3, 1000},    {3, 1000000}, {5, 1000},   {5, 1000000},
                                        {10, 1000},   {10, 1000000}, {2, 1000},  {2, 1000000},
-                                       {16, 1000000}};
+                                       {16, 1000000}, {20, 1000},   {20, 1000000},
+                                       {64, 1000},   {64, 1000000}};
   volatile long long sink = 0;
   if (argc > 3) { /* callgrind mode */
     oc_cbcast *c = NULL;

@@ -317,7 +317,8 @@ typedef enum oc_cbcast_method {
   OC_CB_INDUCTION = 1, /* P-1 = f_t, Karp's induction from base cases     */
   OC_CB_SPLIT = 2,     /* P-1 = f_{t-1} + n1: full part + a smaller tree  */
   OC_CB_SEARCH = 3,    /* a tree of deadline D >= B(P-1) and words searched */
-  OC_CB_PATH = 4       /* none found: a path, delay L (P - 1)             */
+  OC_CB_PATH = 4,      /* none found: a path, delay L (P - 1)             */
+  OC_CB_NESTED = 5     /* every subtree hands one leaf up (oc_cbnest.c)   */
 } oc_cbcast_method;
 const char *oc_cbcast_method_name(int m);
 
@@ -342,8 +343,10 @@ typedef struct oc_cbcast oc_cbcast;
 typedef struct oc_cbcast_act { int64_t item, peer; } oc_cbcast_act; /* -1: none */
 
 /* 1 <= P <= OC_CBCAST_PROCS_MAX, 1 <= L <= OC_CBCAST_L_MAX (OC_ERANGE).
- * Trees of deadline B(P-1) .. B(P-1) + L + 1 are tried; if none has words
- * our search finds, the path (method OC_CB_PATH). */
+ * L <= 18: Karp's induction, the split and searched trees of deadline
+ * B(P-1) .. B(P-1) + 2L + 4, then the nested construction if it does
+ * better; L > 18: the nested construction (deadlines up to B + 2L + 4).
+ * If nothing is found, the path (method OC_CB_PATH; not seen). */
 int oc_cbcast_new(oc_cbcast **out, int64_t P, int64_t L);
 /* Karp et al. section 3.5's buffered model: arrived items wait in a buffer
  * and a processor takes one a step, any of them.  The plan has delay

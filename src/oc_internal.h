@@ -55,6 +55,20 @@ int oc_bcast_post_locate(const oc_bcast *b, int64_t x, oc_post *out);
 int64_t oc_bcast_post_child(const oc_bcast *b, const oc_post *v, int64_t k,
                             int64_t *label);
 
+/* Continuous broadcast, the nested block-cyclic construction (oc_cbnest.c).
+ * oc_cb_order_word orders w[1..r-1] so that w[0], 1 + w[1], ..., r-1 +
+ * w[r-1] are distinct mod r (OC_EINVAL: the sum is not 0 mod r, or the
+ * search ran out).  oc_cbnest_build makes a tree of deadline D for n
+ * processors (the source's P - 1), its shape cut for deadline D - slack
+ * (the rest is room for trades), policy 0 or 1 (how sizes are shared
+ * out), and hands each block (r, J = word[0], word) to add, the root's
+ * first; *ro the receive-only letter, *Dreal the deadline reached (<= D,
+ * letters count from it).  OC_EINVAL: none of this shape. */
+typedef int (*oc_cbn_add_fn)(void *ctx, int32_t r, int64_t J, const int64_t *word);
+int oc_cb_order_word(int32_t r, int64_t *w, uint64_t seed);
+int oc_cbnest_build(int64_t n, int64_t L, int64_t D, int64_t slack, int policy,
+                    oc_cbn_add_fn add, void *ctx, int64_t *ro, int64_t *Dreal);
+
 /* k-port rotation for any n (oc_kport_chain.c): a chain of boxes. */
 #define KP_CHAIN_MAX 64             /* boxes in a chain                 */
 #define KP_CHAIN_CHILDREN 64        /* children of a FRONT; k <= this   */

@@ -34,10 +34,8 @@
  *            (Corollary 3.1; the single-sending lower bound, within
  *            k* = min(L, ...) of Theorem 3.1's), and at most Theorem 3.7's
  *            B(P-1) + 2L + m - 2 where D_c <= 2L + B(P-1) - 1 (every P and
- *            L of the sweep, L = 2 included, see docs/ALGORITHMS.md).
- *            Where D_c is above L + B(P-1), P + 1's plan less a processor
- *            that never sends is taken if faster (L = 18, P = 44: 59
- *            instead of the path's 774).
+ *            L of the sweeps, L = 2 included, and L = 19..64 with the
+ *            nested construction, see docs/ALGORITHMS.md).
  *  GREEDY    (ours; integer L) the source may send an item more than once.
  *            At each step every processor holding an item that another
  *            lacks may send one: a maximum matching (augmenting paths) of
@@ -55,10 +53,6 @@
 #include "oc_internal.h"
 
 #define KB_MAX_MSGS ((int64_t)1 << 26)
-/* `best` tries CYCLIC up to this latency: its plan takes at most ~0.2 s up
- * to L = 16 and ~2 s at L = 17, 18 for any P (docs/ALGORITHMS.md); past
- * it the searches run for seconds and mostly end in the path. */
-#define KB_BEST_CYCLIC_L 18
 
 const char *oc_kbcast_alg_name(oc_kbcast_alg a) {
   switch (a) {
@@ -107,38 +101,12 @@ static int postal_f(int64_t n, int64_t num, int64_t den, int64_t *B, int64_t *dr
   return OC_OK;
 }
 
-/* The first m items of c's schedule (P + 1 processors, root 0) on P
- * processors: a processor that never sends is left out (its receptions
- * with it), the others renumbered past it, then rotated to root. */
-static int kb_drop_quiet(const oc_cbcast *c, int64_t P, int64_t root, int64_t m,
-                         oc_sched *out) {
-  oc_sched t;
-  unsigned char *sends = (unsigned char *)calloc((size_t)P + 1, 1);
-  int64_t x = -1;
-  int e;
-  if (sends == NULL) return OC_ENOMEM;
-  oc_sched_init(&t);
-  e = oc_cbcast_schedule(c, 0, m, &t);
-  for (size_t i = 0; e == OC_OK && i < t.n; i++) sends[t.msg[i].src] = 1;
-  for (int64_t q = P; q > 0 && x < 0; q--)
-    if (!sends[q]) x = q;
-  if (e == OC_OK && x < 0) e = OC_EINVAL; /* cannot happen: a receive-only processor */
-  for (size_t i = 0; e == OC_OK && i < t.n; i++) {
-    const oc_msg *a = &t.msg[i];
-    int64_t s = a->src - (a->src > x), d = a->dst - (a->dst > x);
-    if (a->dst != x) e = oc_sched_push(out, a->t, (s + root) % P, (d + root) % P, a->item);
-  }
-  oc_sched_free(&t);
-  free(sends);
-  return e;
-}
-
 /* The continuous block-cyclic schedule's first m items.  All items are
  * at the source from time 0, so the continuous schedule (item i released
  * at i) is valid here as it stands. */
 static int run_cyclic(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
                       oc_kbcast_result *res) {
-  oc_cbcast *c = NULL, *c1 = NULL;
+  oc_cbcast *c = NULL;
   const oc_cbcast_info *in;
   int e;
   if (p->g != 1 || p->L > OC_CBCAST_L_MAX) return OC_EUNSUP;
@@ -146,22 +114,8 @@ static int run_cyclic(const oc_params *p, int64_t root, int64_t m, oc_sched *out
   if ((e = oc_cbcast_new(&c, p->P, p->L)) != OC_OK) return e;
   in = oc_cbcast_get_info(c);
   res->formula = oc_add_sat(in->B + 2 * p->L, m) - 2; /* sat: operands >= 0 */
-  /* Above the bound: P + 1's plan less a processor that never sends (its
-   * receive-only one) may be faster - L = 18, P = 44: the path (774)
-   * against P = 45's searched tree, 59 = P = 44's optimum. */
-  if (in->delay > in->bound && p->P < OC_CBCAST_PROCS_MAX && p->P > 2 &&
-      oc_cbcast_new(&c1, p->P + 1, p->L) == OC_OK &&
-      oc_cbcast_get_info(c1)->delay < in->delay) {
-    oc_cbcast_free(c);
-    c = c1;
-    in = oc_cbcast_get_info(c);
-  } else if (c1 != NULL) {
-    oc_cbcast_free(c1);
-    c1 = NULL;
-  }
   res->time = oc_add_sat(in->delay, m - 1);
-  if (out != NULL) e = c1 == NULL ? oc_cbcast_schedule(c, root, m, out)
-                                  : kb_drop_quiet(c, p->P, root, m, out);
+  if (out != NULL) e = oc_cbcast_schedule(c, root, m, out);
   oc_cbcast_free(c);
   return e;
 }
@@ -605,8 +559,6 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
           first = 0;
         }
       } else {
-        if (a == OC_KB_CYCLIC && p->L > KB_BEST_CYCLIC_L)
-          continue; /* its plan searches for seconds there, mostly in vain */
         e = oc_kbcast_plan(p, root, m, (oc_kbcast_alg)a, 0, NULL, &r);
         if ((a == OC_KB_CYCLIC || a == OC_KB_GREEDY) && (e == OC_EUNSUP || e == OC_ERANGE))
           continue;

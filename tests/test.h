@@ -65,6 +65,7 @@
   X(cbcast_mutants)                                                            \
   X(cbcast_large)                                                              \
   X(cbcast_tl)                                                                 \
+  X(cbcast_nested)                                                             \
   X(cli_cbcast)                                                                \
   X(kport_bounds_exhaustive)                                                   \
   X(kport_bounds_values)                                                       \

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oc_internal.h"
 #include "test.h"
 
 static int lines(const char *s) {
@@ -462,4 +463,63 @@ void test_cbcast_fig4_form(void) {
   CHECK_EQ(classes, 127);
   oc_sched_free(&s);
   oc_cbcast_free(c);
+}
+
+/* The nested construction (oc_cbnest.c).  Words: random multisets whose sum
+ * is right get a legal order; a wrong sum is refused.  Plans: every L > 18
+ * is nested (no Karp search), verified, within Theorem 3.7's continuous
+ * budget B + 2L - 1; every n = P - 1 <= L + 1 optimal (the root's leaf
+ * children cover every residue); cases that were the path before: L = 20,
+ * P = 21 (delay 400) and L = 18, P = 44 (774), now at the bound. */
+static int64_t nest_rng(uint64_t *s) {
+  *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (int64_t)(*s >> 33);
+}
+
+void test_cbcast_nested(void) {
+  uint64_t st = 7;
+  int64_t w[400], seen[400];
+  for (int trial = 0; trial < (test_valgrind() ? 60 : 600); trial++) {
+    int32_t r = 2 + (int32_t)(nest_rng(&st) % (trial % 3 == 0 ? 300 : 30));
+    int64_t sum = 0, kinds = 1 + nest_rng(&st) % 40;
+    for (int32_t q = 1; q < r; q++) sum += w[q] = nest_rng(&st) % kinds;
+    w[0] = (r - sum % r) % r + r * (nest_rng(&st) % 3);
+    CHECK_OK(oc_cb_order_word(r, w, (uint64_t)trial));
+    memset(seen, 0, sizeof seen);
+    for (int32_t q = 0; q < r; q++) seen[(q + w[q]) % r]++;
+    for (int32_t q = 0; q < r; q++) CHECK_EQ(seen[q], 1);
+    w[0]++; /* the sum is off now: no order can be legal */
+    CHECK_EQ(oc_cb_order_word(r, w, 1), OC_EINVAL);
+  }
+  {
+    /* make check: five L; make sweep: every L = 19..64, P = 3..400 */
+    static const int64_t Ls[] = {19, 20, 27, 33, 64};
+    int64_t nL = test_sweep() ? 64 - 18 : (int64_t)(sizeof Ls / sizeof Ls[0]);
+    for (int64_t i = 0; i < nL; i++) {
+      int64_t L = test_sweep() ? 19 + i : Ls[i], Pmax = test_valgrind() ? 60 : (test_sweep() ? 400 : 150);
+      for (int64_t P = 3; P <= Pmax; P += (test_sweep() || P < L + 3) ? 1 : 7) {
+        int64_t d, b;
+        plan_check(P, L, test_sweep() ? 40 : 6, (P * 5) % P, &d, &b);
+        CHECK(d <= b + L - 1);
+        if (P - 1 <= L + 1) CHECK_EQ(d, b);
+      }
+    }
+  }
+  {
+    oc_cbcast *c = NULL;
+    int64_t d, b;
+    CHECK_OK(oc_cbcast_new(&c, 21, 20));
+    CHECK_EQ(oc_cbcast_get_info(c)->method, OC_CB_NESTED);
+    oc_cbcast_free(c);
+    plan_check(21, 20, 30, 4, &d, &b);
+    CHECK_EQ(d, b);
+    plan_check(44, 18, 30, 17, &d, &b);
+    CHECK_EQ(d, b);
+    if (!test_valgrind()) { /* large: the repair's trades at work */
+      plan_check(20000, 30, 3, 77, &d, &b);
+      CHECK(d <= b + 30 - 1);
+      plan_check(300000, 64, 2, 0, &d, &b);
+      CHECK(d <= b + 64 - 1);
+    }
+  }
 }

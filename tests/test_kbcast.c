@@ -515,23 +515,33 @@ void test_kbcast_best_cyclic(void) {
     CHECK_EQ(r.time, single); /* L + B(P-1) + m - 1 */
     oc_sched_free(&s);
   }
-  { /* L = 18, P = 44: the continuous plan is the path; P = 45's less a
-       processor that never sends is optimal (kb_drop_quiet) */
-    oc_params p;
-    oc_kbcast_result r;
-    oc_sched s;
-    oc_verdict v;
-    int64_t single, thm37;
-    CHECK_OK(oc_params_postal(&p, 44, 18, 1));
-    CHECK_OK(oc_kbcast_bound_single(&p, 7, &single, &thm37));
-    oc_sched_init(&s);
-    CHECK_OK(oc_kbcast_plan(&p, 17, 7, OC_KB_CYCLIC, 0, &s, &r));
-    CHECK_OK(oc_verify_bcast(&p, 17, 7, &s, &v));
-    CHECK(v.ok);
-    CHECK_EQ(v.time, r.time);
-    CHECK_EQ(r.time, single);
-    CHECK_EQ(s.n, (size_t)(7 * 43));
-    oc_sched_free(&s);
+  { /* L = 18, P = 44 (the continuous plan was the path, 774) and L > 18,
+       where the plan is nested: within Theorem 3.7, at the single-sending
+       optimum where the continuous delay is optimal (P - 1 <= L + 1) */
+    static const int64_t big[][4] = {{18, 44, 7, 17}, {20, 21, 9, 3},   {20, 1000, 10, 5},
+                                     {33, 35, 40, 0}, {40, 5000, 30, 9}, {64, 200, 64, 11}};
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+      oc_params p;
+      oc_kbcast_result r;
+      oc_sched s;
+      oc_verdict v;
+      int64_t single, thm37, m = big[i][2], root = big[i][3];
+      if (test_valgrind() && big[i][1] > 300) continue;
+      CHECK_OK(oc_params_postal(&p, big[i][1], big[i][0], 1));
+      CHECK_OK(oc_kbcast_bound_single(&p, m, &single, &thm37));
+      oc_sched_init(&s);
+      CHECK_OK(oc_kbcast_plan(&p, root, m, OC_KB_CYCLIC, 0, &s, &r));
+      CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
+      CHECK(v.ok);
+      CHECK_EQ(v.time, r.time);
+      CHECK(single_sending(&s, root, m));
+      CHECK(r.time >= single && r.time <= thm37);
+      if (big[i][1] - 1 <= big[i][0] + 1 || i == 0) CHECK_EQ(r.time, single);
+      oc_sched_free(&s);
+      single = r.time; /* BEST: the fastest of all, so at most this */
+      CHECK_OK(oc_kbcast_plan(&p, root, m, OC_KB_BEST, 0, NULL, &r));
+      CHECK(r.time <= single);
+    }
   }
   if (!test_valgrind()) {
     oc_cbcast *c = NULL;
