@@ -296,6 +296,16 @@ int oc_kbcast_buffered(const oc_params *p, int64_t root, int64_t m, oc_sched *ou
  * B(P-1) + 2L + m - 2, Theorem 3.7's single-sending upper bound. */
 int oc_kbcast_bound_single(const oc_params *p, int64_t m, int64_t *single,
                            int64_t *thm37);
+/* Karp et al. Theorem 3.7's reception pattern inside one r-block (the
+ * case L <= r < 2L, their Fig. 4 for L = 5, r = 7, k = 16), as we
+ * reconstruct it: processor j = 1..r of the block takes item i (1-based)
+ * as its active item when i = j (mod r), at step i - 1; the other r - 1
+ * receive i at steps r - 1 + i .. 2r - 3 + i, one per step.  tab gets r
+ * rows of *T = k + 2r - 2 steps (row j - 1, column step): +i an inactive
+ * reception, -i an active one (bold in the paper), 0 none; it must hold
+ * r * (k + 2r - 2) entries.  OC_EUNSUP unless 4 <= r, L <= r < 2L;
+ * OC_ERANGE past r <= 4096, k <= 65536. */
+int oc_kbcast_karp_block(int64_t L, int64_t r, int64_t k, int64_t *tab, int64_t *T);
 
 /* ---- continuous broadcast in the postal model (Karp et al. 3.1-3.3) ------
  * Integer latency L (g = 1, o = 0).  The source creates item i at time i

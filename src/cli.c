@@ -29,7 +29,7 @@ enum {
   O_ITEMS, O_OPERANDS, O_ROOT, O_ALGORITHM, O_RANK, O_JSON, O_CSV, O_QUIET,
   O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE, O_SVG, O_HTML,
   O_FORMAT, O_PRESET, O_SIZE, O_SWEEP, O_SEGMENT, O_SEGMENTS, O_PARAMS, O_BUFFERED,
-  O_COUNT
+  O_KARP_BLOCK, O_COUNT
 };
 static const struct {
   const char *name;
@@ -42,7 +42,7 @@ static const struct {
     {"help", 0},     {"personalized", 0}, {"commutative", 0}, {"ordered", 0},
     {"counts", 1},   {"degree", 1},   {"svg", 1},     {"html", 1},    {"format", 1},
     {"preset", 1},   {"size", 1},     {"sweep", 1},   {"segment", 1},
-    {"segments", 1}, {"params", 1}, {"buffered", 0},
+    {"segments", 1}, {"params", 1}, {"buffered", 0}, {"karp-block", 1},
 };
 
 static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
@@ -1273,7 +1273,7 @@ static int run_cbcast(cli *c) {
   for (int o = 0; o < O_COUNT; o++)
     if (c->set[o] && o != O_MODEL && o != O_PROCS && o != O_LATENCY && o != O_LAMBDA &&
         o != O_ITEMS && o != O_ROOT && o != O_JSON && o != O_CSV && o != O_QUIET &&
-        o != O_BUFFERED && o != O_SVG && o != O_HTML && o != O_FORMAT &&
+        o != O_BUFFERED && o != O_SVG && o != O_HTML && o != O_FORMAT && o != O_KARP_BLOCK &&
         !(o == O_ALGORITHM && strcmp(c->val[o], "block-cyclic") == 0))
       die("--%s: not a parameter of '%s%s' (it takes --latency L, --procs P, "
           "--items k, --root r)", OPTS[o].name, c->problem,
@@ -1289,9 +1289,21 @@ static int run_cbcast(cli *c) {
   if (c->set[O_LATENCY] && c->set[O_LAMBDA]) die("--lambda: give --latency or --lambda, not both");
   lat = c->set[O_LAMBDA] ? O_LAMBDA : O_LATENCY;
   if (!c->set[lat]) die("missing --latency (the postal latency L, an integer)");
-  if (!c->set[O_PROCS]) die("missing --procs (number of processors)");
   memset(&a, 0, sizeof a);
   a.cmd = c->cmd;
+  if (c->set[O_KARP_BLOCK]) { /* one r-block's table: no processors, no schedule */
+    if (strcmp(c->cmd, "plan") != 0 || !is(c, "cbcast") || c->set[O_BUFFERED] ||
+        c->set[O_PROCS] || c->set[O_ROOT] || c->set[O_CSV] || c->set[O_SVG] || c->set[O_HTML] ||
+        c->set[O_FORMAT])
+      die("--karp-block: only 'optcast plan cbcast --latency L --karp-block r [--items k] "
+          "[--json]'");
+    a.L = need_int(c, lat, 1, OC_CBCAST_L_MAX);
+    a.karp_block = need_int(c, O_KARP_BLOCK, 1, 64);
+    a.k = c->set[O_ITEMS] ? need_int(c, O_ITEMS, 1, 4096) : 16;
+    a.json = c->set[O_JSON];
+    return cli_cbcast(&a, NULL, 0);
+  }
+  if (!c->set[O_PROCS]) die("missing --procs (number of processors)");
 #ifdef OC_CLI_NO_MAIN /* the fuzzing build: small instances (the plan searches) */
   a.L = need_int(c, lat, 1, 8);
   a.P = need_int(c, O_PROCS, 1, 64);

@@ -55,6 +55,7 @@ typedef struct cli_cbcast_args {
   int draw, report;        /* `optcast draw` / `report` instead of text  */
   const char *svg, *html;  /* their files, or NULL for standard output   */
   const char *command;     /* report: the `optcast plan` line            */
+  int64_t karp_block;      /* --karp-block r: Theorem 3.7's block table  */
 } cli_cbcast_args;
 int cli_cbcast(const cli_cbcast_args *a, char *buf, size_t len);
 int cli_buffered(const cli_cbcast_args *a, char *buf, size_t len);

@@ -227,7 +227,75 @@ static int cb_verify(const cli_cbcast_args *a, char *buf, size_t len) {
   return v.ok ? 0 : 1;
 }
 
+/* --karp-block r: Theorem 3.7's reception pattern in one r-block (Karp et
+ * al.'s Fig. 4 form: rows the block's processors, columns steps, the item
+ * taken, '*' its active items, bold in the paper).  Checked before it is
+ * printed: every processor takes every item once, one a step. */
+static int cb_karp_block(const cli_cbcast_args *a) {
+  int64_t T = 0, r = a->karp_block, *tab;
+  int e;
+  if (r > 64 || a->k > 4096) {
+    fprintf(stderr, "optcast: --karp-block, --items: at most 64 processors and 4096 items "
+                    "(got %lld, %lld)\n", (long long)r, (long long)a->k);
+    return 2;
+  }
+  tab = (int64_t *)malloc((size_t)(r * (a->k + 2 * r)) * sizeof *tab);
+  if (tab == NULL) return cb_fail("plan", OC_ENOMEM);
+  if ((e = oc_kbcast_karp_block(a->L, r, a->k, tab, &T)) != OC_OK) {
+    free(tab);
+    if (e == OC_EUNSUP) {
+      fprintf(stderr, "optcast: --karp-block: %lld is outside Theorem 3.7's case L <= r < 2L, "
+                      "r >= 4 (L = %lld)\n", (long long)r, (long long)a->L);
+      return 2;
+    }
+    return cb_fail("plan", e);
+  }
+  for (int64_t j = 0; j < r; j++) { /* each item once, one a step (the rows' steps are distinct) */
+    int64_t got = 0;
+    for (int64_t x = 0; x < T; x++) got += tab[j * T + x] != 0;
+    if (got != a->k) {
+      free(tab);
+      fprintf(stderr, "optcast: internal error: the block pattern loses receptions\n");
+      return 2;
+    }
+  }
+  if (a->json) {
+    printf("{\"problem\":\"cbcast\",\"model\":\"postal\",\"karp_block\":%lld,\"latency\":%lld,"
+           "\"items\":%lld,\"steps\":%lld,\"table\":[",
+           (long long)r, (long long)a->L, (long long)a->k, (long long)T);
+    for (int64_t j = 0; j < r; j++) {
+      printf("%s[", j ? "," : "");
+      for (int64_t x = 0; x < T; x++) printf("%s%lld", x ? "," : "", (long long)tab[j * T + x]);
+      printf("]");
+    }
+    printf("]}\n");
+  } else {
+    int64_t w = 2;
+    for (int64_t x = a->k; x >= 10; x /= 10) w++;
+    printf("Karp et al. Theorem 3.7, one block of r = %lld processors, L = %lld, %lld items "
+           "(Fig. 4's form):\nrow: the block's processor p_j, column: step, entry: the item "
+           "it takes then, * = active (it forwards it)\n%6s",
+           (long long)r, (long long)a->L, (long long)a->k, "step");
+    for (int64_t x = 0; x < T; x++) printf(" %*lld", (int)w, (long long)x);
+    printf("\n");
+    for (int64_t j = 0; j < r; j++) {
+      printf("  p%-3lld", (long long)j + 1);
+      for (int64_t x = 0; x < T; x++) {
+        int64_t v = tab[j * T + x];
+        char cell[32];
+        if (v == 0) snprintf(cell, sizeof cell, ".");
+        else snprintf(cell, sizeof cell, v < 0 ? "*%lld" : "%lld", (long long)(v < 0 ? -v : v));
+        printf(" %*s", (int)w, cell);
+      }
+      printf("\n");
+    }
+  }
+  free(tab);
+  return 0;
+}
+
 int cli_cbcast(const cli_cbcast_args *a, char *buf, size_t len) {
+  if (a->karp_block > 0) return cb_karp_block(a);
   if (strcmp(a->cmd, "plan") == 0 || a->draw || a->report) return cb_plan(a);
   if (strcmp(a->cmd, "bound") == 0) return cb_bound(a);
   return cb_verify(a, buf, len);

@@ -638,3 +638,88 @@ int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
   *lb = oc_max64(*lemma8, *karp31);
   return OC_OK;
 }
+
+/* ---- Theorem 3.7's block pattern (Karp, Sahay, Santos, Schauser 3.4) --------
+ * Source: the case "L + 1 < r < 2L" of the proof sketch of Theorem 3.7,
+ * rules (a)-(d), and their Fig. 4 (L = 5, r = 7, k = 16); the case r = L,
+ * L + 1 "uses the same scheme".  An r-block's processor p_j is the
+ * r-sender of the items i = j (mod r): it receives them at i + t - r (we
+ * take t = r - 1, so at i - 1) and forwards each to its own block in the
+ * end game; item i's other r - 1 receptions in the block fall on steps
+ * t + i .. t + i + r - 2, one each, the first L of them from p_(i mod r),
+ * the rest from a block of size r - L.  Who takes which step (offsets
+ * from t + i):
+ *   (a) i = 1 (mod r):  p_j at j - 2, j = 2..r;
+ *   (b) i = 2..r-2:     p_r, p_1, p_2, ... (p_(i mod r) skipped) at 0, 1, ...;
+ *   (c) i = r - 1:      r odd: p_h, p_H, p_r, p_1 at 0..3 (h = floor(r/2),
+ *                       H = ceil(r/2)), p_j at 5 + 2(j-2) for j < h and at
+ *                       4 + 2(j-H-1) for H < j < r-1; r even: p_(r/2), p_1,
+ *                       p_r at 0..2, p_j at 4 + 2(j-2) (j < r/2) and at
+ *                       3 + 2(j-r/2-1) (r/2 < j < r-1);
+ *   (d) i = 0 (mod r):  r odd: p_1 at 0, p_h at r - 2, p_H one step after
+ *                       it takes i - 1, p_(r-1) at r - 3, the rest one step
+ *                       before they take i - 1; r even: p_1 at 2, p_(r/2)
+ *                       one after i - 1, p_(r-1) at r - 3, p_j one before
+ *                       i - 1 for r/2 < j < r-1, one after for 1 < j < r/2.
+ * The extracted text is garbled in (c) and (d); this reading reproduces
+ * Fig. 4 entry for entry (test kbcast_karp_fig4), where the paper's
+ * "t + i + L" and "t + i + L - 1" of (d) are r - 2 and r - 3 (equal there,
+ * r = L + 2; with L in them other r clash).  With it every r = 4 .. 2L-1,
+ * L <= r, gives a valid block for every k tested (each processor one item
+ * a step, every item once; test kbcast_karp_fig4, L <= 16).  r = 3 is the
+ * paper's separate case 4, not built. */
+static int64_t kb_off_c(int64_t r, int64_t j) { /* rule (c), offset of p_j */
+  int64_t h = r / 2, H = (r + 1) / 2;
+  if (r % 2 == 1) {
+    if (j == h) return 0;
+    if (j == H) return 1;
+    if (j == r) return 2;
+    if (j == 1) return 3;
+    return j < h ? 5 + 2 * (j - 2) : 4 + 2 * (j - H - 1);
+  }
+  if (j == h) return 0;
+  if (j == 1) return 1;
+  if (j == r) return 2;
+  return j < h ? 4 + 2 * (j - 2) : 3 + 2 * (j - h - 1);
+}
+
+static int64_t kb_off(int64_t r, int64_t i, int64_t j) { /* p_j, item i (not its sender) */
+  int64_t m = i % r, h = r / 2, H = (r + 1) / 2, prev;
+  if (m == 1) return j - 2;
+  if (m >= 2 && m <= r - 2) return j == r ? 0 : (j < m ? j : j - 1);
+  if (m == r - 1) return kb_off_c(r, j);
+  prev = kb_off_c(r, j) - 1; /* (d): i - 1's step, relative to t + i */
+  if (r % 2 == 1) {
+    if (j == 1) return 0;
+    if (j == h) return r - 2;
+    if (j == H) return prev + 1;
+    if (j == r - 1) return r - 3;
+    return prev - 1;
+  }
+  if (j == 1) return 2;
+  if (j == h) return prev + 1;
+  if (j == r - 1) return r - 3;
+  return j > h ? prev - 1 : prev + 1;
+}
+
+int oc_kbcast_karp_block(int64_t L, int64_t r, int64_t k, int64_t *tab, int64_t *T) {
+  int64_t t = r - 1, TT;
+  if (T == NULL || tab == NULL) return OC_EINVAL;
+  if (r < 4 || r < L || r >= 2 * L) return OC_EUNSUP;
+  if (r > 4096 || k < 1 || k > 65536) return OC_ERANGE;
+  TT = k + 2 * r - 2;
+  *T = TT;
+  memset(tab, 0, (size_t)(r * TT) * sizeof *tab);
+  for (int64_t i = 1; i <= k; i++) {
+    int64_t a = (i - 1) % r + 1;
+    tab[(a - 1) * TT + i - 1] = -i;
+    for (int64_t j = 1; j <= r; j++) {
+      int64_t o;
+      if (j == (i % r == 0 ? r : i % r)) continue;
+      o = kb_off(r, i, j);
+      if (o < 0 || o > r - 2) return OC_EINVAL; /* not a reading of ours */
+      tab[(j - 1) * TT + t + i + o] = i;
+    }
+  }
+  return OC_OK;
+}

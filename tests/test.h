@@ -55,6 +55,7 @@
   X(kbcast_exact)                                                              \
   X(kbcast_karp_sweep)                                                         \
   X(kbcast_buffered)                                                           \
+  X(kbcast_karp_fig4)                                                          \
   X(cbcast_karp_fig2)                                                          \
   X(cbcast_exists)                                                             \
   X(cbcast_l2)                                                                 \

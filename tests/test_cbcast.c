@@ -318,9 +318,15 @@ void test_cli_cbcast(void) {
       {"plan", "cbcast", "--latency", "3", "--procs", "10", "--model", "logp", NULL},
       {"plan", "cbcast", "--latency", "3", "--procs", "10", "--root", "10", NULL},
       {"plan", "cbcast", "--latency", "3", "--procs", "1000000", "--items", "100000", NULL},
+      {"plan", "cbcast", "--latency", "5", "--karp-block", "10", NULL},
+      {"plan", "cbcast", "--latency", "5", "--karp-block", "7", "--procs", "9", NULL},
+      {"plan", "cbcast", "--latency", "5", "--karp-block", "0", NULL},
   };
   static const char *const names[] = {"--latency", "--latency", "--procs", "--items", "--overhead",
-                                      "--latency", "--procs", "rank", "--model", "--root", "--items"};
+                                      "--latency", "--procs", "rank", "--model", "--root", "--items",
+                                      "--karp-block", "--karp-block", "--karp-block"};
+  static const char *const fig4[] = {"plan", "cbcast", "--latency", "5", "--karp-block", "7",
+                                     "--items", "16", NULL};
   char sched[1 << 15];
   run_optcast(&r, NULL, plan);
   CHECK_EQ(r.code, 0);
@@ -344,6 +350,10 @@ void test_cli_cbcast(void) {
     CHECK_EQ(r.code, 1);
     CHECK(strstr(r.err, "rule"));
   }
+  run_optcast(&r, NULL, fig4); /* Karp Fig. 4, rows p1 and p7 as in the paper */
+  CHECK_EQ(r.code, 0);
+  CHECK(strstr(r.out, "p1    *1   .   .   .   .   .   .  *8   .   2   3   4   5   7 *15   6   9  10  11  12  14   .  13  16"));
+  CHECK(strstr(r.out, "p7     .   .   .   .   .   .  *7   .   2   3   4   5   1 *14   6   9  10  11  12   8   .  13  16   .   .   .  15"));
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     run_optcast(&r, NULL, bad[i]);
     if (r.code != 2 || r.out[0] != 0 || !strstr(r.err, names[i]) || lines(r.err) != 1)

@@ -550,3 +550,78 @@ void test_kbcast_best_cyclic(void) {
     oc_cbcast_free(c);
   }
 }
+
+/* Karp et al. Fig. 4 (section 3.4, Theorem 3.7: L = 5, a block of r = 7,
+ * k = 16), typed from the seed: rows p_1..p_7, columns steps 0..27, the
+ * item taken, negative = bold (active).  The extracted figure has stray
+ * tokens (table rules read as "1", "L", "i") and lost empty cells; the
+ * rows below are its numbers placed by the steps that rules (a) and (b)
+ * fix, which leaves every other number where the text has it. */
+static const int8_t KARP_FIG4[7][28] = {
+    {-1, 0, 0, 0, 0, 0, 0, -8, 0, 2, 3, 4, 5, 7, -15, 6, 9, 10, 11, 12, 14, 0, 13, 16, 0, 0, 0, 0},
+    {0, -2, 0, 0, 0, 0, 0, 1, -9, 0, 0, 3, 4, 5, 8, -16, 7, 6, 10, 11, 12, 15, 0, 14, 13, 0, 0, 0},
+    {0, 0, -3, 0, 0, 0, 0, 0, 1, -10, 2, 0, 6, 4, 5, 8, 0, 9, 7, 13, 11, 12, 15, 0, 16, 14, 0, 0},
+    {0, 0, 0, -4, 0, 0, 0, 0, 0, 1, -11, 2, 3, 6, 7, 5, 8, 0, 9, 10, 13, 14, 12, 15, 0, 16, 0, 0},
+    {0, 0, 0, 0, -5, 0, 0, 0, 0, 0, 1, -12, 2, 3, 4, 7, 6, 8, 0, 9, 10, 11, 14, 13, 15, 0, 16, 0},
+    {0, 0, 0, 0, 0, -6, 0, 0, 0, 0, 0, 1, -13, 2, 3, 4, 5, 7, 8, 0, 9, 10, 11, 12, 14, 15, 0, 16},
+    {0, 0, 0, 0, 0, 0, -7, 0, 2, 3, 4, 5, 1, -14, 6, 9, 10, 11, 12, 8, 0, 13, 16, 0, 0, 0, 15, 0}};
+
+/* A block table is valid: every processor takes every item once (one a
+ * step is the table's shape), its active items are those = j (mod r), at
+ * step i - 1, and item i's r - 1 other receptions fill steps r - 1 + i ..
+ * 2r - 3 + i, one each (the first L from the item's sender, one a step). */
+static int karp_block_valid(const int64_t *tab, int64_t r, int64_t k, int64_t T) {
+  int64_t *seen = (int64_t *)calloc((size_t)(r * (k + 1) + (k + 1) * (T + 1)), sizeof *seen);
+  int64_t *at = seen + r * (k + 1); /* (item, step) receptions */
+  int ok = seen != NULL;
+  for (int64_t j = 0; j < r && ok; j++)
+    for (int64_t x = 0; x < T && ok; x++) {
+      int64_t v = tab[j * T + x], i = v < 0 ? -v : v;
+      if (v == 0) continue;
+      if (i > k || seen[j * (k + 1) + i]++) ok = 0;
+      else if (v < 0 && (x != i - 1 || (i - 1) % r != j)) ok = 0;
+      else if (v > 0 && (x < r - 1 + i || x > 2 * r - 3 + i || at[i * (T + 1) + x]++)) ok = 0;
+    }
+  for (int64_t j = 0; j < r && ok; j++)
+    for (int64_t i = 1; i <= k; i++)
+      if (seen[j * (k + 1) + i] != 1) ok = 0;
+  free(seen);
+  return ok;
+}
+
+void test_kbcast_karp_fig4(void) {
+  int64_t tab[7 * 28], T = 0, *big;
+  CHECK_OK(oc_kbcast_karp_block(5, 7, 16, tab, &T));
+  CHECK_EQ(T, 28);
+  for (int64_t j = 0; j < 7; j++)
+    for (int64_t x = 0; x < 28; x++) CHECK_EQ(tab[j * 28 + x], (int64_t)KARP_FIG4[j][x]);
+  CHECK(karp_block_valid(tab, 7, 16, T));
+  /* mutants: two receptions of a processor swapped, an item taken twice */
+  {
+    int64_t x = tab[2 * 28 + 12];
+    tab[2 * 28 + 12] = tab[2 * 28 + 13];
+    tab[2 * 28 + 13] = x;
+    CHECK(!karp_block_valid(tab, 7, 16, T));
+    tab[2 * 28 + 13] = tab[2 * 28 + 12];
+    tab[2 * 28 + 12] = x;
+    CHECK(karp_block_valid(tab, 7, 16, T));
+    tab[4 * 28 + 18] = 9; /* p5 takes 9 twice (the empty cell at 18) */
+    CHECK(!karp_block_valid(tab, 7, 16, T));
+  }
+  /* every case L <= r < 2L, r >= 4, L <= 16, several k */
+  big = (int64_t *)malloc((size_t)(31 * (3 * 31 + 5 + 62)) * sizeof *big);
+  CHECK(big != NULL);
+  for (int64_t L = 3; L <= 16 && big != NULL; L++)
+    for (int64_t r = L < 4 ? 4 : L; r < 2 * L; r++)
+      for (int64_t k = 1; k <= 3 * r + 5; k += (k < r + 2 ? 1 : r)) {
+        CHECK_OK(oc_kbcast_karp_block(L, r, k, big, &T));
+        if (!karp_block_valid(big, r, k, T))
+          test_failf(__FILE__, __LINE__, "Theorem 3.7 block L=%lld r=%lld k=%lld invalid",
+                     (long long)L, (long long)r, (long long)k);
+      }
+  free(big);
+  CHECK_EQ(oc_kbcast_karp_block(5, 3, 16, tab, &T), OC_EUNSUP);  /* r = 3: case 4 */
+  CHECK_EQ(oc_kbcast_karp_block(5, 10, 16, tab, &T), OC_EUNSUP); /* r >= 2L */
+  CHECK_EQ(oc_kbcast_karp_block(5, 4, 16, tab, &T), OC_EUNSUP);  /* r < L */
+  CHECK_EQ(oc_kbcast_karp_block(5, 7, 0, tab, &T), OC_ERANGE);
+}
