@@ -1657,6 +1657,9 @@ static int cli_run(int argc, char **argv, FILE *in) {
   check_problem(&c, strcmp(c.cmd, "plan") == 0 || strcmp(c.cmd, "bound") == 0 ||
                         strcmp(c.cmd, "draw") == 0 || strcmp(c.cmd, "report") == 0);
   check_output(&c);
+  if (c.set[O_KARP_BLOCK] && !is(&c, "cbcast"))
+    die("--karp-block: only 'optcast plan cbcast --latency L --karp-block r' (got '%s' for %s)",
+        c.val[O_KARP_BLOCK], c.problem);
   if (c.set[O_BUFFERED] && !is(&c, "cbcast") && !is(&c, "kbcast"))
     die("--buffered: the buffered model (Karp et al. 3.5) is for cbcast and kbcast");
   if (is(&c, "cbcast") || c.set[O_BUFFERED]) return run_cbcast(&c);

@@ -1358,6 +1358,14 @@ void oc_cbcast_free(oc_cbcast *c) {
   free(c);
 }
 
+/* the info fields that follow from the solution c->s */
+static void info_from_sol(oc_cbcast *c) {
+  c->info.D = c->s.D;
+  c->info.delay = c->L + c->s.D;
+  c->info.blocks = c->s.nb;
+  c->info.ro = c->s.ro;
+}
+
 static int nest_add(void *ctx, int32_t r, int64_t J, const int64_t *word) {
   return sol_add((cb_sol *)ctx, r, J, word);
 }
@@ -1467,12 +1475,21 @@ int oc_cbcast_new(oc_cbcast **out, int64_t P, int64_t L) {
                                                 : OC_CB_SEARCH;
   }
 done:
-  ro = c->s.ro;
-  c->info.D = c->s.D;
-  c->info.delay = L + c->s.D;
-  c->info.blocks = c->s.nb;
-  c->info.ro = ro;
-  if ((e = finalize(c)) != OC_OK) goto fail;
+  info_from_sol(c);
+  if ((e = finalize(c)) == OC_EINVAL && c->info.method == OC_CB_NESTED) {
+    /* not seen: a nested plan that is not a tree with legal words; the path */
+    free(c->send_to);
+    free(c->recv_from);
+    free(c->blk_of);
+    c->send_to = c->recv_from = NULL;
+    c->blk_of = NULL;
+    sol_free(&c->s);
+    if ((e = emit_path(c->n, L, &c->s)) != OC_OK) goto fail;
+    c->info.method = OC_CB_PATH;
+    info_from_sol(c);
+    e = finalize(c);
+  }
+  if (e != OC_OK) goto fail;
   node_free(nd);
   ctx_free(&x);
   ctx_free(&x1);

@@ -203,7 +203,8 @@ static int cn_shape(cn_tree *t, int policy) {
     v->r = 0;
     if (rem == 0) continue;
     if (h < L) return OC_EINVAL;
-    for (int64_t j = 0; j <= h - L; j++) tot += oc_min64(t->f[h - L - j], rem);
+    if (policy == 1)
+      for (int64_t j = 0; j <= h - L; j++) tot += oc_min64(t->f[h - L - j], rem);
     for (int64_t j = 0; j <= h - L && rem > 0; j++) {
       int64_t cap = t->f[h - L - j];
       cn_node *c;
@@ -539,9 +540,9 @@ int oc_cbnest_build(int64_t n, int64_t L, int64_t D, int64_t slack, int policy,
   cn_tree t = {.n = n, .L = L, .D = D, .slack = slack};
   int64_t *f = NULL;
   int e;
-  if (n < 2 || L < 1 || D < L || D > OC_SAT / 2 || slack < 0 || slack > D || policy < 0 ||
-      policy > 1)
-    return OC_EINVAL;
+  if (n < 2 || n > OC_CBCAST_PROCS_MAX || L < 1 || L > OC_CBCAST_L_MAX || D < L ||
+      D > 64 * L + 64 || slack < 0 || slack > D || policy < 0 || policy > 1)
+    return OC_EINVAL; /* D: B(2^20) < 64 L, so D stays small and D^2 fits */
   f = (int64_t *)malloc((size_t)(D + 1) * sizeof *f);
   t.v = (cn_node *)malloc((size_t)n * sizeof *t.v);
   t.ch = (int64_t *)malloc((size_t)(D + 1) * sizeof *t.ch);

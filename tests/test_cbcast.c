@@ -321,10 +321,11 @@ void test_cli_cbcast(void) {
       {"plan", "cbcast", "--latency", "5", "--karp-block", "10", NULL},
       {"plan", "cbcast", "--latency", "5", "--karp-block", "7", "--procs", "9", NULL},
       {"plan", "cbcast", "--latency", "5", "--karp-block", "0", NULL},
+      {"plan", "kbcast", "--lambda", "5", "--procs", "8", "--karp-block", "7", NULL},
   };
   static const char *const names[] = {"--latency", "--latency", "--procs", "--items", "--overhead",
                                       "--latency", "--procs", "rank", "--model", "--root", "--items",
-                                      "--karp-block", "--karp-block", "--karp-block"};
+                                      "--karp-block", "--karp-block", "--karp-block", "--karp-block"};
   static const char *const fig4[] = {"plan", "cbcast", "--latency", "5", "--karp-block", "7",
                                      "--items", "16", NULL};
   char sched[1 << 15];
@@ -509,7 +510,7 @@ void test_cbcast_nested(void) {
       int64_t L = test_sweep() ? 19 + i : Ls[i], Pmax = test_valgrind() ? 60 : (test_sweep() ? 400 : 150);
       for (int64_t P = 3; P <= Pmax; P += (test_sweep() || P < L + 3) ? 1 : 7) {
         int64_t d, b;
-        plan_check(P, L, test_sweep() ? 40 : 6, (P * 5) % P, &d, &b);
+        plan_check(P, L, test_sweep() ? 40 : 6, (L * 7) % P, &d, &b);
         CHECK(d <= b + L - 1);
         if (P - 1 <= L + 1) CHECK_EQ(d, b);
       }
