@@ -51,13 +51,13 @@
  *
  * Cost: O(n + sum r) per attempt for the tree; the repair O(r D) lookups
  * per trade; the words' search O(iterations * r) per block.  Deadlines
- * B .. B + 2L + 4, two attempts each, until one works (at P = 10^6: 1-2.6
- * s; P <= 400: < 5 ms).
+ * B .. B + 2L + 4, two attempts each, until one works (at P = 10^6: up to
+ * 1.2 s; P <= 400: < 10 ms).
  * Where it is optimal: delay L + D; D = B(P-1) where the first attempt
  * succeeds, which is the case for every n <= L + 1 (the root's leaf
  * children alone: consecutive offsets cover every residue) and, seen, for
- * 96% of P <= 400 with L = 19..64 (the rest +1..+4; P = 10^6: up to +14,
- * Theorem 3.7 allows L - 1).  The delay is reported with its gap to
+ * 99.5% of P <= 400 with L = 19..64 (the rest +1; up to P = 10^6: +2 at
+ * most, Theorem 3.7 allows L - 1).  The delay is reported with its gap to
  * L + B(P-1).
  */
 #include <stdlib.h>
@@ -369,14 +369,16 @@ static int64_t rep_sum(const cn_rep *R, int64_t b, const int64_t *off) {
 }
 
 /* One trade for block a that changes its sum by d (a leaf x of a for a
- * leaf x + d of another holder); 1 done, 0 none, < 0 an error. */
-static int rep_trade(cn_rep *R, int64_t a, int64_t d) {
+ * leaf x + d of another holder); 1 done (dry: possible, nothing changed), 0
+ * none, < 0 an error. */
+static int rep_trade(cn_rep *R, int64_t a, int64_t d, int dry) {
   int64_t ra = R->r[a], ad = d < 0 ? -d : d;
   if (ad == 0 || ad > R->D) return 0;
   for (int64_t q = 0; q + 1 < ra; q++) {
     int64_t px = R->boff[a] + q, x = R->lv[px], y = x + d;
     if (y < 0 || y > R->D) continue;
     if (R->ro == y) {
+      if (dry) return 1;
       R->ro = x;
       R->lv[px] = y;
       return rep_push(R, y, a) == OC_OK ? 1 : OC_ENOMEM;
@@ -384,6 +386,7 @@ static int rep_trade(cn_rep *R, int64_t a, int64_t d) {
     for (int64_t k = R->dvo[ad]; k < R->dvo[ad + 1]; k++) {
       int64_t b = -1, pos = rep_take(R, y, R->qi[R->dv[k]], a, &b);
       if (pos < 0) continue;
+      if (dry) return 1;
       R->lv[pos] = x;
       R->lv[px] = y;
       if (rep_push(R, x, b) != OC_OK || rep_push(R, y, a) != OC_OK) return OC_ENOMEM;
@@ -393,25 +396,38 @@ static int rep_trade(cn_rep *R, int64_t a, int64_t d) {
   return 0;
 }
 
+/* a trade that makes block a's sum s right, the short way round first */
+static int rep_exact(cn_rep *R, int64_t a, int64_t s, int dry) {
+  int64_t ra = R->r[a], t0 = s <= ra / 2 ? -s : ra - s, sg = t0 < 0 ? -1 : 1;
+  int e = rep_trade(R, a, t0, dry);
+  return e == 0 ? rep_trade(R, a, t0 - sg * ra, dry) : e;
+}
+
 /* Fixes block a (sum s != 0 mod r_a): a trade by the whole correction if
- * one is found (the shortest first), else the largest part of it that a
- * trade can make, and again.  OC_EINVAL if nothing moves the sum. */
+ * one is found, else the largest part of it that a trade can make, else
+ * a trade of any size after which one trade would finish; and again (a
+ * bounded number of rounds).  OC_EINVAL if it gets stuck. */
 static int rep_fix(cn_rep *R, int64_t a, int64_t s) {
   int64_t ra = R->r[a];
-  while (s != 0) {
-    int64_t t0 = s <= ra / 2 ? -s : ra - s, sg = t0 < 0 ? -1 : 1, done = 0;
-    int e = rep_trade(R, a, t0);
-    if (e == 0) e = rep_trade(R, a, t0 - sg * ra);
-    if (e < 0) return e;
-    if (e == 1) return OC_OK;
-    for (int64_t m = (t0 < 0 ? -t0 : t0) - 1; m >= 1 && !done; m--) {
-      if ((e = rep_trade(R, a, sg * m)) < 0) return e;
-      if (e == 1) {
-        s = ((s + sg * m) % ra + ra) % ra;
-        done = 1;
-      }
+  for (int64_t round = 0; s != 0; round++) {
+    int64_t t0 = s <= ra / 2 ? -s : ra - s, sg = t0 < 0 ? -1 : 1, d = 0;
+    int e = rep_exact(R, a, s, 0);
+    if (e != 0) return e < 0 ? e : OC_OK;
+    if (round > 4 * ra + 16) return OC_EINVAL;
+    for (int64_t m = (t0 < 0 ? -t0 : t0) - 1; m >= 1 && d == 0; m--) {
+      if ((e = rep_trade(R, a, sg * m, 1)) < 0) return e;
+      if (e == 1) d = sg * m;
     }
-    if (!done) return OC_EINVAL;
+    for (int64_t m = 1; m <= R->D && d == 0; m++)
+      for (int sgn = -1; sgn <= 1 && d == 0; sgn += 2) {
+        int64_t s1 = ((s + sgn * m) % ra + ra) % ra;
+        if (s1 == 0 || (e = rep_trade(R, a, sgn * m, 1)) == 0) continue;
+        if (e < 0 || (e = rep_exact(R, a, s1, 1)) < 0) return e;
+        if (e == 1) d = sgn * m;
+      }
+    if (d == 0) return OC_EINVAL;
+    if ((e = rep_trade(R, a, d, 0)) != 1) return e < 0 ? e : OC_EINVAL;
+    s = ((s + d) % ra + ra) % ra;
   }
   return OC_OK;
 }
