@@ -318,25 +318,17 @@ typedef struct cn_rep {
   int64_t *lv, ro;
   int64_t *qi, nq;         /* size -> index, -1 absent                       */
   int64_t *head;           /* (value * nq + size index) -> entry, -1 none    */
-  int64_t *nx, *eb, ne, ce;/* entries: next, block                           */
+  struct { int64_t next, blk; } *ent; /* the lists' entries               */
+  size_t ne, ce;
   int64_t *dv, *dvo;       /* divisors of 1..D: dv[dvo[k] .. dvo[k+1] - 1]   */
 } cn_rep;
 
 static int rep_push(cn_rep *R, int64_t y, int64_t b) {
   int64_t k = y * R->nq + R->qi[R->r[b]];
-  if (R->ne == R->ce) {
-    int64_t nc = R->ce ? 2 * R->ce : 1024;
-    int64_t *a = (int64_t *)realloc(R->nx, (size_t)nc * sizeof *a), *c2;
-    if (a == NULL) return OC_ENOMEM;
-    R->nx = a;
-    c2 = (int64_t *)realloc(R->eb, (size_t)nc * sizeof *c2);
-    if (c2 == NULL) return OC_ENOMEM;
-    R->eb = c2;
-    R->ce = nc;
-  }
-  R->eb[R->ne] = b;
-  R->nx[R->ne] = R->head[k];
-  R->head[k] = R->ne++;
+  if (oc_grow((void **)&R->ent, R->ne, &R->ce, sizeof *R->ent) != OC_OK) return OC_ENOMEM;
+  R->ent[R->ne].blk = b;
+  R->ent[R->ne].next = R->head[k];
+  R->head[k] = (int64_t)R->ne++;
   return OC_OK;
 }
 
@@ -351,13 +343,13 @@ static int64_t rep_find(const cn_rep *R, int64_t b, int64_t y) {
 static int64_t rep_take(cn_rep *R, int64_t y, int64_t qi, int64_t a, int64_t *blk) {
   int64_t *pp = &R->head[y * R->nq + qi];
   while (*pp >= 0) {
-    int64_t e = *pp, b = R->eb[e], pos = b == a ? -1 : rep_find(R, b, y);
+    int64_t e = *pp, b = R->ent[e].blk, pos = b == a ? -1 : rep_find(R, b, y);
     if (pos >= 0) {
       *blk = b;
       return pos;
     }
-    if (b != a) *pp = R->nx[e]; /* stale: b holds no y any more */
-    else pp = &R->nx[e];
+    if (b != a) *pp = R->ent[e].next; /* stale: b holds no y any more */
+    else pp = &R->ent[e].next;
   }
   return -1;
 }
@@ -396,11 +388,14 @@ static int rep_trade(cn_rep *R, int64_t a, int64_t d, int dry) {
   return 0;
 }
 
+/* the correction of a sum s mod r, the short way round (|t| <= r / 2) */
+static int64_t rep_short(int64_t s, int64_t r) { return s <= r / 2 ? -s : r - s; }
+
 /* a trade that makes block a's sum s right, the short way round first */
 static int rep_exact(cn_rep *R, int64_t a, int64_t s, int dry) {
-  int64_t ra = R->r[a], t0 = s <= ra / 2 ? -s : ra - s, sg = t0 < 0 ? -1 : 1;
+  int64_t ra = R->r[a], t0 = rep_short(s, ra);
   int e = rep_trade(R, a, t0, dry);
-  return e == 0 ? rep_trade(R, a, t0 - sg * ra, dry) : e;
+  return e == 0 ? rep_trade(R, a, t0 < 0 ? t0 + ra : t0 - ra, dry) : e;
 }
 
 /* Fixes block a (sum s != 0 mod r_a): a trade by the whole correction if
@@ -410,7 +405,7 @@ static int rep_exact(cn_rep *R, int64_t a, int64_t s, int dry) {
 static int rep_fix(cn_rep *R, int64_t a, int64_t s) {
   int64_t ra = R->r[a];
   for (int64_t round = 0; s != 0; round++) {
-    int64_t t0 = s <= ra / 2 ? -s : ra - s, sg = t0 < 0 ? -1 : 1, d = 0;
+    int64_t t0 = rep_short(s, ra), sg = t0 < 0 ? -1 : 1, d = 0;
     int e = rep_exact(R, a, s, 0);
     if (e != 0) return e < 0 ? e : OC_OK;
     if (round > 4 * ra + 16) return OC_EINVAL;
@@ -544,8 +539,7 @@ out:
   free(R.lv);
   free(R.qi);
   free(R.head);
-  free(R.nx);
-  free(R.eb);
+  free(R.ent);
   free(R.dv);
   free(R.dvo);
   return e;
