@@ -12,18 +12,28 @@ WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS  ?= -O2 -g
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRC = src/oc_num.c src/oc_reach.c src/oc_bcast.c src/oc_reduce.c src/oc_alltoall.c src/oc_allreduce.c src/oc_kbcast.c src/oc_cbcast.c src/oc_cbnest.c src/oc_kport.c src/oc_kport_chain.c src/oc_csv.c src/oc_sched.c src/oc_verify.c src/oc_verify_vec.c src/oc_verify_kport.c src/oc_libcoll.c src/oc_libred.c src/oc_rrp.c src/oc_verify_rrp.c \
-          src/rt_types.c src/rt_params.c src/rt_threads.c src/rt_exec.c src/rt_coll.c src/rt_measure.c
-CLI_SRC = src/cli.c src/cli_render.c src/cli_kport.c src/cli_cbcast.c src/cli_buffered.c src/cli_cbpic.c src/cli_svg.c src/cli_draw.c src/cli_report.c src/cli_compare.c src/cli_rrp.c src/cli_run.c
+# Layers (docs: README.md, "Layout"): core -> plan, libmodels -> verify -> rt; the
+# command line (src/cli/) sees the public headers only (-Iinclude).
+CORE_SRC   = $(wildcard src/core/*.c)
+PLAN_SRC   = $(wildcard src/plan/*.c)
+LIBM_SRC   = $(wildcard src/libmodels/*.c)
+VERIFY_SRC = $(wildcard src/verify/*.c)
+RT_SRC     = src/rt/rt_types.c src/rt/rt_params.c src/rt/rt_threads.c src/rt/rt_exec.c \
+             src/rt/rt_coll.c src/rt/rt_measure.c
+LIB_SRC = $(CORE_SRC) $(PLAN_SRC) $(LIBM_SRC) $(VERIFY_SRC) $(RT_SRC)
+CLI_SRC = $(wildcard src/cli/*.c)
 TEST_SRC = tests/test_main.c tests/test_reach.c tests/test_bcast.c \
            tests/test_verify.c tests/test_reduce.c tests/test_collect.c tests/test_kbcast.c tests/test_cbcast.c tests/test_mutants.c tests/test_cli.c tests/brute.c \
            tests/test_kport.c tests/brute_kport.c tests/test_draw.c tests/test_libcoll.c tests/test_rrp.c tests/brute_rrp.c tests/test_rt.c tests/test_vec.c
-HDRS = include/optcast.h include/optcast_rt.h src/rt_internal.h src/oc_internal.h src/cli.h tests/test.h tests/brute_kport.h tests/brute_rrp.h
+HDRS = $(wildcard include/*.h include/optcast/*.h src/*/*.h) tests/test.h tests/brute_kport.h tests/brute_rrp.h
 
 all: build/optcast build/liboptcast.a
 
 define variant
 # $(1) = build dir, $(2) = extra flags
+$(1)/obj/src/cli/%.o: src/cli/%.c $(HDRS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CSTD) $$(WARN) $(2) -pthread -Iinclude -c $$< -o $$@
 $(1)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(CSTD) $$(WARN) $(2) -pthread -Iinclude -Isrc -c $$< -o $$@

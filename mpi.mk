@@ -8,10 +8,10 @@ MPICC ?= mpicc
 HAVE_MPICC := $(shell command -v $(MPICC) 2>/dev/null)
 
 ifneq ($(HAVE_MPICC),)
-# the library sources: the Makefile's plus the runtime's (src/rt_*.c), MPI ones apart
-MPI_SRC  = src/rt_mpi.c
-PIC_SRC  = $(filter-out $(MPI_SRC) src/mpi_interpose.c,$(sort $(LIB_SRC) $(wildcard src/rt_*.c)))
-PIC_HDRS = $(sort $(HDRS) $(wildcard include/*.h src/*.h))
+# the library sources: the Makefile's plus the runtime's (src/rt/), MPI ones apart
+MPI_SRC  = src/rt/rt_mpi.c
+PIC_SRC  = $(filter-out $(MPI_SRC),$(sort $(LIB_SRC) $(wildcard src/rt/*.c)))
+PIC_HDRS = $(sort $(HDRS))
 PIC_FLAGS = $(CFLAGS) -fPIC -pthread
 # MPI's headers are system headers (not ours to warn about)
 MPI_INC := $(patsubst -I%,-isystem %,$(filter -I%,$(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -show 2>/dev/null)))
@@ -26,7 +26,7 @@ build-pic/liboptcast_mpi.a: $(PIC_SRC:%.c=build-pic/obj/%.o) $(MPI_SRC:%.c=build
 	@rm -f $@
 	ar rcs $@ $^
 # the archive's symbols stay inside the shared object (--exclude-libs)
-build/liboptcast_mpi.so: build-pic/mpi/src/mpi_interpose.o build-pic/liboptcast_mpi.a
+build/liboptcast_mpi.so: build-pic/mpi/src/mpi/mpi_interpose.o build-pic/liboptcast_mpi.a
 	@mkdir -p build
 	$(MPICC) -shared -fPIC -o $@ $< build-pic/liboptcast_mpi.a -Wl,--exclude-libs,ALL -pthread -lm
 build/test_coll_mpi: tests/mpi/test_coll_mpi.c build-pic/liboptcast_mpi.a $(PIC_HDRS)
@@ -63,7 +63,7 @@ build-pic-san/liboptcast_mpi.a: $(PIC_SRC:%.c=build-pic-san/obj/%.o) $(MPI_SRC:%
 build/test_coll_mpi_san: tests/mpi/test_coll_mpi.c build-pic-san/liboptcast_mpi.a $(PIC_HDRS)
 	@mkdir -p build
 	$(MPICC) $(CSTD) $(WARN) $(SANFLAGS) $(MPI_INC) -Iinclude -o $@ $< build-pic-san/liboptcast_mpi.a -pthread -lm
-build/liboptcast_mpi_san.so: build-pic-san/mpi/src/mpi_interpose.o build-pic-san/liboptcast_mpi.a
+build/liboptcast_mpi_san.so: build-pic-san/mpi/src/mpi/mpi_interpose.o build-pic-san/liboptcast_mpi.a
 	@mkdir -p build
 	$(MPICC) -shared -fPIC $(SANFLAGS) -o $@ $< build-pic-san/liboptcast_mpi.a -Wl,--exclude-libs,ALL -pthread -lm
 

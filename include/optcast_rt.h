@@ -330,6 +330,11 @@ typedef int oc_rank_fn(oc_comm *c, void *arg);
 int oc_threads_run(int P, const oc_rtparams *params, int64_t timeout_ms,
                    oc_rank_fn *fn, void *arg, int *rcs);
 
+/* CLOCK_MONOTONIC in microseconds; the median of v[0..n-1], n >= 1 (sorts
+ * v).  For timing collectives (`optcast run`, the benchmarks). */
+double oc_now_us(void);
+double oc_median(double *v, int n);
+
 #ifdef __cplusplus
 }
 #endif

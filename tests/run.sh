@@ -51,7 +51,7 @@ if have cppcheck cppcheck; then
 fi
 echo "== clang-tidy (.clang-tidy)"
 if have clang-tidy clang-tidy; then
-  if clang-tidy --quiet src/*.c -- -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
+  if clang-tidy --quiet src/*/*.c -- -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
        > build/clang-tidy.log 2>&1; then
     pass clang-tidy
   else

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oc_internal.h"
+#include "plan/oc_plan.h"
 #include "test.h"
 
 static int cmp64(const void *a, const void *b) {

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oc_internal.h"
+#include "plan/oc_plan.h"
 #include "test.h"
 
 static int lines(const char *s) {

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oc_internal.h"
+#include "core/oc_core.h"
 #include "test.h"
 
 static void model(oc_params *p, int64_t maxP) {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oc_internal.h"
+#include "core/oc_core.h"
 #include "test.h"
 
 static void rand_postal(oc_params *p, int64_t maxn) {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oc_internal.h"
+#include "plan/oc_plan.h"
 #include "brute_kport.h"
 #include "test.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oc_internal.h"
+#include "core/oc_core.h"
 #include "test.h"
 
 /* every algorithm (k-nomial with k = 3, 4, 8; segmented ones with a random

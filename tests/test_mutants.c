@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oc_internal.h"
+#include "core/oc_core.h"
 #include "test.h"
 
 /* ---- the reference checker --------------------------------------------------

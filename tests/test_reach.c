@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oc_internal.h"
+#include "core/oc_core.h"
 #include "test.h"
 
 void test_num_parse_int(void) {

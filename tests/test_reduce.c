@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oc_internal.h"
+#include "core/oc_core.h"
 #include "test.h"
 
 /* Shou & Chen Fig. 2: S*(7; 5,2,4) sums 82 operands.  Their T*(7) gives

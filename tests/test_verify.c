@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oc_internal.h"
+#include "core/oc_core.h"
 #include "test.h"
 
 static oc_verdict run(const oc_params *p, int64_t root, const oc_sched *s) {

@@ -5,7 +5,8 @@
 #   diff -r before/ after/             compare two captures
 #
 # A capture holds, for each case, the command's stdout, stderr and exit code:
-#   corpus/   every command line of fuzz/corpus/cli/* (first line: arguments, the rest: stdin)
+#   corpus/   every command line of fuzz/corpus/cli/* (first line: arguments, the rest: stdin;
+#             the measured times of `run` and `measure` masked)
 #   docs/     every `$ optcast ...` example of README.md and docs/*.md (continuation lines
 #             joined), run in a scratch directory; the files they write are hashed too.
 #             Examples of `run` and `measure` time real threads: only their exit code is kept.
@@ -34,11 +35,14 @@ for f in "$top"/fuzz/corpus/cli/*; do
   tail -n +2 "$f" > "$scratch/stdin"
   (cd "$scratch" && "$oc" "${args[@]}" < "$scratch/stdin" > "$out/corpus/$name.out" 2> "$out/corpus/$name.err")
   echo $? > "$out/corpus/$name.rc"
+  case ${args[0]:-} in # measured times vary from run to run: masked
+    run|measure) sed -i -E 's/ *[0-9]+\.[0-9]+/ #/g' "$out/corpus/$name.out" ;;
+  esac
 done
 
 # 2. the examples of the docs, each doc's in order in one scratch directory (later examples
 #    read the files earlier ones wrote)
-for doc in "$top/README.md" "$top"/docs/*.md; do
+for doc in "$top/README.md" $(find "$top/docs" -name "*.md" | sort); do
   work="$scratch/w"; rm -rf "$work"; mkdir -p "$work"
   i=0
   while IFS= read -r cmd; do

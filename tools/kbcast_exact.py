@@ -10,7 +10,7 @@ Usage: tools/kbcast_exact.py P L k T [--solver cadical]
   lower bound T0 up), with its schedule.
 
 Encoding (written for optcast; the rules are those of
-../shared/spec/CONTRACT.md for postal with integer lambda, checked again by
+docs/MODEL.md for postal with integer lambda, checked again by
 `optcast verify kbcast` on what it prints):
   s[t,u,v,i]  u sends item i to v at step t (0 <= t <= T - L): usable at v at t + L
   h[t,v,i]    v holds item i at time t (the source always)

@@ -199,9 +199,9 @@ if command -v clang-tidy >/dev/null 2>&1; then
   inc=$(mpicc --showme:compile 2>/dev/null || mpicc -show 2>/dev/null)
   inc=$(for w in $inc; do case $w in -I*) printf ' -isystem %s' "${w#-I}" ;; esac; done)
   # shellcheck disable=SC2086
-  if clang-tidy --quiet src/rt_mpi.c src/mpi_interpose.c -- -std=c11 -D_POSIX_C_SOURCE=200809L \
+  if clang-tidy --quiet src/rt/rt_mpi.c src/mpi/mpi_interpose.c -- -std=c11 -D_POSIX_C_SOURCE=200809L \
        -Iinclude -Isrc $inc > "$logs/clang-tidy.log" 2>&1; then
-    pass "clang-tidy src/rt_mpi.c src/mpi_interpose.c"
+    pass "clang-tidy src/rt/rt_mpi.c src/mpi/mpi_interpose.c"
   else
     grep -E 'warning|error' "$logs/clang-tidy.log" | head -n 20; fail "clang-tidy on the MPI sources"
   fi

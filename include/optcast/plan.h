@@ -1,0 +1,521 @@
+/* optcast/plan.h - the planners: broadcast (one item, m items, continuous),
+ * k-port, the ring, summation and reduction, all-to-all, allreduce.
+ * Part of the public API; include "optcast.h" for all of it. */
+#ifndef OPTCAST_PLAN_H
+#define OPTCAST_PLAN_H
+
+#include "optcast/sched.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- single-item broadcast ------------------------------------------------
+ * Algorithms (see docs/ALGORITHMS.md):
+ *  OC_BCAST_KARP      the tree of the P smallest labels of Karp et al.'s
+ *                     universal tree (Defs. 2.3/2.4, Thm 2.1), processors
+ *                     numbered in preorder from the root (Shou & Chen Def. 3);
+ *                     among nodes whose label equals B(P), the first ones in
+ *                     preorder are kept.  Optimal.  Per-rank view available.
+ *  OC_BCAST_SHOUCHEN  Shou & Chen's T*(P): the first P nodes in preorder of
+ *                     OBT(f(B(P))) (Def. 4).  Optimal.  Per-rank view.
+ *  OC_BCAST_BARNOY    Bar-Noy & Kipnis Algorithm BCAST (range splitting with
+ *                     j = F(f(n) - 1)), extended to LogP.  Optimal. */
+typedef enum oc_bcast_alg {
+  OC_BCAST_KARP = 0,
+  OC_BCAST_SHOUCHEN = 1,
+  OC_BCAST_BARNOY = 2
+} oc_bcast_alg;
+
+const char *oc_bcast_alg_name(oc_bcast_alg a);
+int oc_bcast_alg_parse(const char *name, oc_bcast_alg *out);
+
+/* A broadcast tree context: parameters, root, algorithm and a reach
+ * function.  Built once (O(B(P)) time when tabulated, else O(log^3 P)),
+ * then shared read-only by any number of per-rank queries. */
+typedef struct oc_bcast oc_bcast;
+
+int oc_bcast_new(oc_bcast **out, const oc_params *p, int64_t root,
+                 oc_bcast_alg alg);
+void oc_bcast_free(oc_bcast *b);
+int64_t oc_bcast_completion(const oc_bcast *b); /* = B(P) for all three */
+
+/* A rank's own plan: its parent, when the datum becomes usable, and its
+ * children (random access with oc_bcast_child).  O(1) memory. */
+typedef struct oc_bcast_view {
+  int64_t rank;       /* physical rank                                    */
+  int64_t parent;     /* physical rank of the parent, -1 for the root      */
+  int64_t recv_send;  /* parent's send start, -1 for the root              */
+  int64_t ready;      /* time the datum is usable here (0 at the root)     */
+  int64_t nchildren;  /* children, in send order                           */
+  /* private: position in the tree */
+  int64_t pos_, t_, rem_;
+} oc_bcast_view;
+
+/* Karp and Shou & Chen only (OC_EUNSUP for Bar-Noy & Kipnis). */
+int oc_bcast_rank(const oc_bcast *b, int64_t rank, oc_bcast_view *out);
+/* k-th child (0 <= k < nchildren): its physical rank and our send start. */
+int oc_bcast_child(const oc_bcast *b, const oc_bcast_view *v, int64_t k,
+                   int64_t *child_rank, int64_t *send_time);
+
+/* The global schedule: P - 1 messages, the union of the per-rank views.
+ * P <= OC_GLOBAL_PROCS_MAX.  Messages come in no particular order. */
+int oc_bcast_schedule(const oc_bcast *b, oc_sched *out);
+
+/* ---- multi-item broadcast in the postal model (Bar-Noy & Kipnis section 4) ---
+ * m items from the root to n processors, postal latency lambda = p/q.
+ *  REPEAT    BCAST once per item, the next started after the root's last
+ *            send of the previous (Lemma 10)
+ *  PACK      BCAST of one long message of m packets: its sender busy m,
+ *            its receiver holding it lambda + m - 1 after the start
+ *            (Lemma 12; a long message in oc_sched)
+ *  PIPELINE  BCAST of streams: a sender sends the m items back to back, a
+ *            receiver forwards each item as it arrives; the tree is BCAST
+ *            for "receiver ready after lambda, sender after m"
+ *            (PIPELINE-1 m <= lambda, Lemma 14; PIPELINE-2 m >= lambda,
+ *            Lemma 16)
+ *  DTREE     the left-to-right almost-full degree-d tree (Lemma 18);
+ *            degree 0: the best d for the instance
+ *  CYCLIC    Karp et al. section 3: the first m items of the block-cyclic
+ *            continuous broadcast (oc_cbcast); integer lambda only
+ *            (OC_EUNSUP otherwise), P <= OC_CBCAST_PROCS_MAX.  Single-
+ *            sending; time = its delay + m - 1, which is L + B(P-1) + m - 1
+ *            (Corollary 3.1) where the continuous schedule is optimal and
+ *            at most B(P-1) + 2L + m - 2 (Theorem 3.7) wherever its delay
+ *            is within L - 1 of optimal
+ *  GREEDY    multi-sending, step by step: a maximum matching of processors
+ *            that hold an item someone lacks to processors that lack one
+ *            (most missing first, the rarest item), best of 4 (P m >=
+ *            1024) to 32 (P m <= 128) seeded tie-breaks, stopping at the
+ *            lower bound; integer lambda, P <= 128, m <= 128 (OC_EUNSUP /
+ *            OC_ERANGE).  No formula (formula -1); it can go below the
+ *            single-sending bound, towards Theorem 3.1's
+ *  BEST      the fastest of the above for the instance (CYCLIC only for
+ *            L <= 7, or L <= 12 and P <= 256: elsewhere its plan's searches
+ *            take seconds and rarely find better than the path) */
+typedef enum oc_kbcast_alg {
+  OC_KB_REPEAT = 0,
+  OC_KB_PACK = 1,
+  OC_KB_PIPELINE = 2,
+  OC_KB_DTREE = 3,
+  OC_KB_CYCLIC = 4,
+  OC_KB_GREEDY = 5,
+  OC_KB_BEST = 6
+} oc_kbcast_alg;
+
+const char *oc_kbcast_alg_name(oc_kbcast_alg a);
+int oc_kbcast_alg_parse(const char *name, oc_kbcast_alg *out);
+
+typedef struct oc_kbcast_result {
+  oc_kbcast_alg alg;  /* the algorithm run (BEST: the winner)            */
+  int64_t degree;     /* DTREE's d                                       */
+  int64_t time;       /* the schedule's time, model units                */
+  int64_t formula;    /* the paper's lemma for it (DTREE: Lemma 18's
+                         upper bound with the tree's height; CYCLIC:
+                         Theorem 3.7's B(P-1) + 2L + m - 2)              */
+} oc_kbcast_result;
+
+/* Postal model only (OC_EUNSUP otherwise).  out may be NULL (times only);
+ * m * (P - 1) messages, at most 2^26. */
+int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
+                   oc_kbcast_alg alg, int64_t degree, oc_sched *out,
+                   oc_kbcast_result *res);
+/* Lower bounds: Lemma 8 / Corollary 9, (m - 1) + f_lambda(n); Karp et al.
+ * Thm 3.1, B(P-1) + L + (k-1) - k* for k >= k*, from its proof's count of
+ * receptions for smaller k (integer lambda only, else -1); *lb is the
+ * larger. */
+int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
+                    int64_t *karp31);
+/* Karp et al. section 3.5's buffered model (oc_verify_buffered): m items,
+ * integer lambda <= 64, out empty; *recv_at (malloc'd, one per message)
+ * says when each is taken from its receiver's buffer.  res->time is the
+ * last reception, res->formula Theorem 3.8's optimum L + B(P-1) + m - 1
+ * (single-sending).  See docs/ALGORITHMS.md for where they are equal. */
+int oc_kbcast_buffered(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                       int64_t **recv_at, oc_kbcast_result *res);
+/* Karp et al. section 3.4, integer lambda = L, P >= 2 (OC_EUNSUP
+ * otherwise): *single = B(P-1) + L + m - 1, the least time of a single-
+ * sending schedule (the source sends each item once); *thm37 =
+ * B(P-1) + 2L + m - 2, Theorem 3.7's single-sending upper bound. */
+int oc_kbcast_bound_single(const oc_params *p, int64_t m, int64_t *single,
+                           int64_t *thm37);
+
+/* ---- continuous broadcast in the postal model (Karp et al. 3.1-3.3) ------
+ * Integer latency L (g = 1, o = 0).  The source creates item i at time i
+ * and sends it once, at time i; every processor must get every item; the
+ * delay of an item is creation to arrival at the last processor.  Lower
+ * bound L + B(P-1).  The plan is block-cyclic (see src/oc_cbcast.c and
+ * docs/ALGORITHMS.md "Continuous broadcast"): one block of r processors per
+ * internal node with r children of the broadcast tree, one receive-only
+ * processor; each block has a word saying which leaf it receives at each
+ * step.  Set-up O(P); what a processor does at a step is O(1) (a block
+ * index per processor; bench/bench_cbcast.c: 206 instructions a call at
+ * P = 10^3 and 10^6). */
+#define OC_CBCAST_PROCS_MAX ((int64_t)1 << 20)
+#define OC_CBCAST_L_MAX 64
+#define OC_CBCAST_MSGS_MAX ((int64_t)1 << 26)
+
+typedef enum oc_cbcast_method {
+  OC_CB_DIRECT = 0,    /* P-1 = f_t, words found by search (or P <= 2)    */
+  OC_CB_INDUCTION = 1, /* P-1 = f_t, Karp's induction from base cases     */
+  OC_CB_SPLIT = 2,     /* P-1 = f_{t-1} + n1: full part + a smaller tree  */
+  OC_CB_SEARCH = 3,    /* a tree of deadline D >= B(P-1) and words searched */
+  OC_CB_PATH = 4,      /* none found: a path, delay L (P - 1)             */
+  OC_CB_NESTED = 5     /* every subtree hands one leaf up (oc_cbnest.c)   */
+} oc_cbcast_method;
+const char *oc_cbcast_method_name(int m);
+
+typedef struct oc_cbcast_info {
+  int64_t P, L;
+  int64_t B;        /* B(P-1)                                             */
+  int64_t D;        /* the trees' deadline: delay = L + D                 */
+  int64_t delay;    /* every item's delay                                 */
+  int64_t bound;    /* L + B(P-1)                                         */
+  int64_t blocks;   /* internal nodes of the tree                         */
+  int64_t ro;       /* the receive-only processor's letter                */
+  int method;       /* oc_cbcast_method                                   */
+  int64_t base_lo;  /* first of L consecutive base cases in Karp's form
+                       (section 3.3), -1 if none within reach             */
+  int64_t slack;    /* DIRECT/INDUCTION/SPLIT: 1 if built from forms of
+                       deadline t + 1 (pruned trees, Theorem 3.5), else 0 */
+  int buffered;     /* oc_cbcast_new_buffered's plan                       */
+  int64_t max_wait; /* buffered: the longest an item waits in a buffer     */
+} oc_cbcast_info;
+
+typedef struct oc_cbcast oc_cbcast;
+typedef struct oc_cbcast_act { int64_t item, peer; } oc_cbcast_act; /* -1: none */
+
+/* 1 <= P <= OC_CBCAST_PROCS_MAX, 1 <= L <= OC_CBCAST_L_MAX (OC_ERANGE).
+ * L <= 18: Karp's induction, the split and searched trees of deadline
+ * B(P-1) .. B(P-1) + 2L + 4, then the nested construction if it does
+ * better; L > 18: the nested construction (deadlines up to B + 2L + 4).
+ * If nothing is found, the path (method OC_CB_PATH; not seen). */
+int oc_cbcast_new(oc_cbcast **out, int64_t P, int64_t L);
+/* Karp et al. section 3.5's buffered model: arrived items wait in a buffer
+ * and a processor takes one a step, any of them.  The plan has delay
+ * L + B(P-1) (optimal) for every P tested; leaves are taken up to max_wait
+ * steps after they arrive (oc_cbcast_schedule_rt gives the times; verify
+ * with oc_verify_buffered).  OC_EINVAL if the construction does not apply. */
+int oc_cbcast_new_buffered(oc_cbcast **out, int64_t P, int64_t L);
+void oc_cbcast_free(oc_cbcast *c);
+const oc_cbcast_info *oc_cbcast_get_info(const oc_cbcast *c);
+/* Block b: r processors, letter J of its node, word[0] = J, word[1..r-1] the
+ * letters it receives between (relative addressing: letter j at time T is
+ * item T + j - L - D). */
+int oc_cbcast_block(const oc_cbcast *c, int64_t b, int64_t *r, int64_t *J,
+                    const int64_t **word);
+/* What processor proc receives and sends at step T when k items are
+ * broadcast from root (item -1: nothing; peer: the other processor). */
+int oc_cbcast_step(const oc_cbcast *c, int64_t root, int64_t proc, int64_t T,
+                   int64_t k, oc_cbcast_act *recv, oc_cbcast_act *send);
+/* The k items' messages, k (P-1) <= OC_CBCAST_MSGS_MAX (appended to out). */
+int oc_cbcast_schedule(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out);
+/* The same; *recv_at (malloc'd, one per message appended, in order) says
+ * when each is received: its arrival, or later for a buffered plan. */
+int oc_cbcast_schedule_rt(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out,
+                          int64_t **recv_at);
+
+/* ---- k-port model: multi-message broadcast (Bar-Noy & Ho, seed 004) -------
+ * n processors in synchronous rounds 1, 2, ...; in one round a processor
+ * sends at most k messages, to distinct processors, and receives at most k,
+ * from distinct processors; what arrives in round r can be sent from round
+ * r + 1 on.  The source (root) holds m messages; every processor must get
+ * all of them.  Times are round counts.  See docs/ALGORITHMS.md ("k-port")
+ * for the reconstruction of the seed's lost formulas and the exhaustive
+ * checks behind them.
+ *  KTREE     k spanning trees, each node with at most k children summed
+ *            over the trees (the seed's Theorem 6); message i goes down
+ *            tree i mod k, one level per round: ceil(m/k) - 1 + H rounds
+ *            for trees of height H (the source at depth 0)
+ *  ROTATION  the rotation algorithm: the (k+1)-ary d-cube with the
+ *            dimension of round r being r mod d, for other n a chain of
+ *            boxes; every message reaches everyone d + 1 (or d) rounds
+ *            after the source sends it, so ceil(m/k) + ceil(log_{k+1} n)
+ *            rounds at most, within one of the lower bound (the seed's
+ *            Theorem 10).  See oc_kport_plan for the n it covers.
+ *  BEST      the faster of the two for the instance */
+typedef enum oc_kport_alg {
+  OC_KP_KTREE = 0,
+  OC_KP_ROTATION = 1,
+  OC_KP_BEST = 2
+} oc_kport_alg;
+
+#define OC_KPORT_PLAN_MAX ((int64_t)1 << 23) /* m * (n - 1) messages; n * m */
+#define OC_KPORT_ITEMS_MAX ((int64_t)1 << 40)
+
+const char *oc_kport_alg_name(oc_kport_alg a);
+int oc_kport_alg_parse(const char *name, oc_kport_alg *out);
+
+typedef struct oc_kport_bounds {
+  int64_t depth;   /* ceil(log_{k+1} n): Lemma 1, one message            */
+  int64_t lemma2;  /* ceil(m/k') - 1 + depth, k' = min(k, n-1)           */
+  int64_t lemma3;  /* lemma2 + 1 when the last beta messages need more
+                      bandwidth than depth rounds give (Lemma 3), else
+                      lemma2                                             */
+  int64_t recv;    /* 1 + ceil((m-1)/k'): receptions at one processor     */
+  int64_t lb;      /* the largest of these (0 when n = 1)                 */
+} oc_kport_bounds;
+
+/* 1 <= n <= OC_PROCS_MAX, 1 <= k <= OC_PARAM_MAX, 1 <= m <= OC_KPORT_ITEMS_MAX. */
+int oc_kport_bound(int64_t n, int64_t k, int64_t m, oc_kport_bounds *out);
+
+typedef struct oc_kport_result {
+  oc_kport_alg alg;   /* the algorithm run (BEST: the winner)              */
+  int64_t time;       /* rounds                                            */
+  int64_t height;     /* KTREE: the trees' height H; ROTATION: rounds per
+                         message, d + 1 or d                              */
+} oc_kport_result;
+
+/* The schedule (CSV time = the round a message is sent in, from 1).
+ * m * n <= OC_KPORT_PLAN_MAX.  ROTATION covers every n for which the
+ * project has a construction (docs/ALGORITHMS.md), OC_EUNSUP otherwise;
+ * BEST then runs KTREE.  out may be NULL: times only. */
+int oc_kport_plan(int64_t n, int64_t k, int64_t m, int64_t root,
+                  oc_kport_alg alg, oc_sched *out, oc_kport_result *res);
+
+/* ---- reconfigurable ring of processors (N, L)-RRP -------------------------
+ * Rosenberg, Scarano & Sitaraman (seeds/003).  N processors on a ring, a bus
+ * of L lines.  A message from i to j goes clockwise over the processors
+ * i, i+1, ..., j or counter-clockwise over i, i-1, ..., j (d ring edges), on
+ * one line, holding that line's segment over those processors for its whole
+ * flight of max(1, ceil(log2 d)) steps.  A message sent in step t (from 1)
+ * with flight f occupies steps t .. t+f-1 and is usable by its receiver from
+ * step t+f.  Per step a processor starts at most one send and completes at
+ * most one receive; two messages on one line whose step ranges meet must
+ * share no processor (segments are closed: endpoints count).
+ *
+ * Problems:  BCAST  the source (or every segment's first processor) sends
+ *                   one item to all; item = the segment's number (0).
+ *            REDUCE x_0 (*) ... (*) x_{N-1} in index order at the root, any
+ *                   associative operator (need not commute).
+ *            SCAN   processor p ends with x_0 (*) ... (*) x_p.
+ * Segmented versions run on blocks [s_i, s_{i+1}) of 0..N-1 given by their
+ * first processors (REDUCE: into each block's first processor; SCAN: prefix
+ * restarts at each block).  Combining messages carry a value
+ * x_a (*) ... (*) x_b; the CSV item is b, and a is the smallest start whose
+ * value the sender can form at the send step from its own x and what it has
+ * received (concatenating adjacent values, nothing else): see
+ * docs/MODEL.md, "Reconfigurable ring".
+ *
+ * Algorithms (docs/ALGORITHMS.md, "Reconfigurable ring"):
+ *  SWEEP     Down_(N,L) / Up_(N,L) of the paper's Figure 3 and section 2.1:
+ *            top tree on the first N' processors, remap (N'-1 messages on
+ *            N'-1 lines), the N' blocks in parallel; N' = min(L+1,
+ *            ceil(sqrt M)); blocks of sizes floor/ceil(M/N'); blocks of at
+ *            most 4 processors are binomial trees (T(4) = 2).
+ *  TUNED     the same family with N' chosen per block size by dynamic
+ *            programming (2 <= N' <= min(L+1, M-1, 2 ceil(sqrt M))) or a
+ *            binomial tree, whichever is faster; bcast and reduce into 0 or
+ *            N-1 also try a two-sided start (two half rings meeting at the
+ *            root, one more step).
+ *  BINOMIAL  the binomial tree (leftmost-leaf mapping): one line.
+ *  BEST      the fastest of the three. */
+typedef enum oc_rrp_problem {
+  OC_RRP_BCAST = 0,
+  OC_RRP_REDUCE = 1,
+  OC_RRP_SCAN = 2
+} oc_rrp_problem;
+typedef enum oc_rrp_alg {
+  OC_RRP_SWEEP = 0,
+  OC_RRP_TUNED = 1,
+  OC_RRP_BINOMIAL = 2,
+  OC_RRP_BEST = 3
+} oc_rrp_alg;
+
+#define OC_RRP_PROCS_MAX ((int64_t)1 << 20) /* N for a global schedule      */
+#define OC_RRP_CW 0
+#define OC_RRP_CCW 1
+
+typedef struct oc_rrp_msg {
+  int64_t t;      /* send step, from 1                                    */
+  int64_t src, dst;
+  int64_t item;   /* BCAST: segment number; REDUCE/SCAN: b (see above)     */
+  int64_t line;   /* 0 .. L-1                                             */
+  int dir;        /* OC_RRP_CW or OC_RRP_CCW                              */
+} oc_rrp_msg;
+
+typedef struct oc_rrp_sched {
+  oc_rrp_msg *msg;
+  size_t n, cap;
+} oc_rrp_sched;
+
+void oc_rrp_sched_init(oc_rrp_sched *s);
+void oc_rrp_sched_free(oc_rrp_sched *s);
+int oc_rrp_sched_push(oc_rrp_sched *s, int64_t t, int64_t src, int64_t dst,
+                      int64_t item, int dir, int64_t line);
+void oc_rrp_sched_sort(oc_rrp_sched *s); /* time, src, dst, item, dir, line */
+
+/* Ring distance from src to dst in direction dir (1 .. N-1), and the
+ * flight time max(1, ceil(log2 d)). */
+int64_t oc_rrp_dist(int64_t N, int64_t src, int64_t dst, int dir);
+int64_t oc_rrp_flight(int64_t d);
+
+const char *oc_rrp_alg_name(oc_rrp_alg a);
+int oc_rrp_alg_parse(const char *name, oc_rrp_alg *out);
+const char *oc_rrp_problem_name(oc_rrp_problem p);
+
+typedef struct oc_rrp_spec {
+  oc_rrp_problem problem;
+  int64_t N, L;           /* 1 <= N <= OC_RRP_PROCS_MAX, 1 <= L            */
+  int64_t root;           /* BCAST / REDUCE without segments              */
+  const int64_t *seg;     /* segment starts (strictly increasing, seg[0] =
+                             0, all < N), or NULL: one segment            */
+  size_t nseg;
+} oc_rrp_spec;
+
+typedef struct oc_rrp_bounds {
+  int64_t lb;        /* the best lower bound known (steps)                 */
+  int64_t doubling;  /* ceil(log2 M): informed processors at most double   */
+  int64_t distance;  /* flight to the farthest processor of a block        */
+  double thm31;      /* Theorem 3.1's argument carried out in whole steps
+                        (any L; an integer): docs/ALGORITHMS.md          */
+  double thm31_lead; /* its leading term log^2 M / (3 log L) (L >= 2)    */
+  double thm32;      /* Theorem 3.2 (N > 4, whole ring): log N log log N
+                        / 15, else 0                                      */
+  double thm21;      /* Theorem 2.1 upper bound (M >= 4, L >= 2), else 0:
+                        log M log log L + log^2 M / log L                 */
+} oc_rrp_bounds;
+/* Bounds for the spec; M = N, or the largest block with --segments. */
+int oc_rrp_bound(const oc_rrp_spec *sp, oc_rrp_bounds *out);
+
+typedef struct oc_rrp_result {
+  oc_rrp_alg alg;   /* the algorithm run (BEST: the winner)               */
+  int64_t time;     /* steps                                              */
+  int64_t lines;    /* lines used                                         */
+} oc_rrp_result;
+/* Builds the schedule (out may be NULL: time only).  Errors: OC_EINVAL
+ * (bad segments), OC_ERANGE (N, L, root). */
+int oc_rrp_plan(const oc_rrp_spec *sp, oc_rrp_alg alg, oc_rrp_sched *out,
+                oc_rrp_result *res);
+
+
+/* ---- summation and reduction -----------------------------------------------
+ * SUM: n operands, their placement chosen by the algorithm, summed in
+ * minimum time at `root` (Karp et al. section 5; Shou & Chen section 3).
+ * REDUCE: one operand per processor, operand i at rank i (MPI_Reduce's
+ * shape), any root, folded in rank order.
+ * Both run the time-reversed optimal broadcast tree of the model with
+ * L' = L + a and g' = max(g, o + a), where a is one addition (1 time unit):
+ * a processor that receives k values spends k(o + a) on them, and receptions
+ * that each end in their addition are max(g, o + a) apart.  See
+ * docs/ALGORITHMS.md for the derivation and the exhaustive check. */
+typedef struct oc_reduce oc_reduce;
+#define OC_REDUCE_PLAN_MAX ((int64_t)1 << 22) /* global sum/reduce plans */
+
+int oc_sum_new(oc_reduce **out, const oc_params *p, int64_t root, int64_t n);
+/* ordered != 0: operand i at rank i and the result is the rank-order fold
+ * (MPI_Reduce with a non-commutative operator).  The root's children then
+ * split into blocks left and right of it; for a few (P, root) the optimal
+ * tree cannot be split so, and the plan takes longer (see the lower bound).
+ * ordered = 0: the fold runs cyclically from rank root + 1 to the root,
+ * always in B(P); for commutative operators. */
+int oc_reduce_new(oc_reduce **out, const oc_params *p, int64_t root,
+                  int ordered);
+void oc_reduce_free(oc_reduce *r);
+int64_t oc_reduce_completion(const oc_reduce *r); /* the plan's time       */
+int64_t oc_reduce_lower_bound(const oc_reduce *r); /* optimum (reduce: B) */
+int64_t oc_reduce_operands(const oc_reduce *r);   /* n                     */
+int64_t oc_reduce_used(const oc_reduce *r);       /* processors used       */
+/* operands per processor (by rank), P entries summing to n */
+int oc_reduce_counts(const oc_reduce *r, int64_t *counts);
+/* messages, additions and operand segments; checked by oc_verify_reduce */
+int oc_reduce_schedule(const oc_reduce *r, oc_sched *out);
+
+/* Completes a messages-only combining schedule (what CSV carries) with
+ * the additions: counts[q] operands start at processor q; every processor
+ * adds each received value as soon as it can and its own operands in the
+ * remaining time (list scheduling: the earliest finish for unit-time
+ * additions), values are prepended as they arrive and own operands
+ * appended, and the operands are numbered to match.  ordered != 0 (one
+ * operand per processor): operand q is rank q's, and each received value
+ * must join the accumulator on its left or right in rank order.  The
+ * result goes to oc_verify_reduce.  OC_EINVAL when the messages do not
+ * form a tree into the root (a processor sending twice, a cycle);
+ * OC_EINVALID when, ordered, a partial result is not a rank interval next
+ * to the receiver's. */
+int oc_reduce_infer(const oc_params *p, int64_t root, const int64_t *counts,
+                    int ordered, oc_sched *s);
+
+/* A rank's own part of a reduction (oc_reduce_new), without the global
+ * schedule: O(log P log B(P)) for the unordered plan; the ordered plan
+ * also walks the root's K = B(P)/max(g, o+a) reception slots once. */
+typedef struct oc_reduce_view {
+  int64_t rank;
+  int64_t parent;    /* rank it sends its partial result to, -1 root      */
+  int64_t send;      /* when it sends (-1 at the root)                    */
+  int64_t nchildren; /* ranks that send to it                             */
+  /* private */
+  int64_t slot_, start_, slot_size_, pos_, label_, t_, st_, base_;
+} oc_reduce_view;
+
+int oc_reduce_rank(const oc_reduce *r, int64_t rank, oc_reduce_view *v);
+/* k-th child, in the order of the broadcast the reduction reverses: child
+ * 0 sends last; its rank and send time */
+int oc_reduce_child(const oc_reduce *r, const oc_reduce_view *v, int64_t k,
+                    int64_t *child_rank, int64_t *send_time);
+
+/* The most operands P processors can sum in time t (Karp's inverse
+ * problem), and the least time for n operands.  OC_EUNSUP when the
+ * instance's reach function is too long to tabulate (docs/MODEL.md). */
+int oc_sum_capacity(const oc_params *p, int64_t t, int64_t *n_out);
+int oc_sum_time(const oc_params *p, int64_t n, int64_t *t_out);
+/* Time of the optimal reduction: B(P) for L + a, max(g, o + a). */
+int oc_reduce_time(const oc_params *p, int64_t *t_out);
+
+/* ---- all-to-all broadcast ---------------------------------------------------
+ * Karp et al. section 4.1: processor i sends its k items to i+1, ..., i+P-1
+ * (mod P), one message every D time units, item by item.  Lower bound:
+ * max(L + 2o + g(k(P-1) - 1), 2o k(P-1)) (each processor receives k(P-1)
+ * messages at least g apart, the first usable at L + 2o; and it is busy o
+ * for each of its k(P-1) sends and receives).  D is the least spacing
+ * >= g for which a processor's sends [mD, mD+o) and receptions
+ * [mD+o+L, mD+2o+L) never overlap; D = g (optimal) when g >= 2o and the
+ * phases fit.  Personalized: item (s, d, j) goes from s to d only, with the
+ * same timing.  Items: broadcast s*k + j; personalized (s*P + d)*k + j. */
+int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
+                         oc_sched *out, int64_t *time, int64_t *lower_bound);
+                         /* out may be NULL: times only */
+
+/* ---- combining broadcast (allreduce) ----------------------------------------
+ * Karp et al. Thm 4.1, extended to every P and to LogP: every processor
+ * sends in rounds every D time units; in round m processor i sends to
+ * i + A_m (mod P) a partial result it holds (a cyclic window of values
+ * ending at i), A_m being the window every processor has before combining
+ * round m; the receiver prepends it (one addition).  A round's result can
+ * be sent c = ceil((L + 2o + a)/D) rounds later; the window sent is the
+ * largest finished one that does not overshoot P, so the windows add up
+ * to exactly P.  D is the least spacing >= max(g, 2o + a) at which a
+ * processor's send overhead and its receive overhead plus addition never
+ * overlap.  Lower bound: the reduction time.  For commutative operators
+ * (each processor ends with its cyclic window, x_{i+1} .. x_{P-1} x_0 ..
+ * x_i).  Items: the index of the partial result in the sender's history
+ * (0 = its own value, k = after its k-th addition). */
+int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
+                          int64_t *lower_bound); /* out may be NULL: times only */
+/* Rank order for every processor (non-commutative operators): the ordered
+ * reduction to rank 0 (item 0 messages, with its additions), then the
+ * optimal broadcast of the result from rank 0 (item 1 messages).  Time:
+ * reduction time + B(P); the circulant windows cannot keep rank order, as
+ * each processor's window wraps around at a different place. */
+int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
+                                  int64_t *time, int64_t *lower_bound);
+/* The circulant for a vector of m packets (one a message), as a schedule
+ * of oc_verify_vreduce_hist (commutative; one unit per packet addition, as
+ * oc_libred): packet j's rounds are mD apart and shifted by jD, item = the
+ * packet, (*hist)[i] (malloc'd) = the index of the partial result sent in
+ * its sender's history of that packet.  Checked by oc_verify_vreduce_hist
+ * before it is returned (OC_EINVALID if it ever failed).  *lower_bound
+ * (P >= 2): max(reduction time, L + 2o + (m-1) max(g, o), 2mo +
+ * ceil(m(P-1)/P)): each processor receives and sends a message of every
+ * packet, and some processor does ceil(m(P-1)/P) of the m(P-1) additions,
+ * none overlapping an overhead.  out must be empty; OC_ERANGE past
+ * P = 2^16 or OC_LIBRED_MSGS_MAX messages. */
+int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, uint32_t **hist,
+                        int64_t *time, int64_t *lower_bound);
+/* That lower bound alone (any P). */
+int oc_allreduce_vector_bound(const oc_params *p, int64_t m, int64_t *lower_bound);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OPTCAST_PLAN_H */

@@ -1,0 +1,60 @@
+/* oc_alltoall.c - all-to-all broadcast and personalized exchange.
+ *
+ * Source: Karp, Sahay, Santos, Schauser (SPAA'93) section 4.1.  Processor
+ * i sends item j to i+1, ..., i+P-1 (mod P) in turn; all processors keep
+ * the same pace, so in each step every processor is the target of exactly
+ * one message.  Karp et al. send every g and reach the bound
+ * L + 2o + g(k(P-1) - 1); they take g >= 2o implicitly.  Under the
+ * contract a processor's send overheads [mD, mD+o) and receive overheads
+ * [mD+o+L, mD+2o+L) must not overlap, so the spacing D is the least value
+ * >= g for which the two phases (0 and (o + L) mod D, each o long) are
+ * disjoint modulo D; D = g whenever g >= 2o and the phases fit.
+ * Time: L + 2o + D(k(P-1) - 1) (0 for P = 1).
+ * Lower bound: max(L + 2o + g(M - 1), 2oM) with M = k(P-1).
+ * Worked example: P = 4, L = 6, o = 2, g = 4, k = 1: sends at 0, 4, 8,
+ * receptions at 8, 12, 16 (phase 0 vs 0 in D = 4: overlap), D = 5 gives
+ * phases 0 and 3 (disjoint), time 6 + 4 + 10 = 20 against a bound of 18.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/oc_plan.h"
+
+/* least D >= max(g, 2o, 1) with [0, o) and [ph, ph + o) disjoint mod D,
+ * ph = (o + L) mod D */
+static int64_t spacing(const oc_params *p) {
+  int64_t o = p->o, D = oc_max64(p->g, 2 * o);
+  if (o == 0) return D;
+  for (;; D++) {
+    int64_t ph = (o + p->L) % D;
+    if (ph >= o && ph + o <= D) return D;
+  }
+}
+
+int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
+                         oc_sched *out, int64_t *time, int64_t *lower_bound) {
+  int64_t P, M, D, e;
+  if ((e = oc_params_check(p)) != OC_OK) return (int)e;
+  P = p->P;
+  if (k < 1) return OC_ERANGE;
+  if (out != NULL && (P > OC_GLOBAL_PROCS_MAX || k > OC_GLOBAL_PROCS_MAX / P ||
+                      (P - 1) > OC_GLOBAL_PROCS_MAX / (P * k)))
+    return OC_ERANGE;
+  M = oc_mul_sat(k, P - 1); /* times only: saturating for huge P */
+  D = spacing(p);
+  for (int64_t j = 0; j < k && out != NULL; j++) {
+    for (int64_t r = 1; r < P; r++) {
+      int64_t m = j * (P - 1) + (r - 1); /* step */
+      for (int64_t i = 0; i < P; i++) {
+        int64_t dst = (i + r) % P;
+        int64_t item = personalized ? (i * P + dst) * k + j : i * k + j;
+        if ((e = oc_sched_push(out, m * D, i, dst, item)) != OC_OK) return (int)e;
+      }
+    }
+  }
+  *time = P == 1 ? 0 : oc_add_sat(p->L + 2 * p->o, oc_mul_sat(D, M - 1));
+  *lower_bound = P == 1 ? 0
+                        : oc_max64(oc_add_sat(p->L + 2 * p->o, oc_mul_sat(p->g, M - 1)),
+                                   oc_mul_sat(2 * p->o, M));
+  return OC_OK;
+}

@@ -1,0 +1,725 @@
+/* oc_kbcast.c - broadcasting m items in the postal model.
+ *
+ * Source: Bar-Noy & Kipnis, "Designing Broadcasting Algorithms in the Postal
+ * Model for Message-Passing Systems", section 4 (Lemmas 8-18); Karp et al.
+ * Thm 3.1 for the second lower bound.  lambda = p/q; times are model units
+ * (1/q), one item takes q to send.
+ *
+ * All tree algorithms here are Algorithm BCAST (range splitting) run on the
+ * reach function of "a receiver can forward h after the send starts, a
+ * sender can start again G after": oc_bcast's OC_BCAST_BARNOY with
+ * L = h, o = 0, g = G.
+ *  REPEAT    h = p, G = q, item i shifted by i * (root's last send + q).
+ *            Cost: m f(n) - (m-1)(lambda - 1) when the root's last send is
+ *            at f(n) - lambda (Lemma 10).
+ *  PACK      h = p + (m-1)q (the long message is in lambda + m - 1 after it
+ *            starts), G = mq; one long message per edge.
+ *            Cost: m f_{1+(lambda-1)/m}(n) (Lemma 12).
+ *  PIPELINE  h = p (the first item of a stream is in lambda after its
+ *            start; each later one a unit after the previous), G = mq;
+ *            items i at start + iq.  Cost: B + (m - 1) with B the tree's
+ *            time; Lemma 14 (m <= lambda) says m f_{lambda/m}(n) + (m-1),
+ *            the same; Lemma 16 (m >= lambda) swaps the roles of sender
+ *            and receiver in BCAST(m/lambda): lambda f_{m/lambda}(n) +
+ *            (lambda - 1) - compared in the tests and docs.
+ *  DTREE     left-to-right almost-full degree-d tree; each processor sends
+ *            each item to its children in order, as soon as it holds it
+ *            and its previous send is done.  Lemma 18: at most
+ *            d(m-1) + (d-1+lambda) ceil(log_d n).
+ *  CYCLIC    (Karp, Sahay, Santos, Schauser section 3.3-3.4, integer L)
+ *            the first m items of the continuous block-cyclic broadcast
+ *            of oc_cbcast.c: item i leaves the source once, at time i, and
+ *            reaches everyone D_c after, D_c the continuous delay.  Cost:
+ *            D_c + m - 1 = L + B(P-1) + m - 1 where D_c is optimal
+ *            (Corollary 3.1; the single-sending lower bound, within
+ *            k* = min(L, ...) of Theorem 3.1's), and at most Theorem 3.7's
+ *            B(P-1) + 2L + m - 2 where D_c <= 2L + B(P-1) - 1 (every P and
+ *            L of the sweeps, L = 2 included, and L = 19..64 with the
+ *            nested construction, see docs/ALGORITHMS.md).
+ *  GREEDY    (ours; integer L) the source may send an item more than once.
+ *            At each step every processor holding an item that another
+ *            lacks may send one: a maximum matching (augmenting paths) of
+ *            senders to receivers taken in order of most items missing,
+ *            each pair sending the rarest such item; ties broken by a
+ *            seeded generator, the best of 4 (P m >= 1024) to 32 (P m <=
+ *            128) runs kept, stopping at the lower bound.  No
+ *            guarantee; seen within one step of Theorem 3.1's bound on small
+ *            instances and below the single-sending bound (Karp's Fig. 2:
+ *            16 against 15 and 17).  O(steps * P^2 * m/64) with bitsets.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/oc_plan.h"
+
+#define KB_MAX_MSGS ((int64_t)1 << 26)
+
+const char *oc_kbcast_alg_name(oc_kbcast_alg a) {
+  switch (a) {
+  case OC_KB_REPEAT: return "repeat";
+  case OC_KB_PACK: return "pack";
+  case OC_KB_PIPELINE: return "pipeline";
+  case OC_KB_DTREE: return "dtree";
+  case OC_KB_CYCLIC: return "cyclic";
+  case OC_KB_GREEDY: return "greedy";
+  case OC_KB_BEST: return "best";
+  }
+  return "?";
+}
+
+int oc_kbcast_alg_parse(const char *name, oc_kbcast_alg *out) {
+  for (int a = OC_KB_REPEAT; a <= OC_KB_BEST; a++)
+    if (strcmp(name, oc_kbcast_alg_name((oc_kbcast_alg)a)) == 0) {
+      *out = (oc_kbcast_alg)a;
+      return OC_OK;
+    }
+  if (strcmp(name, "optimal") == 0) {
+    *out = OC_KB_BEST;
+    return OC_OK;
+  }
+  return OC_EINVAL;
+}
+
+/* f_{num/den}(n) in units of 1/den of its time scale: B of the postal
+ * model num/den, and the reduced denominator. */
+static int postal_f(int64_t n, int64_t num, int64_t den, int64_t *B, int64_t *dred) {
+  oc_params q;
+  int e;
+  int64_t gg = oc_gcd(num, den);
+  num /= gg;
+  den /= gg;
+  memset(&q, 0, sizeof q);
+  q.model = OC_MODEL_POSTAL;
+  q.P = n;
+  q.L = num;
+  q.g = den;
+  q.unit = den;
+  q.lam_num = num;
+  q.lam_den = den;
+  if ((e = oc_bcast_time(&q, B)) != OC_OK) return e;
+  *dred = den;
+  return OC_OK;
+}
+
+/* The continuous block-cyclic schedule's first m items.  All items are
+ * at the source from time 0, so the continuous schedule (item i released
+ * at i) is valid here as it stands. */
+static int run_cyclic(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                      oc_kbcast_result *res) {
+  oc_cbcast *c = NULL;
+  const oc_cbcast_info *in;
+  int e;
+  if (p->g != 1 || p->L > OC_CBCAST_L_MAX) return OC_EUNSUP;
+  if (p->P > OC_CBCAST_PROCS_MAX) return OC_ERANGE;
+  if ((e = oc_cbcast_new(&c, p->P, p->L)) != OC_OK) return e;
+  in = oc_cbcast_get_info(c);
+  res->formula = oc_add_sat(in->B + 2 * p->L, m) - 2; /* sat: operands >= 0 */
+  res->time = oc_add_sat(in->delay, m - 1);
+  if (out != NULL) e = oc_cbcast_schedule(c, root, m, out);
+  oc_cbcast_free(c);
+  return e;
+}
+
+/* Buffered model (Karp et al. 3.5), k items: the buffered continuous plan's
+ * first m items, then each processor's leaf receptions taken again first-
+ * come first-served in the steps its forwarded (active) items leave free.
+ * One machine, unit jobs with release times and blocked steps: taking them
+ * in release order at the first free step minimises the last one, so this
+ * never ends later than the continuous plan's delay + m - 1; for L = 2,
+ * where that is one step more than Theorem 3.8's bound, the freed steps at
+ * the end close the gap (seen for every P, m tested). */
+static int compact_leaves(const oc_sched *s, int64_t P, int64_t m, int64_t L, int64_t *rt) {
+  size_t n = s->n;
+  unsigned char *fwd = (unsigned char *)calloc((size_t)(P * m) + 1, 1);
+  size_t *ord = (size_t *)malloc((n + 1) * sizeof *ord);
+  size_t *tmp = (size_t *)malloc((n + 1) * sizeof *tmp);
+  int64_t *off = (int64_t *)calloc((size_t)P + 2, sizeof *off);
+  int e = OC_OK;
+  if (fwd == NULL || ord == NULL || tmp == NULL || off == NULL) { e = OC_ENOMEM; goto out; }
+  for (size_t i = 0; i < n; i++) {
+    fwd[s->msg[i].src * m + s->msg[i].item] = 1;
+    off[s->msg[i].dst + 2]++;
+  }
+  for (int64_t q = 0; q < P; q++) off[q + 2] += off[q + 1];
+  for (size_t i = 0; i < n; i++) ord[off[s->msg[i].dst + 1]++] = i;
+  for (int64_t q = 0; q < P; q++) { /* off[q] .. off[q+1]: q's receptions */
+    size_t lo = (size_t)off[q], hi = (size_t)off[q + 1], na = 0, nl = 0;
+    int64_t prev = -1;
+    /* actives (their item is forwarded: they keep their step) first, then
+     * the leaves, each part in message order; then each sorted by step /
+     * arrival (insertion sort: the plan emits both nearly sorted, displaced
+     * by at most about L + B) */
+    for (size_t i = lo; i < hi; i++)
+      if (fwd[q * m + s->msg[ord[i]].item]) tmp[na++] = ord[i];
+    for (size_t i = lo; i < hi; i++)
+      if (!fwd[q * m + s->msg[ord[i]].item]) tmp[na + nl++] = ord[i];
+    for (size_t i = 1; i < na; i++)
+      for (size_t j = i; j > 0 && rt[tmp[j - 1]] > rt[tmp[j]]; j--) {
+        size_t x = tmp[j];
+        tmp[j] = tmp[j - 1];
+        tmp[j - 1] = x;
+      }
+    for (size_t i = na + 1; i < na + nl; i++)
+      for (size_t j = i; j > na && s->msg[tmp[j - 1]].t > s->msg[tmp[j]].t; j--) {
+        size_t x = tmp[j];
+        tmp[j] = tmp[j - 1];
+        tmp[j - 1] = x;
+      }
+    {
+      size_t a = 0;
+      for (size_t i = na; i < na + nl; i++) {
+        size_t x = tmp[i];
+        int64_t t = s->msg[x].t + L;
+        if (t <= prev) t = prev + 1;
+        for (;;) { /* skip the actives' steps */
+          while (a < na && rt[tmp[a]] < t) a++;
+          if (a < na && rt[tmp[a]] == t) t++; else break;
+        }
+        rt[x] = t;
+        prev = t;
+      }
+    }
+  }
+out:
+  free(fwd);
+  free(ord);
+  free(tmp);
+  free(off);
+  return e;
+}
+
+int oc_kbcast_buffered(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                       int64_t **recv_at, oc_kbcast_result *res) {
+  oc_cbcast *c = NULL;
+  int64_t *rt = NULL;
+  int e;
+  if (recv_at != NULL) *recv_at = NULL;
+  if (p == NULL || out == NULL || recv_at == NULL || res == NULL || out->n != 0)
+    return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  if (p->model != OC_MODEL_POSTAL || p->g != 1 || p->L > OC_CBCAST_L_MAX) return OC_EUNSUP;
+  if (m < 1 || root < 0 || root >= p->P || p->P > OC_CBCAST_PROCS_MAX ||
+      m > KB_MAX_MSGS / p->P)
+    return OC_ERANGE;
+  memset(res, 0, sizeof *res);
+  res->alg = OC_KB_CYCLIC;
+  if ((e = oc_cbcast_new_buffered(&c, p->P, p->L)) != OC_OK) return e;
+  res->formula = p->P == 1 ? 0 : oc_cbcast_get_info(c)->bound + m - 1; /* Thm 3.8 */
+  e = oc_cbcast_schedule_rt(c, root, m, out, &rt);
+  oc_cbcast_free(c);
+  if (e == OC_OK) e = compact_leaves(out, p->P, m, p->L, rt);
+  if (e != OC_OK) { free(rt); return e; }
+  res->time = 0;
+  for (size_t i = 0; i < out->n; i++)
+    if (rt[i] > res->time) res->time = rt[i];
+  *recv_at = rt;
+  return OC_OK;
+}
+
+#define GREEDY_SEEDS 4        /* tie-break seeds at the largest instances   */
+#define GREEDY_SEEDS_MAX 32    /* ... and at most, on small ones              */
+#define GREEDY_WORK 4096       /* seeds x P x m: more seeds on tiny instances */
+#define GREEDY_PMAX 128
+#define GREEDY_MMAX 128
+
+typedef struct gr_state {
+  int64_t P, m, W, L, T;
+  uint64_t *have;   /* P x W: received or in flight                       */
+  uint64_t *usable; /* P x W: held at the current step                    */
+  int64_t *cnt;     /* per item: holders, in flight counted               */
+  int64_t *ord, *sord, *matchS, *key;
+  unsigned char *vis;
+} gr_state;
+
+/* Fisher-Yates with xorshift64: the seeded tie-break */
+static void gr_shuffle(int64_t *a, int64_t n, uint64_t *seed) {
+  for (int64_t i = n - 1; i > 0; i--) {
+    int64_t j, x;
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    j = (int64_t)(*seed % (uint64_t)(i + 1));
+    x = a[i];
+    a[i] = a[j];
+    a[j] = x;
+  }
+}
+
+static int gr_useful(const gr_state *g, int64_t s, int64_t q) {
+  for (int64_t w = 0; w < g->W; w++)
+    if (g->usable[s * g->W + w] & ~g->have[q * g->W + w]) return 1;
+  return 0;
+}
+
+static int gr_aug(gr_state *g, int64_t q, int64_t nsend) {
+  for (int64_t k = 0; k < nsend; k++) {
+    int64_t s = g->sord[k];
+    if (g->vis[s] || s == q || !gr_useful(g, s, q)) continue;
+    g->vis[s] = 1;
+    if (g->matchS[s] < 0 || gr_aug(g, g->matchS[s], nsend)) {
+      g->matchS[s] = q;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* One greedy run with tie-breaks from seed; out may be NULL. */
+static int gr_run(const oc_params *p, int64_t root, int64_t m, uint64_t seed, oc_sched *out,
+                  int64_t *time) {
+  gr_state g;
+  int64_t P = p->P, need = m * (P - 1), got = 0, last = 0;
+  int64_t *sent_t = NULL, *sent_q = NULL, *sent_i = NULL, nsent = 0;
+  int e = OC_OK;
+  memset(&g, 0, sizeof g);
+  g.P = P;
+  g.m = m;
+  g.W = (m + 63) / 64;
+  g.L = p->L;
+  g.have = (uint64_t *)calloc((size_t)(P * g.W), sizeof *g.have);
+  g.usable = (uint64_t *)calloc((size_t)(P * g.W), sizeof *g.usable);
+  g.cnt = (int64_t *)calloc((size_t)m, sizeof *g.cnt);
+  g.ord = (int64_t *)malloc((size_t)P * sizeof *g.ord);
+  g.sord = (int64_t *)malloc((size_t)P * sizeof *g.sord);
+  g.matchS = (int64_t *)malloc((size_t)P * sizeof *g.matchS);
+  g.key = (int64_t *)malloc((size_t)P * sizeof *g.key);
+  g.vis = (unsigned char *)malloc((size_t)P);
+  sent_t = (int64_t *)malloc((size_t)(need + 1) * sizeof *sent_t);
+  sent_q = (int64_t *)malloc((size_t)(need + 1) * sizeof *sent_q);
+  sent_i = (int64_t *)malloc((size_t)(need + 1) * sizeof *sent_i);
+  if (!g.have || !g.usable || !g.cnt || !g.ord || !g.sord || !g.matchS || !g.key || !g.vis ||
+      !sent_t || !sent_q || !sent_i) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  for (int64_t i = 0; i < m; i++) {
+    g.have[root * g.W + i / 64] |= (uint64_t)1 << (i % 64);
+    g.usable[root * g.W + i / 64] |= (uint64_t)1 << (i % 64);
+    g.cnt[i] = 1;
+  }
+  {
+    int64_t done = 0; /* sent messages already usable at their receivers */
+    for (int64_t T = 0; got < need; T++) {
+      int64_t nrec = 0, nsend = 0;
+      if (T > (m + 2) * P * (p->L + 1)) { e = OC_EINVAL; goto out; } /* cannot happen */
+      while (done < nsent && sent_t[done] + p->L <= T) { /* arrivals: usable now */
+        g.usable[sent_q[done] * g.W + sent_i[done] / 64] |= (uint64_t)1 << (sent_i[done] % 64);
+        done++;
+      }
+      for (int64_t q = 0; q < P; q++) {
+        int64_t miss = 0;
+        for (int64_t w = 0; w < g.W; w++) {
+          uint64_t full = (w == g.W - 1 && m % 64) ? (((uint64_t)1 << (m % 64)) - 1) : ~(uint64_t)0;
+          for (uint64_t x = full & ~g.have[q * g.W + w]; x; x &= x - 1) miss++;
+        }
+        g.key[q] = miss;
+        g.matchS[q] = -1;
+        if (miss > 0) g.ord[nrec++] = q;
+        g.sord[nsend++] = q;
+      }
+      /* senders: a seeded shuffle; receivers: most missing first, ties seeded */
+      gr_shuffle(g.sord, nsend, &seed);
+      gr_shuffle(g.ord, nrec, &seed);
+      for (int64_t i = 1; i < nrec; i++) /* stable: the shuffle breaks ties */
+        for (int64_t j = i; j > 0 && g.key[g.ord[j - 1]] < g.key[g.ord[j]]; j--) {
+          int64_t x = g.ord[j];
+          g.ord[j] = g.ord[j - 1];
+          g.ord[j - 1] = x;
+        }
+      for (int64_t i = 0; i < nrec; i++) {
+        memset(g.vis, 0, (size_t)P);
+        gr_aug(&g, g.ord[i], nsend);
+      }
+      for (int64_t s = 0; s < P; s++) {
+        int64_t q = g.matchS[s], best = -1;
+        if (q < 0) continue;
+        for (int64_t i = 0; i < m; i++) {
+          int64_t w = i / 64;
+          uint64_t b = (uint64_t)1 << (i % 64);
+          if ((g.usable[s * g.W + w] & b) && !(g.have[q * g.W + w] & b) &&
+              (best < 0 || g.cnt[i] < g.cnt[best]))
+            best = i;
+        }
+        if (best < 0) continue; /* cannot happen: the edge was useful */
+        g.have[q * g.W + best / 64] |= (uint64_t)1 << (best % 64);
+        g.cnt[best]++;
+        sent_t[nsent] = T;
+        sent_q[nsent] = q;
+        sent_i[nsent] = best;
+        nsent++;
+        got++;
+        last = T + p->L;
+        if (out != NULL && (e = oc_sched_push(out, T, s, q, best)) != OC_OK) goto out;
+      }
+    }
+  }
+  *time = last;
+out:
+  free(g.have);
+  free(g.usable);
+  free(g.cnt);
+  free(g.ord);
+  free(g.sord);
+  free(g.matchS);
+  free(g.key);
+  free(g.vis);
+  free(sent_t);
+  free(sent_q);
+  free(sent_i);
+  return e;
+}
+
+static int run_greedy(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                      oc_kbcast_result *res) {
+  int64_t best = -1, bt = 0, lb = -1, l8, k31, seeds;
+  int e;
+  if (p->g != 1) return OC_EUNSUP;
+  if (p->P > GREEDY_PMAX || m > GREEDY_MMAX) return OC_ERANGE;
+  if ((e = oc_kbcast_bound(p, m, &lb, &l8, &k31)) != OC_OK) return e;
+  /* more tie-break seeds on tiny instances (P m <= 128: GREEDY_SEEDS_MAX),
+   * GREEDY_SEEDS from P m >= 1024; none after one meets the lower bound */
+  seeds = GREEDY_WORK / (p->P * m);
+  seeds = seeds < GREEDY_SEEDS ? GREEDY_SEEDS : seeds > GREEDY_SEEDS_MAX ? GREEDY_SEEDS_MAX : seeds;
+  for (uint64_t s = 1; s <= (uint64_t)seeds && (best < 0 || bt != lb); s++) {
+    int64_t t;
+    if ((e = gr_run(p, root, m, 0x9E3779B97F4A7C15ULL * s, NULL, &t)) != OC_OK) return e;
+    if (best < 0 || t < bt) { best = (int64_t)s; bt = t; }
+  }
+  res->time = bt;
+  res->formula = -1;
+  if (out != NULL) {
+    int64_t t;
+    if ((e = gr_run(p, root, m, 0x9E3779B97F4A7C15ULL * (uint64_t)best, out, &t)) != OC_OK)
+      return e;
+  }
+  return OC_OK;
+}
+
+/* BCAST on "receiver ready h after the start, sender again G after". */
+static int bk_tree(int64_t n, int64_t h, int64_t G, oc_sched *out, int64_t *T) {
+  oc_params q;
+  oc_bcast *b = NULL;
+  int e;
+  memset(&q, 0, sizeof q);
+  q.model = OC_MODEL_LOGP;
+  q.P = n;
+  q.L = h;
+  q.o = 0;
+  q.g = G;
+  q.unit = 1;
+  q.lam_den = 1;
+  if ((e = oc_bcast_new(&b, &q, 0, OC_BCAST_BARNOY)) != OC_OK) return e;
+  *T = oc_bcast_completion(b);
+  if (out != NULL) e = oc_bcast_schedule(b, out);
+  oc_bcast_free(b);
+  return e;
+}
+
+static int64_t rot(int64_t root, int64_t r, int64_t n) { return (root + r) % n; }
+
+static int run_repeat(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                      oc_kbcast_result *res) {
+  oc_sched t;
+  int64_t B, last = -1, step, P = p->P, q = p->g, lp = p->L;
+  int e;
+  oc_sched_init(&t);
+  if ((e = bk_tree(P, lp, q, &t, &B)) != OC_OK) goto out;
+  for (size_t i = 0; i < t.n; i++)
+    if (t.msg[i].src == 0 && t.msg[i].t > last) last = t.msg[i].t;
+  step = last + q; /* the root's next free slot */
+  res->time = P == 1 ? 0 : (m - 1) * step + B;
+  res->formula = m * B - (m - 1) * (lp - q);
+  for (int64_t j = 0; out != NULL && j < m && e == OC_OK; j++)
+    for (size_t i = 0; i < t.n && e == OC_OK; i++)
+      e = oc_sched_push(out, t.msg[i].t + j * step, rot(root, t.msg[i].src, P),
+                        rot(root, t.msg[i].dst, P), j);
+out:
+  oc_sched_free(&t);
+  return e;
+}
+
+static int run_pack(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                    oc_kbcast_result *res) {
+  oc_sched t;
+  int64_t B, P = p->P, q = p->g, lp = p->L, fB, fd;
+  int e;
+  oc_sched_init(&t);
+  if ((e = bk_tree(P, lp + (m - 1) * q, m * q, out ? &t : NULL, &B)) != OC_OK) goto out;
+  res->time = B;
+  /* Lemma 12: m f_{1 + (lambda-1)/m}(n), lambda' = (p + (m-1)q)/(mq) */
+  if ((e = postal_f(P, lp + (m - 1) * q, m * q, &fB, &fd)) != OC_OK) goto out;
+  res->formula = (m * q / fd) * fB; /* fd divides mq: no overflow */
+  for (size_t i = 0; out != NULL && i < t.n && e == OC_OK; i++)
+    e = oc_sched_push_long(out, t.msg[i].t, rot(root, t.msg[i].src, P),
+                           rot(root, t.msg[i].dst, P), 0, m);
+out:
+  oc_sched_free(&t);
+  return e;
+}
+
+static int run_pipeline(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                        oc_kbcast_result *res) {
+  oc_sched t;
+  int64_t B, P = p->P, q = p->g, lp = p->L, fB, fd;
+  int e;
+  oc_sched_init(&t);
+  if ((e = bk_tree(P, lp, m * q, out ? &t : NULL, &B)) != OC_OK) goto out;
+  res->time = P == 1 ? 0 : B + (m - 1) * q;
+  if (m * q <= lp) { /* PIPELINE-1, Lemma 14: m f_{lambda/m}(n) + (m - 1) */
+    if ((e = postal_f(P, lp, m * q, &fB, &fd)) != OC_OK) goto out;
+    res->formula = (m * q / fd) * fB + (m - 1) * q; /* fd divides mq */
+  } else { /* PIPELINE-2, Lemma 16: lambda f_{m/lambda}(n) + (lambda - 1) */
+    if ((e = postal_f(P, m * q, lp, &fB, &fd)) != OC_OK) goto out;
+    res->formula = (lp / fd) * fB + (lp - q); /* fd divides p */
+  }
+  for (size_t i = 0; out != NULL && i < t.n && e == OC_OK; i++)
+    for (int64_t j = 0; j < m && e == OC_OK; j++)
+      e = oc_sched_push(out, t.msg[i].t + j * q, rot(root, t.msg[i].src, P),
+                        rot(root, t.msg[i].dst, P), j);
+out:
+  oc_sched_free(&t);
+  return e;
+}
+
+/* DTREE with degree d: node k's children are dk+1 .. dk+d. */
+static int run_dtree(const oc_params *p, int64_t root, int64_t m, int64_t d,
+                     oc_sched *out, oc_kbcast_result *res) {
+  int64_t P = p->P, q = p->g, lp = p->L, T = 0, height = 0;
+  int64_t *arr = (int64_t *)malloc((size_t)(P * m) * sizeof *arr); /* arrival */
+  int e = OC_OK;
+  if (arr == NULL) return OC_ENOMEM;
+  for (int64_t j = 0; j < m; j++) arr[j] = 0; /* the root holds everything */
+  for (int64_t k = 0; k < P && e == OC_OK; k++) {
+    int64_t free_at = 0;
+    for (int64_t j = 0; j < m; j++) {
+      for (int64_t c = d * k + 1; c <= d * k + d && c < P; c++) {
+        int64_t s = oc_max64(free_at, arr[k * m + j]);
+        arr[c * m + j] = s + lp;
+        if (arr[c * m + j] > T) T = arr[c * m + j];
+        free_at = s + q;
+        if (out != NULL && (e = oc_sched_push(out, s, rot(root, k, P), rot(root, c, P), j)))
+          break;
+      }
+      if (e) break;
+    }
+  }
+  for (int64_t k = P - 1; k > 0; k = (k - 1) / d) height++;
+  free(arr);
+  res->degree = d;
+  res->time = T;
+  /* Lemma 18 with the tree's height: d(m-1) + (d - 1 + lambda) h */
+  res->formula = q * d * (m - 1) + (q * (d - 1) + lp) * height;
+  return e;
+}
+
+int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
+                   oc_kbcast_alg alg, int64_t degree, oc_sched *out,
+                   oc_kbcast_result *res) {
+  int e = oc_params_check(p);
+  if (e) return e;
+  if (p->model != OC_MODEL_POSTAL) return OC_EUNSUP;
+  if (m < 1 || root < 0 || root >= p->P || degree < 0) return OC_ERANGE;
+  if (m > OC_PARAM_MAX / p->g) return OC_ERANGE;
+  if (out != NULL && (p->P > OC_GLOBAL_PROCS_MAX || m > KB_MAX_MSGS / p->P))
+    return OC_ERANGE; /* the schedule's messages */
+  memset(res, 0, sizeof *res);
+  res->alg = alg;
+  res->formula = -1;
+  if ((alg == OC_KB_CYCLIC || alg == OC_KB_GREEDY) && p->g != 1)
+    return OC_EUNSUP; /* integer lambda only, whatever P */
+  if (p->P == 1) { /* nothing to send */
+    res->alg = alg == OC_KB_BEST ? OC_KB_PIPELINE : alg;
+    res->degree = alg == OC_KB_DTREE ? 1 : 0;
+    res->formula = 0;
+    return OC_OK;
+  }
+  if (alg == OC_KB_BEST || (alg == OC_KB_DTREE && degree == 0)) {
+    oc_kbcast_result best, r;
+    int first = 1;
+    oc_kbcast_alg lo = alg == OC_KB_BEST ? OC_KB_REPEAT : OC_KB_DTREE;
+    memset(&best, 0, sizeof best);
+    for (int a = lo; a <= (alg == OC_KB_BEST ? OC_KB_GREEDY : OC_KB_DTREE); a++) {
+      if (a == OC_KB_DTREE && (p->P > OC_GLOBAL_PROCS_MAX || m > KB_MAX_MSGS / p->P))
+        continue; /* DTREE is simulated item by item: too large */
+      if (a == OC_KB_DTREE) {
+        int64_t dmax = oc_min64(p->P - 1, 64);
+        for (int64_t d = 1; d <= dmax || (d == dmax + 1 && p->P - 1 > 64); d++) {
+          int64_t dd = d <= dmax ? d : p->P - 1;
+          memset(&r, 0, sizeof r);
+          r.alg = OC_KB_DTREE;
+          if ((e = run_dtree(p, root, m, dd, NULL, &r)) != OC_OK) return e;
+          if (first || r.time < best.time) { best = r; first = 0; }
+          if (d > dmax) break;
+        }
+        if (p->P == 1 && first) {
+          memset(&r, 0, sizeof r);
+          r.alg = OC_KB_DTREE;
+          r.degree = 1;
+          best = r;
+          first = 0;
+        }
+      } else {
+        e = oc_kbcast_plan(p, root, m, (oc_kbcast_alg)a, 0, NULL, &r);
+        if ((a == OC_KB_CYCLIC || a == OC_KB_GREEDY) && (e == OC_EUNSUP || e == OC_ERANGE))
+          continue;
+        if (e != OC_OK) return e;
+        if (first || r.time < best.time) { best = r; first = 0; }
+      }
+    }
+    return oc_kbcast_plan(p, root, m, best.alg, best.degree ? best.degree : 1, out, res);
+  }
+  switch (alg) {
+  case OC_KB_REPEAT: return run_repeat(p, root, m, out, res);
+  case OC_KB_PACK: return run_pack(p, root, m, out, res);
+  case OC_KB_PIPELINE: return run_pipeline(p, root, m, out, res);
+  case OC_KB_DTREE:
+    if (p->P > OC_GLOBAL_PROCS_MAX || m > KB_MAX_MSGS / p->P) return OC_ERANGE;
+    return run_dtree(p, root, m, oc_min64(degree, oc_max64(p->P - 1, 1)), out, res);
+  case OC_KB_CYCLIC: return run_cyclic(p, root, m, out, res);
+  case OC_KB_GREEDY: return run_greedy(p, root, m, out, res);
+  default: return OC_EINVAL;
+  }
+}
+
+int oc_kbcast_bound_single(const oc_params *p, int64_t m, int64_t *single,
+                           int64_t *thm37) {
+  oc_params q;
+  int64_t B1;
+  int e = oc_params_check(p);
+  if (e) return e;
+  if (p->model != OC_MODEL_POSTAL || p->g != 1 || p->P < 2) return OC_EUNSUP;
+  if (m < 1 || m > OC_PARAM_MAX) return OC_ERANGE;
+  q = *p;
+  q.P = p->P - 1;
+  if ((e = oc_bcast_time(&q, &B1)) != OC_OK) return e;
+  *single = oc_add_sat(oc_add_sat(B1, p->L), m - 1);
+  *thm37 = oc_add_sat(oc_add_sat(B1, oc_mul_sat(2, p->L)), m) - 2; /* >= 1 */
+  return OC_OK;
+}
+
+int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
+                    int64_t *karp31) {
+  int64_t B;
+  int e = oc_params_check(p);
+  if (e) return e;
+  if (p->model != OC_MODEL_POSTAL) return OC_EUNSUP;
+  if (m < 1 || m > OC_PARAM_MAX / p->g) return OC_ERANGE;
+  if ((e = oc_bcast_time(p, &B)) != OC_OK) return e;
+  /* Lemma 8: (m - 1) + f_lambda(n) (n >= 2: one processor needs nothing) */
+  *lemma8 = p->P == 1 ? 0 : (m - 1) * p->g + B;
+  *karp31 = -1;
+  if (p->g == 1 && p->P >= 2) {
+    /* Thm 3.1 (integer L): at step L + j at most min(f_j, P-1) items are
+     * received, and each item needs P - 1 receptions, so the time is at
+     * least L + min{t : S(t) >= k(P-1)}, S(t) = sum_{j<=t} min(f_j, P-1).
+     * With n = B(P-1) - 1 and Fact 2.1, S(t) = f_{t+L} - 1 for t <= n and
+     * S(n) + (t-n)(P-1) beyond.  For k >= k* = floor(S(n)/(P-1)) this is
+     * the theorem's B(P-1) + L + (k-1) - k*; for k < k* the closed form
+     * overshoots (the proof's sum assumes t >= n), so the count is used. */
+    oc_params q = *p;
+    int64_t B1, n, Sn, need, t;
+    q.P = p->P - 1;
+    if ((e = oc_bcast_time(&q, &B1)) != OC_OK) return e;
+    n = B1 - 1;
+    Sn = n < 0 ? 0 : oc_reach_count(p, n + p->L) - 1;
+    need = oc_mul_sat(m, p->P - 1);
+    if (need > Sn) {
+      t = n + (need - Sn + p->P - 2) / (p->P - 1);
+    } else { /* the least t <= n with f_{t+L} - 1 >= need */
+      int64_t lo = 0, hi = n;
+      while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (oc_reach_count(p, mid + p->L) - 1 >= need) hi = mid; else lo = mid + 1;
+      }
+      t = lo;
+    }
+    *karp31 = p->L + t;
+  }
+  *lb = oc_max64(*lemma8, *karp31);
+  return OC_OK;
+}
+
+/* ---- Theorem 3.7's block pattern (Karp, Sahay, Santos, Schauser 3.4) --------
+ * Source: the case "L + 1 < r < 2L" of the proof sketch of Theorem 3.7,
+ * rules (a)-(d), and their Fig. 4 (L = 5, r = 7, k = 16); the case r = L,
+ * L + 1 "uses the same scheme".  An r-block's processor p_j is the
+ * r-sender of the items i = j (mod r): it receives them at i + t - r (we
+ * take t = r - 1, so at i - 1) and forwards each to its own block in the
+ * end game; item i's other r - 1 receptions in the block fall on steps
+ * t + i .. t + i + r - 2, one each, the first L of them from p_(i mod r),
+ * the rest from a block of size r - L.  Who takes which step (offsets
+ * from t + i):
+ *   (a) i = 1 (mod r):  p_j at j - 2, j = 2..r;
+ *   (b) i = 2..r-2:     p_r, p_1, p_2, ... (p_(i mod r) skipped) at 0, 1, ...;
+ *   (c) i = r - 1:      r odd: p_h, p_H, p_r, p_1 at 0..3 (h = floor(r/2),
+ *                       H = ceil(r/2)), p_j at 5 + 2(j-2) for j < h and at
+ *                       4 + 2(j-H-1) for H < j < r-1; r even: p_(r/2), p_1,
+ *                       p_r at 0..2, p_j at 4 + 2(j-2) (j < r/2) and at
+ *                       3 + 2(j-r/2-1) (r/2 < j < r-1);
+ *   (d) i = 0 (mod r):  r odd: p_1 at 0, p_h at r - 2, p_H one step after
+ *                       it takes i - 1, p_(r-1) at r - 3, the rest one step
+ *                       before they take i - 1; r even: p_1 at 2, p_(r/2)
+ *                       one after i - 1, p_(r-1) at r - 3, p_j one before
+ *                       i - 1 for r/2 < j < r-1, one after for 1 < j < r/2.
+ * The extracted text is garbled in (c) and (d); this reading reproduces
+ * Fig. 4 entry for entry (test kbcast_karp_fig4), where the paper's
+ * "t + i + L" and "t + i + L - 1" of (d) are r - 2 and r - 3 (equal there,
+ * r = L + 2; with L in them other r clash).  With it every r = 4 .. 2L-1,
+ * L <= r, gives a valid block for every k tested (each processor one item
+ * a step, every item once; test kbcast_karp_fig4, L <= 16).  r = 3 is the
+ * paper's separate case 4, not built. */
+static int64_t kb_off_c(int64_t r, int64_t j) { /* rule (c), offset of p_j */
+  int64_t h = r / 2, H = (r + 1) / 2;
+  if (r % 2 == 1) {
+    if (j == h) return 0;
+    if (j == H) return 1;
+    if (j == r) return 2;
+    if (j == 1) return 3;
+    return j < h ? 5 + 2 * (j - 2) : 4 + 2 * (j - H - 1);
+  }
+  if (j == h) return 0;
+  if (j == 1) return 1;
+  if (j == r) return 2;
+  return j < h ? 4 + 2 * (j - 2) : 3 + 2 * (j - h - 1);
+}
+
+static int64_t kb_off(int64_t r, int64_t i, int64_t j) { /* p_j, item i (not its sender) */
+  int64_t m = i % r, h = r / 2, H = (r + 1) / 2, prev;
+  if (m == 1) return j - 2;
+  if (m >= 2 && m <= r - 2) return j == r ? 0 : (j < m ? j : j - 1);
+  if (m == r - 1) return kb_off_c(r, j);
+  prev = kb_off_c(r, j) - 1; /* (d): i - 1's step, relative to t + i */
+  if (r % 2 == 1) {
+    if (j == 1) return 0;
+    if (j == h) return r - 2;
+    if (j == H) return prev + 1;
+    if (j == r - 1) return r - 3;
+    return prev - 1;
+  }
+  if (j == 1) return 2;
+  if (j == h) return prev + 1;
+  if (j == r - 1) return r - 3;
+  return j > h ? prev - 1 : prev + 1;
+}
+
+int oc_kbcast_karp_block(int64_t L, int64_t r, int64_t k, int64_t *tab, int64_t *T) {
+  int64_t t = r - 1, TT;
+  if (T == NULL || tab == NULL) return OC_EINVAL;
+  if (r < 4 || r < L || r >= 2 * L) return OC_EUNSUP;
+  if (r > 4096 || k < 1 || k > 65536) return OC_ERANGE;
+  TT = k + 2 * r - 2;
+  *T = TT;
+  memset(tab, 0, (size_t)(r * TT) * sizeof *tab);
+  for (int64_t i = 1; i <= k; i++) {
+    int64_t a = (i - 1) % r + 1;
+    tab[(a - 1) * TT + i - 1] = -i;
+    for (int64_t j = 1; j <= r; j++) {
+      int64_t o;
+      if (j == (i % r == 0 ? r : i % r)) continue;
+      o = kb_off(r, i, j);
+      if (o < 0 || o > r - 2) return OC_EINVAL; /* not a reading of ours */
+      tab[(j - 1) * TT + t + i + o] = i;
+    }
+  }
+  return OC_OK;
+}

@@ -1,0 +1,374 @@
+/* oc_kport.c - multi-message broadcast in the k-port model.
+ *
+ * Source: "Broadcasting multiple messages in the multiport model" (Bar-Noy
+ * and Ho, IEEE TPDS 1999); the text we worked from lost its formulas in
+ * extraction, so what follows is reconstructed from its prose and checked
+ * by exhaustive search, tests/brute_kport.c; docs/ALGORITHMS.md, "k-port").
+ *
+ * Model: n processors, rounds 1, 2, ...; per round a processor sends at
+ * most k messages to distinct processors and receives at most k from
+ * distinct processors; an arrival in round r can be forwarded from r + 1.
+ * The source holds m messages.  Below, the source is processor 0 and the
+ * others are 1..N (N = n - 1); a root r relabels x as (x + r) mod n.
+ *
+ * Lower bounds (k' = min(k, N): the source reaches at most N processors a
+ * round; d = ceil(log_{k+1} n)):
+ *  Lemma 1   d rounds for one message: the informed set grows at most
+ *            (k+1)-fold a round.
+ *  Lemma 2   ceil(m/k') - 1 + d: the last message leaves the source no
+ *            earlier than round T0 = ceil(m/k'), then needs d rounds.
+ *  Lemma 3   +1 when beta (n - 1) > (k+1)^d - 1, beta = m - k'(T0 - 1):
+ *            the beta messages that leave the source in round T0 or later
+ *            need beta (n-1) deliveries, and in the j-th round from T0 at
+ *            most k (k+1)^(j-1) are possible (the processors knowing any
+ *            of them).  The seed's Corollary 4 is the case n = (k+1)^d.
+ *  receive   1 + ceil((m-1)/k'): a processor gets at most one message in
+ *            round 1 (only the source knows any) and k' in later rounds.
+ *
+ * KTREE (the seed's section 3, Theorem 6; the trees built here by a rule
+ * of our own, below): kk = min(k, N, m) spanning trees rooted at the
+ * source, which has one child in each; message i goes down tree i mod kk,
+ * sent by the source in round i/kk + 1 and forwarded one level a round.  A
+ * processor sends in one round to its children in every tree and receives
+ * from its parent in every tree, so the rules hold when (a) its children
+ * summed over the trees number at most k, and (b) no pair (x, y) is
+ * parent-child in two trees.  Time: max_j (messages in tree j - 1 + H_j),
+ * H_j the depth of tree j (source at depth 0); ceil(m/kk) - 1 + H.
+ * Construction: tree j lists the processors by remaining child budget
+ * (k minus children in earlier trees), most first, ties by number; the
+ * first one that is not an earlier tree's top becomes the top, and the
+ * list is read in breadth-first order, each node taking as many of the
+ * next ones as its budget allows (skipping, by a swap, any processor it
+ * is already parent of).  Example k = 2, n = 8 (N = 7): tree 0 is
+ * 1 -> {2, 3} -> {4, 5, 6, 7}, tree 1 is 4 -> {5, 6} -> {1, 2, 3, 7};
+ * H = 3, so m messages take ceil(m/2) + 2 rounds: optimal for even m
+ * (Lemma 3: 2 * 7 > 3^2 - 1), one above for odd m (`optcast plan kbcast
+ * --model kport --ports 2 --procs 8 --items 4` prints its reception
+ * table).  It is optimal when H = d + 1 and Lemma 3 adds its round, as
+ * here, and one above whenever H = d + 1; H grows as log_k n against the
+ * bound's log_{k+1} n (docs/ALGORITHMS.md tabulates the gap).  Cost
+ * O(k n) time and memory for the trees, plus the m (n - 1) messages.
+ *
+ * ROTATION for n = (k+1)^d (the seed's section 4; the one-box case of its
+ * chain of "broadcast black boxes"): processors are the vectors of
+ * Z_{k+1}^d, the source is 0, and
+ * round r uses dimension c = (r - 1) mod d: every processor v sends to its
+ * k neighbours v + a e_c (a = 1..k; a send to 0 is dropped).  The source
+ * sends the k messages of batch r - 1 to a e_c.  Every other v forwards
+ * one message: with u_t its digit in dimension (c - t) mod d, its stage s
+ * is d if u_0 != 0, else the largest t < d with u_t != 0; it sends lane
+ * u_s of batch r - 1 - s.  The processors of one stage and lane form a
+ * coset of the span of the s - 1 dimensions used since the message
+ * entered, the cosets of all stages partition Z^d minus 0, each send
+ * reaches a processor that lacks the message, and a message reaches all
+ * (k+1)^d processors d rounds after the source sent it.  So every
+ * processor sends and receives k messages a round, to and from distinct
+ * neighbours, and m messages take ceil(m/k) + d rounds: optimal when the
+ * last batch has at least two messages (Lemma 3), one above Lemma 2
+ * otherwise.  Other n: a chain of boxes (oc_kport_chain.c), ceil(m/k) + d
+ * rounds or one fewer where one is found - every n for k <= 2; for k >= 3
+ * most n, docs/ALGORITHMS.md lists the others for k <= 6, n <= 200 (for
+ * k >= 7 many large n have no chain).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/oc_plan.h"
+
+__extension__ typedef unsigned __int128 kp_u128;
+
+static const char *const KP_NAMES[] = {"ktree", "rotation", "best"};
+
+const char *oc_kport_alg_name(oc_kport_alg a) {
+  return (a >= OC_KP_KTREE && a <= OC_KP_BEST) ? KP_NAMES[a] : "?";
+}
+
+int oc_kport_alg_parse(const char *name, oc_kport_alg *out) {
+  for (int i = 0; i <= (int)OC_KP_BEST; i++)
+    if (strcmp(name, KP_NAMES[i]) == 0) {
+      *out = (oc_kport_alg)i;
+      return OC_OK;
+    }
+  if (strcmp(name, "k-tree") == 0) {
+    *out = OC_KP_KTREE;
+    return OC_OK;
+  }
+  if (strcmp(name, "optimal") == 0) {
+    *out = OC_KP_BEST;
+    return OC_OK;
+  }
+  return OC_EINVAL;
+}
+
+static int kp_args_ok(int64_t n, int64_t k, int64_t m) {
+  return n >= 1 && n <= OC_PROCS_MAX && k >= 1 && k <= OC_PARAM_MAX && m >= 1 &&
+         m <= OC_KPORT_ITEMS_MAX;
+}
+
+/* ceil(log_b n) for b >= 2, n >= 1, and b^that (exact, n <= 2^62). */
+static int64_t kp_clog(int64_t n, int64_t b, kp_u128 *pw) {
+  kp_u128 x = 1;
+  int64_t d = 0;
+  while (x < (kp_u128)n) {
+    x *= (kp_u128)b;
+    d++;
+  }
+  if (pw) *pw = x;
+  return d;
+}
+
+static int64_t kp_ceil(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
+int oc_kport_bound(int64_t n, int64_t k, int64_t m, oc_kport_bounds *out) {
+  int64_t ks, t0, beta;
+  kp_u128 pw;
+  if (out == NULL || !kp_args_ok(n, k, m)) return OC_EINVAL;
+  memset(out, 0, sizeof *out);
+  if (n == 1) return OC_OK;
+  ks = oc_min64(k, n - 1);
+  out->depth = kp_clog(n, k + 1, &pw);
+  t0 = kp_ceil(m, ks);
+  out->lemma2 = t0 - 1 + out->depth;
+  beta = m - ks * (t0 - 1);
+  out->lemma3 = out->lemma2 +
+                ((kp_u128)beta * (kp_u128)(n - 1) > pw - 1 ? 1 : 0);
+  out->recv = 1 + kp_ceil(m - 1, ks);
+  out->lb = oc_max64(out->lemma3, out->recv);
+  return OC_OK;
+}
+
+int oc_kport_rotation_covers(int64_t n, int64_t k, int64_t *depth) {
+  kp_chain *c;
+  int ok;
+  if (n < 1 || n > OC_PROCS_MAX || k < 1 || k > OC_PARAM_MAX) return 0;
+  if (n == 1) {
+    if (depth) *depth = 0;
+    return 1;
+  }
+  c = (kp_chain *)malloc(sizeof *c);
+  if (c == NULL) return 0;
+  ok = oc_kport_chain_find(n, k, c) == OC_OK;
+  if (ok && depth) *depth = c->delay;
+  free(c);
+  return ok;
+}
+
+/* ---- KTREE ------------------------------------------------------------------ */
+typedef struct kp_trees {
+  int64_t N, kk;
+  int32_t *par;   /* par[j * (N + 1) + y]: parent of y in tree j (0 = source) */
+  int32_t *dep;   /* depth of y in tree j                                     */
+  int64_t *H;     /* height of tree j                                         */
+  uint64_t *pair; /* open-addressing set of parent-child pairs x * W + y + 1  */
+  size_t pmask;
+} kp_trees;
+
+static void kp_trees_free(kp_trees *t) {
+  free(t->par);
+  free(t->dep);
+  free(t->H);
+  free(t->pair);
+}
+
+static size_t kp_hash(uint64_t key, size_t mask) {
+  key ^= key >> 33;
+  key *= 0xff51afd7ed558ccdULL;
+  key ^= key >> 33;
+  return (size_t)key & mask;
+}
+
+/* Is x already y's parent in an earlier tree?  add != 0: record it. */
+static int kp_pair(kp_trees *t, int64_t x, int64_t y, int add) {
+  uint64_t key = (uint64_t)x * (uint64_t)(t->N + 1) + (uint64_t)y + 1;
+  size_t h = kp_hash(key, t->pmask);
+  while (t->pair[h] != 0) {
+    if (t->pair[h] == key) return 1;
+    h = (h + 1) & t->pmask;
+  }
+  if (add) t->pair[h] = key;
+  return 0;
+}
+
+static int kp_build_trees(int64_t N, int64_t k, int64_t m, int64_t kk, kp_trees *t) {
+  int64_t W = N + 1;
+  int64_t kb = oc_min64(k, N); /* budgets never exceed N useful children */
+  int64_t *bud = NULL, *list = NULL, *cnt = NULL, *ntop = NULL;
+  unsigned char *top = NULL;
+  size_t cap = 2;
+  int e = OC_ENOMEM;
+  memset(t, 0, sizeof *t);
+  t->N = N;
+  t->kk = kk;
+  while (cap < (size_t)(2 * kk * N)) cap <<= 1;
+  t->pmask = cap - 1;
+  t->par = (int32_t *)malloc((size_t)(kk * W) * sizeof *t->par);
+  t->dep = (int32_t *)malloc((size_t)(kk * W) * sizeof *t->dep);
+  t->H = (int64_t *)calloc((size_t)kk, sizeof *t->H);
+  t->pair = (uint64_t *)calloc(cap, sizeof *t->pair);
+  bud = (int64_t *)malloc((size_t)W * sizeof *bud);
+  list = (int64_t *)malloc((size_t)W * sizeof *list);
+  cnt = (int64_t *)malloc((size_t)(kb + 2) * sizeof *cnt);
+  ntop = (int64_t *)malloc((size_t)kk * sizeof *ntop);
+  top = (unsigned char *)calloc((size_t)W, 1);
+  if (!t->par || !t->dep || !t->H || !t->pair || !bud || !list || !cnt || !top ||
+      !ntop)
+    goto out;
+  for (int64_t y = 1; y <= N; y++) bud[y] = kb;
+  /* tops per tree: the source sends k a round when m > kk; with m = kk < k
+   * (one batch) it can give each message several first receivers */
+  for (int64_t j = 0; j < kk; j++) {
+    ntop[j] = 1;
+    if (m == kk && kk < k) {
+      int64_t ports = oc_min64(k, N);
+      ntop[j] = ports / kk + (j < ports % kk);
+    }
+  }
+  for (int64_t j = 0; j < kk; j++) {
+    int32_t *par = t->par + j * W, *dep = t->dep + j * W;
+    int64_t nxt, p;
+    /* counting sort by budget, most first, ties by number */
+    for (int64_t b = 0; b <= kb + 1; b++) cnt[b] = 0;
+    for (int64_t y = 1; y <= N; y++) cnt[kb - bud[y] + 1]++;
+    for (int64_t b = 1; b <= kb + 1; b++) cnt[b] += cnt[b - 1];
+    for (int64_t y = 1; y <= N; y++) list[cnt[kb - bud[y]]++] = y;
+    /* the tops (the source's children): the first processors that are no
+     * earlier tree's top; one per tree, or with a single batch (m < k)
+     * the source's k ports shared among the m trees */
+    for (nxt = 0; nxt < ntop[j]; nxt++) {
+      for (p = nxt; p < N && top[list[p]]; p++) {}
+      if (p == N) { e = OC_EINVAL; goto out; } /* cannot happen: sum <= N */
+      {
+        int64_t x = list[p];
+        memmove(list + nxt + 1, list + nxt, (size_t)(p - nxt) * sizeof *list);
+        list[nxt] = x;
+        top[x] = 1;
+        par[x] = 0;
+        dep[x] = 1;
+        t->H[j] = 1;
+      }
+    }
+    for (p = 0; p < N && nxt < N; p++) {
+      int64_t x = list[p];
+      if (p >= nxt) { e = OC_EINVAL; goto out; } /* budgets ran out */
+      while (bud[x] > 0 && nxt < N) {
+        int64_t q = nxt;
+        while (q < N && kp_pair(t, x, list[q], 0)) q++;
+        if (q == N) break;
+        if (q != nxt) {
+          int64_t s = list[q];
+          list[q] = list[nxt];
+          list[nxt] = s;
+        }
+        par[list[nxt]] = (int32_t)x;
+        dep[list[nxt]] = dep[x] + 1;
+        if (dep[x] + 1 > t->H[j]) t->H[j] = dep[x] + 1;
+        (void)kp_pair(t, x, list[nxt], 1);
+        bud[x]--;
+        nxt++;
+      }
+    }
+    if (nxt < N) { e = OC_EINVAL; goto out; }
+  }
+  e = OC_OK;
+out:
+  free(bud);
+  free(list);
+  free(cnt);
+  free(top);
+  free(ntop);
+  if (e != OC_OK) kp_trees_free(t);
+  return e;
+}
+
+static int64_t kp_phys(int64_t x, int64_t root, int64_t n) {
+  return (x + root) % n;
+}
+
+/* The trees and their time (the schedule is kp_ktree_emit's). */
+static int kp_ktree_build(int64_t n, int64_t k, int64_t m, kp_trees *t,
+                          oc_kport_result *res) {
+  int64_t N = n - 1, time = 0, H = 0, kk = oc_min64(oc_min64(k, N), m);
+  int e;
+  /* The greedy rule can run out of conflict-free pairs when k is close to
+   * n (e.g. n = 10, k = 7); fewer trees always work (one tree does). */
+  while ((e = kp_build_trees(N, k, m, kk, t)) == OC_EINVAL && kk > 1) kk--;
+  if (e != OC_OK) return e;
+  for (int64_t j = 0; j < t->kk; j++) {
+    int64_t cnt = kp_ceil(m - j, t->kk); /* messages down tree j */
+    if (cnt > 0 && cnt - 1 + t->H[j] > time) time = cnt - 1 + t->H[j];
+    if (t->H[j] > H) H = t->H[j];
+  }
+  res->alg = OC_KP_KTREE;
+  res->time = time;
+  res->height = H;
+  return OC_OK;
+}
+
+static int kp_ktree_emit(const kp_trees *t, int64_t n, int64_t m, int64_t root,
+                         oc_sched *out) {
+  int64_t N = n - 1;
+  int e = OC_OK;
+  for (int64_t i = 0; i < m && e == OC_OK; i++) {
+    int64_t j = i % t->kk, b = i / t->kk;
+    for (int64_t y = 1; y <= N && e == OC_OK; y++)
+      e = oc_sched_push(out, b + t->dep[j * (N + 1) + y],
+                        kp_phys(t->par[j * (N + 1) + y], root, n), kp_phys(y, root, n),
+                        i);
+  }
+  return e;
+}
+
+/* ---- ROTATION (oc_kport_chain.c) ------------------------------------------- */
+static int kp_rotation(int64_t n, int64_t k, int64_t m, int64_t root,
+                       oc_sched *out, oc_kport_result *res) {
+  kp_chain *c = (kp_chain *)malloc(sizeof *c);
+  int64_t time = 0;
+  int e;
+  if (c == NULL) return OC_ENOMEM;
+  e = oc_kport_chain_find(n, k, c);
+  if (e == OC_OK) e = oc_kport_chain_emit(c, m, root, out, &time);
+  if (e == OC_OK && res != NULL) {
+    res->alg = OC_KP_ROTATION;
+    res->time = time;
+    res->height = c->delay;
+  }
+  free(c);
+  return e;
+}
+
+int oc_kport_plan(int64_t n, int64_t k, int64_t m, int64_t root,
+                  oc_kport_alg alg, oc_sched *out, oc_kport_result *res) {
+  oc_kport_result a, b;
+  kp_trees t;
+  int e;
+  if (!kp_args_ok(n, k, m) || root < 0 || root >= n ||
+      (alg != OC_KP_KTREE && alg != OC_KP_ROTATION && alg != OC_KP_BEST))
+    return OC_EINVAL;
+  if (n > OC_KPORT_PLAN_MAX / m) return OC_ERANGE;
+  if (n == 1) {
+    if (res) {
+      res->alg = alg == OC_KP_BEST ? OC_KP_KTREE : alg;
+      res->time = 0;
+      res->height = 0;
+    }
+    return OC_OK;
+  }
+  if (alg == OC_KP_ROTATION) return kp_rotation(n, k, m, root, out, res);
+  /* KTREE, and BEST: the k-tree's time comes with its trees; the rotation
+   * (when it has a chain) is written straight into out and kept if it is
+   * faster, else cut off again and the k-tree written from the same trees */
+  if ((e = kp_ktree_build(n, k, m, &t, &a)) != OC_OK) return e;
+  if (alg == OC_KP_BEST) {
+    size_t n0 = out != NULL ? out->n : 0;
+    if (kp_rotation(n, k, m, root, out, &b) == OC_OK && b.time < a.time) {
+      kp_trees_free(&t);
+      if (res != NULL) *res = b;
+      return OC_OK;
+    }
+    if (out != NULL) out->n = n0;
+  }
+  e = out != NULL ? kp_ktree_emit(&t, n, m, root, out) : OC_OK;
+  kp_trees_free(&t);
+  if (e == OC_OK && res != NULL) *res = a;
+  return e;
+}

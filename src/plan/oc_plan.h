@@ -1,0 +1,69 @@
+/* oc_plan.h - what the planners share among themselves (and with the tests):
+ * the broadcast tree's postorder view, the continuous broadcast's nested
+ * construction, the k-port chains of boxes, the ring's problem check.  Not
+ * installed. */
+#ifndef OC_PLAN_H
+#define OC_PLAN_H
+
+#include "core/oc_core.h"
+
+/* Postorder numbering of a KARP or SHOUCHEN tree (root = position P-1):
+ * the node at postorder index x, its parent's index, its label (when the
+ * broadcast reaches it), its children. O(log P log B(P)) values of f. */
+typedef struct oc_post {
+  int64_t pos, parent, label, nchildren;
+  int64_t t_, st_, base_;
+} oc_post;
+int oc_bcast_post_locate(const oc_bcast *b, int64_t x, oc_post *out);
+/* child k's postorder index; *label its label */
+int64_t oc_bcast_post_child(const oc_bcast *b, const oc_post *v, int64_t k,
+                            int64_t *label);
+
+/* Continuous broadcast, the nested block-cyclic construction (oc_cbnest.c).
+ * oc_cb_order_word orders w[1..r-1] so that w[0], 1 + w[1], ..., r-1 +
+ * w[r-1] are distinct mod r (OC_EINVAL: the sum is not 0 mod r, or the
+ * search ran out).  oc_cbnest_build makes a tree of deadline D for n
+ * processors (the source's P - 1), its shape cut for deadline D - slack
+ * (the rest is room for trades), policy 0 or 1 (how sizes are shared
+ * out), and hands each block (r, J = word[0], word) to add, the root's
+ * first; *ro the receive-only letter, *Dreal the deadline reached (<= D,
+ * letters count from it).  OC_EINVAL: none of this shape. */
+typedef int (*oc_cbn_add_fn)(void *ctx, int32_t r, int64_t J, const int64_t *word);
+int oc_cb_order_word(int32_t r, int64_t *w, uint64_t seed);
+int oc_cbnest_build(int64_t n, int64_t L, int64_t D, int64_t slack, int policy,
+                    oc_cbn_add_fn add, void *ctx, int64_t *ro, int64_t *Dreal);
+
+/* k-port rotation for any n (oc_kport_chain.c): a chain of boxes. */
+#define KP_CHAIN_MAX 64             /* boxes in a chain                 */
+#define KP_CHAIN_CHILDREN 64        /* children of a FRONT; k <= this   */
+#define KP_CHAIN_PROCS_MAX ((int64_t)1 << 24)
+enum { KP_EL_FRONT = 0, KP_EL_SINGLE = 1, KP_EL_CUBE = 2, KP_EL_SPECIAL = 3 };
+typedef struct kp_elem {
+  int type;   /* KP_EL_*                                               */
+  int e;      /* CUBE: dimension; SPECIAL: k (k+1)^e processors        */
+  int spare;  /* FRONT: 1 = hands each message on to the next box     */
+  int64_t nch;
+  int ch[KP_CHAIN_CHILDREN]; /* FRONT children: 0 = SINGLE, e > 0 = CUBE(e),
+                                -(f + 1) = SPECIAL(f)                     */
+} kp_elem;
+typedef struct kp_chain {
+  int64_t n, k, d, len;
+  int64_t delay; /* rounds per message: d + 1, or d (oc_kport_chain_find) */
+  kp_elem el[KP_CHAIN_MAX];
+} kp_chain;
+/* OC_EUNSUP when no chain of delay d + 1 was found. */
+int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out);
+/* m messages from root (relabelled x -> (x + root) mod n); out may be
+ * NULL; *time = the last arrival round. */
+int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
+                        oc_sched *out, int64_t *time);
+
+/* The ring (oc_rrp.c): OC_OK, or OC_EINVAL / OC_ERANGE for a spec that no
+ * schedule can answer (problem, N, L, root, segments). */
+int oc_rrp_spec_check(const oc_rrp_spec *sp);
+
+/* Tests only: drop the table so that every value of f comes from the
+ * closed form. */
+void oc_bcast_test_closed_form(oc_bcast *b);
+
+#endif
