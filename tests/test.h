@@ -146,7 +146,8 @@
   X(rt_segments)                                                               \
   X(rt_algorithms)                                                             \
   X(rt_bad_calls)                                                              \
-  X(cli_run)
+  X(cli_run)                                                                   \
+  X(docs_layout)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)
