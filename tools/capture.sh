@@ -2,7 +2,8 @@
 # capture.sh - record what the command does, to show that a refactoring changed nothing.
 #
 #   tools/capture.sh DIR [OPTCAST]     write the capture into DIR (made fresh)
-#   diff -r before/ after/             compare two captures
+#   tools/capture.sh --compare before/ after/
+#                                      compare two captures (the docs' examples by command line)
 #
 # A capture holds, for each case, the command's stdout, stderr and exit code:
 #   corpus/   every command line of fuzz/corpus/cli/* (first line: arguments, the rest: stdin;
@@ -15,7 +16,26 @@
 #             from a fixed-seed generator (Park-Miller, exact in awk's doubles), as hashes
 # The golden drawings are checked by `make golden` + `git status tests/golden`.
 set -u
-out=${1:?usage: tools/capture.sh DIR [OPTCAST]}
+if [ "${1:-}" = --compare ]; then # --compare BEFORE AFTER: what differs
+  a=${2:?usage: tools/capture.sh --compare BEFORE AFTER}; b=${3:?usage: tools/capture.sh --compare BEFORE AFTER}
+  bad=0
+  diff -r -x docs "$a" "$b" || bad=1
+  # the docs' examples by their command line (a doc may have moved or grown): every example
+  # of BEFORE that AFTER still has must give the same output and exit code
+  same=0 gone=0
+  for c in "$a"/docs/*.cmd; do
+    m=$(grep -lxF -f "$c" "$b"/docs/*.cmd 2>/dev/null | head -n 1)
+    if [ -z "$m" ]; then gone=$((gone + 1)); continue; fi
+    for x in out err rc; do
+      [ -e "${c%.cmd}.$x" ] || continue
+      cmp -s "${c%.cmd}.$x" "${m%.cmd}.$x" || { echo "docs: $(cat "$c"): $x differs"; bad=1; }
+    done
+    same=$((same + 1))
+  done
+  echo "docs: $same examples compared, $gone no longer in the docs"
+  exit $bad
+fi
+out=${1:?usage: tools/capture.sh DIR [OPTCAST] | --compare BEFORE AFTER}
 top=$(cd "$(dirname "$0")/.." && pwd)
 oc=${2:-$top/build/optcast}
 case $oc in /*) ;; *) oc=$(pwd)/$oc ;; esac
