@@ -29,6 +29,7 @@
 #include "optcast/plan.h"      /* the planners                               */
 #include "optcast/libmodels.h" /* the MPI libraries' algorithms              */
 #include "optcast/verify.h"    /* the verifiers                              */
+#include "optcast/problem.h"   /* every planner behind one call              */
 /* Not API-stable: exhaustive searches and figure reconstructions. */
 #include "optcast/research.h"
 

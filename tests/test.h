@@ -147,6 +147,9 @@
   X(rt_algorithms)                                                             \
   X(rt_bad_calls)                                                              \
   X(cli_run)                                                                   \
+  X(sched_columns)                                                             \
+  X(problem_agrees)                                                            \
+  X(problem_refusals)                                                          \
   X(docs_layout)
 
 #define TEST_DECL_(name) void test_##name(void);

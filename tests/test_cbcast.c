@@ -173,7 +173,8 @@ void test_cbcast_step(void) {
     size_t sends = 0, recvs = 0;
     CHECK_OK(buffered ? oc_cbcast_new_buffered(&c, P, L) : oc_cbcast_new(&c, P, L));
     oc_sched_init(&s);
-    CHECK_OK(oc_cbcast_schedule_rt(c, root, k, &s, &rt));
+    CHECK_OK(oc_cbcast_schedule_rt(c, root, k, &s));
+    rt = s.recv_at;
     T = k + oc_cbcast_get_info(c)->delay + 2;
     for (int64_t p = 0; p < P; p++)
       for (int64_t t = 0; t <= T; t++) {
@@ -200,8 +201,7 @@ void test_cbcast_step(void) {
       }
     CHECK_EQ(sends, s.n);
     CHECK_EQ(recvs, s.n);
-    free(rt);
-    oc_sched_free(&s);
+      oc_sched_free(&s);
     oc_cbcast_free(c);
   }
 }
@@ -382,16 +382,17 @@ static void buffered_case(int64_t P, int64_t L, int64_t k, int64_t *waits) {
   CHECK(in->delay == in->bound || (L == 2 && P > 2 && in->delay == in->bound + 1));
   CHECK_OK(oc_params_postal(&p, P, L, 1));
   oc_sched_init(&s);
-  CHECK_OK(oc_cbcast_schedule_rt(c, 0, k, &s, &rt));
+  CHECK_OK(oc_cbcast_schedule_rt(c, 0, k, &s));
+    rt = s.recv_at;
   CHECK_EQ(s.n, (size_t)(k * (P - 1)));
   for (size_t i = 0; i < s.n; i++) {
     CHECK(rt[i] >= s.msg[i].t + L);
     waited += rt[i] > s.msg[i].t + L;
   }
-  CHECK_OK(oc_verify_buffered(&p, 0, k, 1, &s, rt, &v));
+  CHECK_OK(oc_verify_buffered(&p, 0, k, 1, &s, &v));
   if (!v.ok) test_failf(__FILE__, __LINE__, "P=%lld L=%lld: %s", (long long)P, (long long)L, v.detail);
   if (P > 1) CHECK_EQ(v.time, in->delay);
-  CHECK_OK(oc_verify_buffered(&p, 0, k, 0, &s, rt, &v));
+  CHECK_OK(oc_verify_buffered(&p, 0, k, 0, &s, &v));
   CHECK(v.ok);
   if (P > 1) CHECK_EQ(v.time, in->delay + k - 1);
   { /* the postal verifier takes every item at its arrival: where that is
@@ -403,13 +404,13 @@ static void buffered_case(int64_t P, int64_t L, int64_t k, int64_t *waits) {
     size_t i = (size_t)test_range(0, (int64_t)s.n - 1);
     int64_t keep = rt[i];
     rt[i] = s.msg[i].t + L - 1;
-    CHECK_OK(oc_verify_buffered(&p, 0, k, 1, &s, rt, &v));
+    CHECK_OK(oc_verify_buffered(&p, 0, k, 1, &s, &v));
     CHECK(!v.ok);
     rt[i] = keep;
     for (size_t j = 0; j < s.n; j++) /* another reception of i's receiver */
       if (j != i && s.msg[j].dst == s.msg[i].dst && rt[j] >= s.msg[i].t + L) {
         rt[i] = rt[j];
-        CHECK_OK(oc_verify_buffered(&p, 0, k, 1, &s, rt, &v));
+        CHECK_OK(oc_verify_buffered(&p, 0, k, 1, &s, &v));
         CHECK(!v.ok);
         CHECK(v.rule == OC_RULE_RECV_GAP || v.rule == OC_RULE_HELD); /* or a send too early */
         rt[i] = keep;
@@ -417,7 +418,6 @@ static void buffered_case(int64_t P, int64_t L, int64_t k, int64_t *waits) {
       }
   }
   *waits += waited;
-  free(rt);
   oc_sched_free(&s);
   oc_cbcast_free(c);
 }

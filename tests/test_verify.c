@@ -226,3 +226,72 @@ void test_verify_exhaustive_small(void) {
     }
   }
 }
+
+/* The schedule's optional columns: a column added after some pushes gives
+ * them its default (len 1, others 0), later pushes too; sort moves every
+ * column with its message (ties keep their order) and leaves a plain
+ * schedule sorted as before; packets repeats the other columns per packet;
+ * oc_sched_free releases them (valgrind counts leaks). */
+void test_sched_columns(void) {
+  oc_sched s, x;
+  size_t moved = 0;
+  oc_sched_init(&s);
+  CHECK(s.len == NULL && s.recv_at == NULL && s.copy == NULL && s.seq == NULL &&
+        s.not_before == NULL && s.hist == NULL);
+  CHECK_EQ(oc_sched_add_col(&s, OC_COL_COUNT), OC_EINVAL);
+  CHECK_EQ(oc_sched_add_col(&s, (oc_col)-1), OC_EINVAL);
+  CHECK_OK(oc_sched_push(&s, 5, 0, 1, 0));
+  CHECK_OK(oc_sched_add_col(&s, OC_COL_RECV_AT));
+  CHECK_OK(oc_sched_add_col(&s, OC_COL_COPY));
+  CHECK_OK(oc_sched_add_col(&s, OC_COL_RECV_AT)); /* twice: no change */
+  CHECK_EQ(s.recv_at[0], 0);
+  CHECK_EQ(s.copy[0], 0);
+  s.recv_at[0] = 1005;
+  /* enough pushes to grow the arrays several times, times falling */
+  for (int64_t i = 0; i < 300; i++) {
+    CHECK_OK(oc_sched_push(&s, 1000 - i / 2, i % 3, 3 + i % 2, 0));
+    CHECK_EQ(s.recv_at[s.n - 1], 0);
+    s.recv_at[s.n - 1] = 7 * i;
+    s.copy[s.n - 1] = (unsigned char)(i % 5 == 0);
+  }
+  CHECK_OK(oc_sched_sort(&s));
+  for (size_t i = 1; i < s.n; i++) {
+    const oc_msg *a = &s.msg[i - 1], *b = &s.msg[i];
+    CHECK(a->t < b->t || (a->t == b->t && (a->src < b->src || (a->src == b->src && a->dst <= b->dst))));
+  }
+  for (size_t i = 0; i < s.n; i++) { /* each row kept its own columns */
+    const oc_msg *m = &s.msg[i];
+    if (m->t == 5) {
+      CHECK_EQ(s.recv_at[i], 1005);
+      continue;
+    }
+    {
+      int64_t k = s.recv_at[i] / 7; /* the push index */
+      CHECK_EQ(s.recv_at[i] % 7, 0);
+      CHECK_EQ(m->t, 1000 - k / 2);
+      CHECK_EQ(m->src, k % 3);
+      CHECK_EQ(m->dst, 3 + k % 2);
+      CHECK_EQ(s.copy[i], (unsigned char)(k % 5 == 0));
+      moved += (size_t)k + 1 != i; /* not where it was pushed */
+    }
+  }
+  CHECK(moved > 100);
+  /* long messages: the columns repeat per packet */
+  oc_sched_free(&s);
+  oc_sched_init(&s);
+  CHECK_OK(oc_sched_add_col(&s, OC_COL_HIST));
+  CHECK_OK(oc_sched_push_long(&s, 0, 0, 1, 0, 3));
+  s.hist[0] = 2;
+  CHECK_OK(oc_sched_push(&s, 1, 1, 2, 0));
+  s.hist[1] = 9;
+  CHECK(s.len != NULL && s.len[0] == 3 && s.len[1] == 1);
+  CHECK_OK(oc_sched_sort(&s)); /* long messages: left as they are */
+  CHECK_EQ(s.msg[0].t, 0);
+  oc_sched_init(&x);
+  CHECK_OK(oc_sched_packets(&s, 4, &x));
+  CHECK_EQ(x.n, 4);
+  CHECK(x.len == NULL && x.hist != NULL);
+  CHECK(x.msg[2].t == 8 && x.msg[2].item == 2 && x.hist[2] == 2 && x.hist[3] == 9);
+  oc_sched_free(&x);
+  oc_sched_free(&s);
+}

@@ -88,8 +88,9 @@ int oc_libcoll_select(oc_libcoll_rule rule, int64_t P, int64_t bytes,
  * Commutative allreduce of an m-packet vector (one packet a message) under
  * LogP with one time unit per packet addition; each schedule comes with
  * its receivers' add/copy flags, handling order and earliest handling
- * times, and is checked by oc_verify_vreduce before it is returned (*copy,
- * *seq, *nb malloc'd, one per message; *time its completion).  Algorithms and cost formulas:
+ * times (the columns copy, seq, not_before of out, which must be empty),
+ * and is checked by oc_verify_vreduce before it is returned (*time its
+ * completion).  Algorithms and cost formulas:
  * oc_libred.c's header and docs/ALGORITHMS.md. */
 typedef enum oc_libred_alg {
   OC_LR_RD = 0,       /* recursive doubling (MPICH, Open MPI)              */
@@ -106,7 +107,7 @@ typedef enum oc_libred_alg {
 int64_t oc_libred_messages(int64_t P, int64_t m, oc_libred_alg a);
 const char *oc_libred_alg_name(oc_libred_alg a);
 int oc_libred_allreduce(const oc_params *p, int64_t m, oc_libred_alg a, oc_sched *out,
-                        unsigned char **copy, uint32_t **seq, int64_t **nb, int64_t *time);
+                        int64_t *time);
 /* The libraries' default allreduce (commutative operator) for P processes
  * and `bytes` bytes of `elem` bytes each: Open MPI's
  * ompi_coll_tuned_allreduce_intra_dec_fixed, MPICH's

@@ -127,12 +127,12 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
 int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
                     int64_t *karp31);
 /* Karp et al. section 3.5's buffered model (oc_verify_buffered): m items,
- * integer lambda <= 64, out empty; *recv_at (malloc'd, one per message)
+ * integer lambda <= 64, out empty; its column out->recv_at (OC_COL_RECV_AT)
  * says when each is taken from its receiver's buffer.  res->time is the
  * last reception, res->formula Theorem 3.8's optimum L + B(P-1) + m - 1
  * (single-sending).  See docs/ALGORITHMS.md for where they are equal. */
 int oc_kbcast_buffered(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
-                       int64_t **recv_at, oc_kbcast_result *res);
+                       oc_kbcast_result *res);
 /* Karp et al. section 3.4, integer lambda = L, P >= 2 (OC_EUNSUP
  * otherwise): *single = B(P-1) + L + m - 1, the least time of a single-
  * sending schedule (the source sends each item once); *thm37 =
@@ -210,10 +210,9 @@ int oc_cbcast_step(const oc_cbcast *c, int64_t root, int64_t proc, int64_t T,
                    int64_t k, oc_cbcast_act *recv, oc_cbcast_act *send);
 /* The k items' messages, k (P-1) <= OC_CBCAST_MSGS_MAX (appended to out). */
 int oc_cbcast_schedule(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out);
-/* The same; *recv_at (malloc'd, one per message appended, in order) says
- * when each is received: its arrival, or later for a buffered plan. */
-int oc_cbcast_schedule_rt(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out,
-                          int64_t **recv_at);
+/* The same, with the column OC_COL_RECV_AT (out->recv_at): when each
+ * message is received, its arrival or later for a buffered plan. */
+int oc_cbcast_schedule_rt(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out);
 
 /* ---- k-port model: multi-message broadcast (Bar-Noy & Ho, seed 004) -------
  * n processors in synchronous rounds 1, 2, ...; in one round a processor
@@ -500,18 +499,18 @@ int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
 int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
                                   int64_t *time, int64_t *lower_bound);
 /* The circulant for a vector of m packets (one a message), as a schedule
- * of oc_verify_vreduce_hist (commutative; one unit per packet addition, as
+ * of oc_verify_vreduce (commutative; one unit per packet addition, as
  * oc_libred): packet j's rounds are mD apart and shifted by jD, item = the
- * packet, (*hist)[i] (malloc'd) = the index of the partial result sent in
- * its sender's history of that packet.  Checked by oc_verify_vreduce_hist
- * before it is returned (OC_EINVALID if it ever failed).  *lower_bound
+ * packet, the column out->hist[i] (OC_COL_HIST) = the index of the partial
+ * result sent in its sender's history of that packet.  Checked by
+ * oc_verify_vreduce before it is returned (OC_EINVALID if it ever failed).  *lower_bound
  * (P >= 2): max(reduction time, L + 2o + (m-1) max(g, o), 2mo +
  * ceil(m(P-1)/P)): each processor receives and sends a message of every
  * packet, and some processor does ceil(m(P-1)/P) of the m(P-1) additions,
  * none overlapping an overhead.  out must be empty; OC_ERANGE past
  * P = 2^16 or OC_LIBRED_MSGS_MAX messages. */
-int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, uint32_t **hist,
-                        int64_t *time, int64_t *lower_bound);
+int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, int64_t *time,
+                        int64_t *lower_bound);
 /* That lower bound alone (any P). */
 int oc_allreduce_vector_bound(const oc_params *p, int64_t m, int64_t *lower_bound);
 

@@ -46,11 +46,35 @@ typedef struct oc_seg { /* operands [lo, hi) start at proc                */
   int64_t proc, lo, hi;
 } oc_seg;
 
+/* Optional per-message columns.  Each is NULL until a producer adds it
+ * (oc_sched_add_col); once added it holds one entry per message and push,
+ * sort and packets keep it in step with msg.  A message pushed after the
+ * column was added gets the column's default (len 1, everything else 0),
+ * which the producer then overwrites at index n - 1. */
+typedef enum oc_col {
+  OC_COL_LEN = 0,    /* packets per message: a long message of len items
+                        item .. item+len-1 (Bar-Noy & Kipnis PACK)        */
+  OC_COL_RECV_AT,    /* buffered model: when the receiver takes the item
+                        from its buffer (oc_verify_buffered)              */
+  OC_COL_COPY,       /* vector reductions: 1 = the receiver replaces its
+                        value instead of adding (oc_verify_vreduce)       */
+  OC_COL_SEQ,        /* vector reductions: the order in which the receiver
+                        handles its messages (0, 1, ... per receiver)     */
+  OC_COL_NOT_BEFORE, /* vector reductions: earliest handling time         */
+  OC_COL_HIST,       /* vector reductions: the message carries its
+                        sender's value after hist handled messages        */
+  OC_COL_COUNT
+} oc_col;
+
 typedef struct oc_sched {
   oc_msg *msg;
   size_t n, cap;
-  int64_t *len;      /* NULL, or packets per message: a long message of len
-                        items item .. item+len-1 (Bar-Noy & Kipnis PACK) */
+  int64_t *len;             /* OC_COL_LEN        */
+  int64_t *recv_at;         /* OC_COL_RECV_AT    */
+  unsigned char *copy;      /* OC_COL_COPY       */
+  uint32_t *seq;            /* OC_COL_SEQ        */
+  int64_t *not_before;      /* OC_COL_NOT_BEFORE */
+  uint32_t *hist;           /* OC_COL_HIST       */
   oc_op *op;
   size_t nop, opcap;
   oc_seg *seg;
@@ -65,13 +89,20 @@ int oc_sched_push(oc_sched *s, int64_t t, int64_t src, int64_t dst, int64_t item
  * the last packet is in: s + L + 2o + (len-1)g. */
 int oc_sched_push_long(oc_sched *s, int64_t t, int64_t src, int64_t dst,
                        int64_t item, int64_t len);
+/* Adds column col (if absent), every message so far at its default;
+ * OC_OK, OC_EINVAL (no such column) or OC_ENOMEM. */
+int oc_sched_add_col(oc_sched *s, oc_col col);
 /* The same schedule with every long message cut into its packets (what
- * CSV shows); out must be empty. */
+ * CSV shows); out must be empty.  Other columns are repeated per packet. */
 int oc_sched_packets(const oc_sched *s, int64_t g, oc_sched *out);
 int oc_sched_push_op(oc_sched *s, int64_t t, int64_t proc, oc_op_kind kind,
                      int64_t lo, int64_t mid, int64_t hi);
 int oc_sched_push_seg(oc_sched *s, int64_t proc, int64_t lo, int64_t hi);
-void oc_sched_sort(oc_sched *s);  /* by time, then src, then dst, then item */
+/* By time, then src, then dst, then item (ties keep their order); the
+ * columns move with their messages.  A schedule with long messages is left
+ * as it is: sort its packets (oc_sched_packets).  OC_OK, or OC_ENOMEM with
+ * the schedule unchanged (only with columns: a plain one always sorts). */
+int oc_sched_sort(oc_sched *s);
 /* Additions an operation makes (1 for a fold; a LOCAL run adds hi - mid
  * operands, one fewer when it starts the accumulator); each addition is
  * one time unit, i.e. oc_params.unit model units. */
@@ -85,10 +116,10 @@ int64_t oc_op_cost(const oc_op *op);
 int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
                       char *err, size_t errlen);
 /* The buffered model's form: header `time,src,dst,item,recv`, recv the time
- * the row's item is taken from the receiver's buffer; *recv_at malloc'd,
- * one per row (NULL on failure). */
+ * the row's item is taken from the receiver's buffer, into the column
+ * out->recv_at (OC_COL_RECV_AT, present on success). */
 int oc_sched_read_csv_buffered(char *buf, size_t len, const oc_params *p, oc_sched *out,
-                               int64_t **recv_at, char *err, size_t errlen);
+                               char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -51,12 +51,13 @@ int oc_verify_bcast(const oc_params *p, int64_t root, int64_t items,
  * root from time i (user units) only; v->time = the largest delay. */
 /* Karp et al. section 3.5's buffered postal model: message i is sent at
  * its t, arrives t + L later into its receiver's buffer, and is taken from
- * there at recv_at[i] (>= t + L; at most one a step per processor, the
- * receive-gap rule on these times): the item is usable from recv_at[i].
+ * there at s->recv_at[i] (the column OC_COL_RECV_AT, required: >= t + L; at
+ * most one a step per processor, the receive-gap rule on these times): the
+ * item is usable from recv_at[i].
  * continuous: item i is created at time i and v->time is the largest delay
  * (as oc_verify_cbcast); else all items are there from 0. */
 int oc_verify_buffered(const oc_params *p, int64_t root, int64_t items, int continuous,
-                       const oc_sched *s, const int64_t *recv_at, oc_verdict *v);
+                       const oc_sched *s, oc_verdict *v);
 int oc_verify_cbcast(const oc_params *p, int64_t root, int64_t items,
                      const oc_sched *s, oc_verdict *v);
 
@@ -86,32 +87,29 @@ int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
  * its own contribution to each packet; message i (one packet, item = the
  * packet; no long messages) carries its sender's value of that packet at
  * its send start; its receiver handles the messages it gets one at a time,
- * in arrival order or, seq given, in the order seq[i] = 0, 1, ... among
- * the messages to that processor (what its program posts; an early one
- * waits, as an unexpected MPI message does), each once it has arrived and
- * the one before is handled, and adds it (one unit addition, as early as
- * its overheads allow) or, copy[i] set, replaces its own value with it (no
- * cost); not_before (or NULL) delays handling message i to not_before[i]
- * at the earliest (an MPI program combines what it received in a step only
- * after starting its own sends of that step).  copy NULL: all add.  Rules
- * (range also: seq not a permutation):
- * the message rules of oc_verify_bcast, FOLD (an addition whose result
- * would hold more than P contributions, a copy of fewer than the receiver
- * holds), RESULT (the root, or every processor, ends with every
- * contribution to every packet once: exact for P <= 64; above, by size and
- * a 61-bit fingerprint, a wrong result passing with probability < 2^-60).
- * v->time: when the last required packet is complete.  P * m <= 2^26. */
+ * in arrival order or, with the column seq, in the order seq[i] = 0, 1,
+ * ... among the messages to that processor (what its program posts; an
+ * early one waits, as an unexpected MPI message does), each once it has
+ * arrived and the one before is handled, and adds it (one unit addition,
+ * as early as its overheads allow) or, copy[i] set, replaces its own value
+ * with it (no cost); the column not_before delays handling message i to
+ * not_before[i] at the earliest (an MPI program combines what it received
+ * in a step only after starting its own sends of that step); with the
+ * column hist, message i carries its sender's value of its packet as it
+ * was after the sender handled hist[i] messages of that packet (0: its own
+ * contribution) - a program that keeps its partial results.  The columns
+ * are the schedule's (OC_COL_COPY, _SEQ, _NOT_BEFORE, _HIST), each
+ * optional: without copy all add.  Rules (range also: seq not a
+ * permutation, a hist beyond the sender's handled messages of the packet):
+ * the message rules of oc_verify_bcast, HELD (with hist: the value is not
+ * made by the send start), FOLD (an addition whose result would hold more
+ * than P contributions, a copy of fewer than the receiver holds), RESULT
+ * (the root, or every processor, ends with every contribution to every
+ * packet once: exact for P <= 64; above, by size and a 61-bit fingerprint,
+ * a wrong result passing with probability < 2^-60).  v->time: when the last
+ * required packet is complete.  P * m <= 2^26. */
 int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
-                      const unsigned char *copy, const uint32_t *seq,
-                      const int64_t *not_before, oc_verdict *v);
-/* The same, with hist (or NULL): message i carries its sender's value of
- * its packet as it was after the sender handled hist[i] messages of that
- * packet (0: its own contribution) - a program that keeps its partial
- * results.  Also HELD: that value is not made by the send start; RANGE:
- * the sender handles fewer messages of the packet. */
-int oc_verify_vreduce_hist(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
-                           const unsigned char *copy, const uint32_t *seq,
-                           const int64_t *not_before, const uint32_t *hist, oc_verdict *v);
+                      oc_verdict *v);
 
 /* Checks a k-port schedule (msg t = round >= 1): RANGE, HELD (sent only
  * from the round after it arrived; the root holds everything), CAP_OUT

@@ -88,7 +88,8 @@ static int bf_plan(const cli_cbcast_args *a) {
   oc_params p;
   oc_sched s;
   oc_verdict v;
-  int64_t *rt = NULL, lb, time, max_wait = 0;
+  const int64_t *rt;
+  int64_t lb, time, max_wait = 0;
   int e;
   if (a->P > 1 && a->k > OC_CBCAST_MSGS_MAX / (a->P - 1)) {
     fprintf(stderr, "optcast: --items, --procs: items * (P - 1) at most %lld\n",
@@ -100,26 +101,25 @@ static int bf_plan(const cli_cbcast_args *a) {
   oc_sched_init(&s);
   if (a->kitem) {
     oc_kbcast_result r;
-    e = oc_kbcast_buffered(&p, a->root, a->k, &s, &rt, &r);
+    e = oc_kbcast_buffered(&p, a->root, a->k, &s, &r);
   } else {
     oc_cbcast *c = NULL;
     e = oc_cbcast_new_buffered(&c, a->P, a->L);
-    if (e == OC_OK) e = oc_cbcast_schedule_rt(c, a->root, a->k, &s, &rt);
+    if (e == OC_OK) e = oc_cbcast_schedule_rt(c, a->root, a->k, &s);
     oc_cbcast_free(c);
   }
-  if (e == OC_OK) e = oc_verify_buffered(&p, a->root, a->k, !a->kitem, &s, rt, &v);
+  if (e == OC_OK) e = oc_verify_buffered(&p, a->root, a->k, !a->kitem, &s, &v);
   if (e != OC_OK) {
-    free(rt);
     oc_sched_free(&s);
     return bf_fail("plan", e);
   }
   if (!v.ok) { /* a bug: never print it */
     fprintf(stderr, "optcast: internal error: the buffered schedule fails the verifier: %s\n",
             v.detail);
-    free(rt);
     oc_sched_free(&s);
     return 2;
   }
+  rt = s.recv_at; /* the schedule's receive times */
   time = v.time;
   for (size_t i = 0; i < s.n; i++)
     if (rt[i] - s.msg[i].t - a->L > max_wait) max_wait = rt[i] - s.msg[i].t - a->L;
@@ -153,7 +153,6 @@ static int bf_plan(const cli_cbcast_args *a) {
            "(buffered rules): valid\n\n", s.n, (long long)max_wait, max_wait == 1 ? "" : "s");
     bf_table(a, &s, rt, end);
   }
-  free(rt);
   oc_sched_free(&s);
   return a->draw || a->report ? e : 0;
 }
@@ -185,19 +184,18 @@ static int bf_verify(const cli_cbcast_args *a, char *buf, size_t len) {
   oc_sched s;
   oc_verdict v;
   char err[200];
-  int64_t *rt = NULL, lb;
+  int64_t lb;
   int e;
   if ((e = oc_params_postal(&p, a->P, a->L, 1)) != OC_OK) return bf_fail("verify", e);
   if ((e = bf_bound_of(a, &lb)) != OC_OK) return bf_fail("verify", e);
   oc_sched_init(&s);
-  e = oc_sched_read_csv_buffered(buf, len, &p, &s, &rt, err, sizeof err);
+  e = oc_sched_read_csv_buffered(buf, len, &p, &s, err, sizeof err);
   if (e != OC_OK) {
     oc_sched_free(&s);
     fprintf(stderr, "optcast: %s\n", e == OC_EPARSE ? err : oc_strerror(e));
     return 2;
   }
-  e = oc_verify_buffered(&p, a->root, a->k, !a->kitem, &s, rt, &v);
-  free(rt);
+  e = oc_verify_buffered(&p, a->root, a->k, !a->kitem, &s, &v);
   if (e != OC_OK) {
     oc_sched_free(&s);
     return bf_fail("verify", e);

@@ -265,17 +265,12 @@ static int ar_row(int e, int64_t t, size_t messages, cmp_row *r) {
 /* one library algorithm */
 static int lr_row(const oc_params *p, int64_t m, oc_libred_alg alg, cmp_row *r) {
   oc_sched s;
-  unsigned char *cp = NULL;
-  uint32_t *sq = NULL;
-  int64_t *nb = NULL, t = 0;
+  int64_t t = 0;
   int e = OC_ERANGE;
   oc_sched_init(&s);
   if (oc_libred_messages(p->P, m, alg) <= OC_LIBRED_MSGS_MAX)
-    e = oc_libred_allreduce(p, m, alg, &s, &cp, &sq, &nb, &t);
+    e = oc_libred_allreduce(p, m, alg, &s, &t);
   e = ar_row(e, t, s.n, r);
-  free(cp); /* (NULL unless it succeeded) */
-  free(sq);
-  free(nb);
   oc_sched_free(&s);
   return e;
 }
@@ -287,15 +282,13 @@ static int compare_allreduce_one(const oc_params *p, int64_t m, int64_t bytes, c
   if ((e = oc_allreduce_vector_bound(p, m, &res->lb)) != OC_OK) return e;
   { /* optcast: the circulant (oc_allreduce.c), packets interleaved */
     oc_sched s;
-    uint32_t *hist = NULL;
     int64_t t = 0, lb = 0;
     cmp_row *r = &res->row[n++];
     snprintf(r->name, sizeof r->name, "optcast");
     snprintf(r->alg, sizeof r->alg, "circulant (Karp Thm 4.1 extended)");
     oc_sched_init(&s);
-    e = oc_allreduce_vector(p, m, &s, &hist, &t, &lb);
+    e = oc_allreduce_vector(p, m, &s, &t, &lb);
     e = ar_row(e, t, s.n, r);
-    free(hist);
     oc_sched_free(&s);
     if (e != OC_OK) return e;
   }

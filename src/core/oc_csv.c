@@ -42,14 +42,14 @@ static int csv_time(const oc_params *p, const char *s, size_t row, int64_t *out,
   return OC_OK;
 }
 
-/* rt != NULL: the buffered form, a fifth column `recv` (*rt malloc'd,
- * one per row read; freed and NULL on failure by the caller's wrapper). */
+/* buffered: the buffered form, a fifth column `recv` (into the column
+ * OC_COL_RECV_AT). */
 static int read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
-                    int64_t **rt, size_t *rtcap, char *err, size_t errlen) {
+                    int buffered, char *err, size_t errlen) {
   char *cur = buf, *line;
   size_t row = 0;
-  int header = 0, e, nwant = rt ? 5 : 4;
-  const char *hdr = rt ? "time,src,dst,item,recv" : "time,src,dst,item";
+  int header = 0, e, nwant = buffered ? 5 : 4;
+  const char *hdr = buffered ? "time,src,dst,item,recv" : "time,src,dst,item";
   if (strlen(buf) != len) FAIL("stdin: the schedule contains a NUL byte");
   while (cur != NULL && *cur != '\0') {
     char *nl = strchr(cur, '\n'), *f[5];
@@ -93,25 +93,14 @@ static int read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
         if (e == OC_EPARSE) FAIL("row %zu: %s '%.40s' is not an integer", row, names[i], x);
         if (e != OC_OK) FAIL("row %zu: %s '%.40s' is out of range", row, names[i], x);
       }
-      if (rt != NULL) {
-        if ((e = csv_time(p, trim(f[4]), row, &r, err, errlen)) != OC_OK) return e;
-        if (out->n >= *rtcap) {
-          size_t nc = *rtcap ? 2 * *rtcap : 256;
-          int64_t *g = (int64_t *)realloc(*rt, nc * sizeof *g);
-          if (g == NULL) {
-            snprintf(err, errlen, "out of memory reading the schedule");
-            return OC_ENOMEM;
-          }
-          *rt = g;
-          *rtcap = nc;
-        }
-        (*rt)[out->n] = r;
-      }
+      if (buffered && (e = csv_time(p, trim(f[4]), row, &r, err, errlen)) != OC_OK) return e;
       if (out->n + 1 >= UINT32_MAX) FAIL("stdin: too many rows");
-      if (oc_sched_push(out, t, src, dst, item) != OC_OK) {
+      if ((buffered && oc_sched_add_col(out, OC_COL_RECV_AT) != OC_OK) ||
+          oc_sched_push(out, t, src, dst, item) != OC_OK) {
         snprintf(err, errlen, "out of memory reading the schedule");
         return OC_ENOMEM;
       }
+      if (buffered) out->recv_at[out->n - 1] = r;
     }
   }
   if (!header) FAIL("stdin: empty input (expected the header '%s')", hdr);
@@ -120,19 +109,14 @@ static int read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
 
 int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
                       char *err, size_t errlen) {
-  return read_csv(buf, len, p, out, NULL, NULL, err, errlen);
+  return read_csv(buf, len, p, out, 0, err, errlen);
 }
 
 int oc_sched_read_csv_buffered(char *buf, size_t len, const oc_params *p, oc_sched *out,
-                               int64_t **recv_at, char *err, size_t errlen) {
-  size_t cap = 0;
-  int e;
-  *recv_at = NULL;
-  e = read_csv(buf, len, p, out, recv_at, &cap, err, errlen);
-  if (e != OC_OK) {
-    free(*recv_at);
-    *recv_at = NULL;
-  }
+                               char *err, size_t errlen) {
+  int e = read_csv(buf, len, p, out, 1, err, errlen);
+  if (e == OC_OK && (e = oc_sched_add_col(out, OC_COL_RECV_AT)) != OC_OK) /* no rows */
+    snprintf(err, errlen, "out of memory reading the schedule");
   return e;
 }
 

@@ -367,11 +367,7 @@ typedef struct lr_sim {
   int64_t *ovh;        /* receive-overhead starts per processor, sorted */
   size_t *roff, *nov;  /* slots by processor; overheads committed      */
   lr_heap h;
-  oc_sched *out;
-  unsigned char *copy;
-  uint32_t *seq;
-  int64_t *nb;
-  size_t cap;
+  oc_sched *out;       /* with its columns copy, seq, not_before     */
 } lr_sim;
 
 /* the first of q's receive overheads [r, r + o) that meets [t, t + len),
@@ -391,20 +387,8 @@ static int64_t ovh_hit(const lr_sim *s, int64_t q, int64_t t, int64_t len) {
 static int emit(lr_sim *s, int64_t t, int64_t q, const lr_send *x) {
   int e = oc_sched_push(s->out, t, q, x->dst, x->item);
   if (e != OC_OK) return e;
-  if (s->out->n > s->cap) {
-    size_t nc = 2 * s->out->n;
-    unsigned char *c = (unsigned char *)realloc(s->copy, nc);
-    uint32_t *sq = (uint32_t *)realloc(s->seq, nc * sizeof *sq);
-    int64_t *nb = (int64_t *)realloc(s->nb, nc * sizeof *nb);
-    if (c != NULL) s->copy = c;
-    if (sq != NULL) s->seq = sq;
-    if (nb != NULL) s->nb = nb;
-    if (c == NULL || sq == NULL || nb == NULL) return OC_ENOMEM;
-    s->cap = nc;
-  }
-  s->copy[s->out->n - 1] = (unsigned char)x->copy;
-  s->seq[s->out->n - 1] = (uint32_t)x->rslot;
-  s->nb[s->out->n - 1] = 0;
+  s->out->copy[s->out->n - 1] = (unsigned char)x->copy;
+  s->out->seq[s->out->n - 1] = (uint32_t)x->rslot;
   return OC_OK;
 }
 
@@ -459,7 +443,7 @@ static int lr_step(lr_sim *s, int64_t q, int64_t t) {
       int64_t slot = (int64_t)s->roff[q] + r->head;
       if (s->arr[slot] >= 0 && s->arr[slot] <= t && (int64_t)r->next_send >= s->rsb[slot]) {
         /* its own sends of the step have started: from the last one on */
-        s->nb[s->rmsg[slot]] =
+        s->out->not_before[s->rmsg[slot]] =
             s->rsb[slot] > 0 ? s->sst[s->b->soff[q] + (size_t)s->rsb[slot] - 1] : 0;
         if (s->rcopy[slot]) {
           r->head++;
@@ -485,8 +469,7 @@ static int lr_step(lr_sim *s, int64_t q, int64_t t) {
   return OC_OK;
 }
 
-static int lr_run(const oc_params *p, const lr_prog *b, oc_sched *out, unsigned char **copy,
-                  uint32_t **seq, int64_t **nb) {
+static int lr_run(const oc_params *p, const lr_prog *b, oc_sched *out) {
   lr_sim s;
   int64_t P = b->P;
   int e = OC_OK;
@@ -505,7 +488,9 @@ static int lr_run(const oc_params *p, const lr_prog *b, oc_sched *out, unsigned 
   s.sst = (int64_t *)calloc(b->ns + 1, sizeof *s.sst);
   s.ovh = (int64_t *)malloc((b->ns + 1) * sizeof *s.ovh);
   if (!s.pr || !s.roff || !s.nov || !s.arr || !s.rcopy || !s.rsb || !s.rmsg || !s.sst ||
-      !s.ovh) {
+      !s.ovh || oc_sched_add_col(out, OC_COL_COPY) != OC_OK ||
+      oc_sched_add_col(out, OC_COL_SEQ) != OC_OK ||
+      oc_sched_add_col(out, OC_COL_NOT_BEFORE) != OC_OK) {
     e = OC_ENOMEM;
     goto done;
   }
@@ -533,12 +518,6 @@ static int lr_run(const oc_params *p, const lr_prog *b, oc_sched *out, unsigned 
       e = OC_EINVALID;
       goto done;
     }
-  *copy = s.copy;
-  *seq = s.seq;
-  *nb = s.nb;
-  s.copy = NULL;
-  s.seq = NULL;
-  s.nb = NULL;
 done:
   free(s.pr);
   free(s.roff);
@@ -551,26 +530,18 @@ done:
   free(s.ovh);
   free(s.h.key);
   free(s.h.proc);
-  free(s.copy);
-  free(s.seq);
-  free(s.nb);
   return e;
 }
 
 int oc_libred_allreduce(const oc_params *p, int64_t m, oc_libred_alg a, oc_sched *out,
-                        unsigned char **copy, uint32_t **seq, int64_t **nb, int64_t *time) {
+                        int64_t *time) {
   lr_prog b;
   oc_verdict v;
   int e;
-  if (p == NULL || out == NULL || copy == NULL || seq == NULL || nb == NULL || time == NULL ||
-      m < 1 ||
-      a < 0 || a >= OC_LR_COUNT)
+  if (p == NULL || out == NULL || time == NULL || m < 1 || a < 0 || a >= OC_LR_COUNT)
     return OC_EINVAL;
   if ((e = oc_params_check(p)) != OC_OK) return e;
   if (oc_libred_messages(p->P, m, a) > OC_LIBRED_MSGS_MAX) return OC_ERANGE;
-  *copy = NULL;
-  *seq = NULL;
-  *nb = NULL;
   memset(&b, 0, sizeof b);
   b.P = p->P;
   b.m = m;
@@ -589,22 +560,14 @@ int oc_libred_allreduce(const oc_params *p, int64_t m, oc_libred_alg a, oc_sched
   default: prog_linear(&b); break;
   }
   if ((e = lr_finish(&b)) != OC_OK) goto done;
-  if ((e = lr_run(p, &b, out, copy, seq, nb)) != OC_OK) goto done;
-  if ((e = oc_verify_vreduce(p, -1, m, out, *copy, *seq, *nb, &v)) != OC_OK) goto done;
+  if ((e = lr_run(p, &b, out)) != OC_OK) goto done;
+  if ((e = oc_verify_vreduce(p, -1, m, out, &v)) != OC_OK) goto done;
   if (!v.ok) { /* never hand out a schedule the verifier rejects */
     e = OC_EINVALID;
     goto done;
   }
   *time = v.time;
 done:
-  if (e != OC_OK) {
-    free(*copy);
-    free(*seq);
-    free(*nb);
-    *copy = NULL;
-    *seq = NULL;
-    *nb = NULL;
-  }
   free(b.snd);
   free(b.src_of);
   free(b.nrecv);

@@ -232,15 +232,13 @@ int oc_allreduce_vector_bound(const oc_params *p, int64_t m, int64_t *lower_boun
   return OC_OK;
 }
 
-int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, uint32_t **hist,
-                        int64_t *time, int64_t *lower_bound) {
+int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, int64_t *time,
+                        int64_t *lower_bound) {
   oc_sched one;
   int64_t D = 0, t1 = 0;
   oc_verdict v;
   int e;
-  if (p == NULL || out == NULL || hist == NULL || time == NULL || lower_bound == NULL)
-    return OC_EINVAL;
-  *hist = NULL;
+  if (p == NULL || out == NULL || time == NULL || lower_bound == NULL) return OC_EINVAL;
   if ((e = oc_params_check(p)) != OC_OK) return e;
   if (m < 1 || out->n != 0) return OC_EINVAL;
   if (m > OC_LIBRED_MSGS_MAX) return OC_ERANGE;
@@ -248,26 +246,17 @@ int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, uint32_t *
   if ((e = oc_allreduce_vector_bound(p, m, lower_bound)) != OC_OK) return e;
   if ((e = ar_build(p, m, OC_LIBRED_MSGS_MAX / m, &one, &t1, NULL, &D)) != OC_OK) goto done;
   *time = one.n == 0 ? 0 : t1 + (m - 1) * D;
-  *hist = (uint32_t *)malloc((one.n * (size_t)m + 1) * sizeof **hist);
-  if (*hist == NULL) {
-    e = OC_ENOMEM;
-    goto done;
-  }
+  if ((e = oc_sched_add_col(out, OC_COL_HIST)) != OC_OK) goto done;
   for (size_t i = 0; i < one.n && e == OC_OK; i++)
-    for (int64_t j = 0; j < m && e == OC_OK; j++) {
-      (*hist)[out->n] = (uint32_t)one.msg[i].item;
-      e = oc_sched_push(out, one.msg[i].t + j * D, one.msg[i].src, one.msg[i].dst, j);
-    }
-  if (e == OC_OK &&
-      (e = oc_verify_vreduce_hist(p, -1, m, out, NULL, NULL, NULL, *hist, &v)) == OC_OK &&
+    for (int64_t j = 0; j < m && e == OC_OK; j++)
+      if ((e = oc_sched_push(out, one.msg[i].t + j * D, one.msg[i].src, one.msg[i].dst, j)) ==
+          OC_OK)
+        out->hist[out->n - 1] = (uint32_t)one.msg[i].item;
+  if (e == OC_OK && (e = oc_verify_vreduce(p, -1, m, out, &v)) == OC_OK &&
       (!v.ok || v.time != *time))
     e = OC_EINVALID; /* never hand out a schedule the verifier rejects */
 done:
   oc_sched_free(&one);
-  if (e != OC_OK) {
-    free(*hist);
-    *hist = NULL;
-  }
   return e;
 }
 

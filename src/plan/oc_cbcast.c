@@ -1772,31 +1772,31 @@ int oc_cbcast_step(const oc_cbcast *c, int64_t root, int64_t proc, int64_t T,
   return OC_OK;
 }
 
+static int cb_schedule(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out, int recv);
+
 int oc_cbcast_schedule(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out) {
-  return oc_cbcast_schedule_rt(c, root, k, out, NULL);
+  return cb_schedule(c, root, k, out, 0);
 }
 
-int oc_cbcast_schedule_rt(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out,
-                          int64_t **recv_at) {
-  int64_t P, L, D, *rt = NULL;
-  size_t n0;
+int oc_cbcast_schedule_rt(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out) {
+  return cb_schedule(c, root, k, out, 1);
+}
+
+/* recv: fill the receive-time column (OC_COL_RECV_AT). */
+static int cb_schedule(const oc_cbcast *c, int64_t root, int64_t k, oc_sched *out, int recv) {
+  int64_t P, L, D, *rt;
   int e;
-  if (recv_at != NULL) *recv_at = NULL;
   if (c == NULL || out == NULL) return OC_EINVAL;
   P = c->P;
   if (root < 0 || root >= P || k < 0) return OC_ERANGE;
   if (P > 1 && k > OC_CBCAST_MSGS_MAX / (P - 1)) return OC_ERANGE;
   L = c->L;
   D = c->s.D;
-  n0 = out->n;
-  if (recv_at != NULL) {
-    rt = (int64_t *)malloc((size_t)(P > 1 ? k * (P - 1) : 0) * sizeof *rt + 1);
-    if (rt == NULL) return OC_ENOMEM;
-  }
+  if (recv && (e = oc_sched_add_col(out, OC_COL_RECV_AT)) != OC_OK) return e;
   for (int64_t i = 0; i < k && P > 1; i++) {
     int64_t dst = c->n == 1 ? 0 : slot_proc(c, c->root_blk << CB_POS_BITS, i + L);
-    if ((e = oc_sched_push(out, i, root, to_abs(root, P, dst), i)) != OC_OK) goto fail;
-    if (rt) rt[out->n - 1 - n0] = i + L;
+    if ((e = oc_sched_push(out, i, root, to_abs(root, P, dst), i)) != OC_OK) return e;
+    if ((rt = out->recv_at) != NULL) rt[out->n - 1] = i + L;
     for (int64_t bi = 0; bi < c->s.nb; bi++) {
       const cb_blk *b = &c->s.b[bi];
       int64_t T0 = i + L + D - b->J; /* it receives the item's node then */
@@ -1804,16 +1804,12 @@ int oc_cbcast_schedule_rt(const oc_cbcast *c, int64_t root, int64_t k, oc_sched 
       for (int32_t q = 0; q < b->r; q++) {
         int64_t to = c->send_to[b->soff + q], at = T0 + q + L + enc_wait(c, to);
         int64_t d = slot_proc(c, to, at);
-        if ((e = oc_sched_push(out, T0 + q, src, to_abs(root, P, d), i)) != OC_OK) goto fail;
-        if (rt) rt[out->n - 1 - n0] = at;
+        if ((e = oc_sched_push(out, T0 + q, src, to_abs(root, P, d), i)) != OC_OK) return e;
+        if ((rt = out->recv_at) != NULL) rt[out->n - 1] = at;
       }
     }
   }
-  if (recv_at != NULL) *recv_at = rt;
   return OC_OK;
-fail:
-  free(rt);
-  return e;
 }
 
 int oc_cbcast_tl(int64_t L, int64_t tmax, int64_t *tl, int64_t *base_lo,

@@ -189,13 +189,10 @@ out:
 }
 
 int oc_kbcast_buffered(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
-                       int64_t **recv_at, oc_kbcast_result *res) {
+                       oc_kbcast_result *res) {
   oc_cbcast *c = NULL;
-  int64_t *rt = NULL;
   int e;
-  if (recv_at != NULL) *recv_at = NULL;
-  if (p == NULL || out == NULL || recv_at == NULL || res == NULL || out->n != 0)
-    return OC_EINVAL;
+  if (p == NULL || out == NULL || res == NULL || out->n != 0) return OC_EINVAL;
   if ((e = oc_params_check(p)) != OC_OK) return e;
   if (p->model != OC_MODEL_POSTAL || p->g != 1 || p->L > OC_CBCAST_L_MAX) return OC_EUNSUP;
   if (m < 1 || root < 0 || root >= p->P || p->P > OC_CBCAST_PROCS_MAX ||
@@ -205,14 +202,14 @@ int oc_kbcast_buffered(const oc_params *p, int64_t root, int64_t m, oc_sched *ou
   res->alg = OC_KB_CYCLIC;
   if ((e = oc_cbcast_new_buffered(&c, p->P, p->L)) != OC_OK) return e;
   res->formula = p->P == 1 ? 0 : oc_cbcast_get_info(c)->bound + m - 1; /* Thm 3.8 */
-  e = oc_cbcast_schedule_rt(c, root, m, out, &rt);
+  e = oc_cbcast_schedule_rt(c, root, m, out);
   oc_cbcast_free(c);
-  if (e == OC_OK) e = compact_leaves(out, p->P, m, p->L, rt);
-  if (e != OC_OK) { free(rt); return e; }
+  if (e == OC_OK && out->recv_at == NULL) e = oc_sched_add_col(out, OC_COL_RECV_AT);
+  if (e == OC_OK) e = compact_leaves(out, p->P, m, p->L, out->recv_at);
+  if (e != OC_OK) return e;
   res->time = 0;
   for (size_t i = 0; i < out->n; i++)
-    if (rt[i] > res->time) res->time = rt[i];
-  *recv_at = rt;
+    if (out->recv_at[i] > res->time) res->time = out->recv_at[i];
   return OC_OK;
 }
 

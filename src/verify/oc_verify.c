@@ -443,7 +443,8 @@ int oc_verify_cbcast(const oc_params *p, int64_t root, int64_t items,
 }
 
 int oc_verify_buffered(const oc_params *p, int64_t root, int64_t items, int continuous,
-                       const oc_sched *s, const int64_t *recv_at, oc_verdict *v) {
+                       const oc_sched *s, oc_verdict *v) {
+  const int64_t *recv_at = s != NULL ? s->recv_at : NULL;
   if (p == NULL || s == NULL || v == NULL || recv_at == NULL) return OC_EINVAL;
   if (s->len != NULL) return OC_EINVAL; /* one packet per message */
   if (p->model != OC_MODEL_POSTAL) return OC_EUNSUP;

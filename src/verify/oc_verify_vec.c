@@ -24,7 +24,7 @@
  *   HELD    (with hist) a message carries a value its sender has not made
  *           by the send start; RANGE: a hist beyond the sender's handled
  *           messages of that packet
- * hist (oc_verify_vreduce_hist; NULL: every message carries the current
+ * hist (the column OC_COL_HIST; absent: every message carries the current
  * value) lets a message carry an earlier value of its sender: hist[i] = 0
  * its own contribution, h >= 1 the value right after it handled its h-th
  * message of that packet - a program that keeps its partial results, as
@@ -116,14 +116,10 @@ static int i64cmp(const void *x, const void *y) {
 }
 
 int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
-                      const unsigned char *copy, const uint32_t *seq,
-                      const int64_t *not_before, oc_verdict *v) {
-  return oc_verify_vreduce_hist(p, root, m, s, copy, seq, not_before, NULL, v);
-}
-
-int oc_verify_vreduce_hist(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
-                           const unsigned char *copy, const uint32_t *seq,
-                           const int64_t *not_before, const uint32_t *hist, oc_verdict *v) {
+                      oc_verdict *v) {
+  const unsigned char *copy = s != NULL ? s->copy : NULL;
+  const uint32_t *seq = s != NULL ? s->seq : NULL, *hist = s != NULL ? s->hist : NULL;
+  const int64_t *not_before = s != NULL ? s->not_before : NULL;
   int64_t P, *sendt = NULL, *recvt = NULL, *full = NULL, *hdone = NULL, done_at = 0;
   size_t *soff = NULL, *roff = NULL, *hoff = NULL, *hlist = NULL, ne = 0;
   unsigned char *bad = NULL;

@@ -1,0 +1,100 @@
+/* optcast/problem.h - one shape for every planner: a problem description
+ * in, a verified schedule and a result record out.
+ * Part of the public API; include "optcast.h" for all of it.
+ *
+ * The planners of plan.h each have their own arguments; this layer puts
+ * them behind one call, so that a caller (the command line, a benchmark,
+ * a binding) handles problems as data:
+ *
+ *   oc_problem pr;
+ *   oc_sched s;
+ *   oc_result r;
+ *   oc_problem_init(&pr, OC_PROB_SUM, &params);
+ *   pr.operands = 82;
+ *   oc_sched_init(&s);
+ *   if (oc_problem_plan(&pr, &s, &r) == OC_OK) ...   // r.time, r.lower_bound
+ *   oc_result_free(&r);
+ *   oc_sched_free(&s);
+ *
+ * Every schedule it returns has passed the problem's verifier with the
+ * planned time; a schedule the verifier rejects is never returned (the
+ * verdict is in r.check, the error OC_EINVALID).  The reconfigurable ring
+ * has a schedule type of its own (oc_rrp_sched) and the same shape:
+ * oc_rrp_plan(spec, out, result). */
+#ifndef OPTCAST_PROBLEM_H
+#define OPTCAST_PROBLEM_H
+
+#include "optcast/verify.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum oc_problem_kind {
+  OC_PROB_BCAST = 0, /* one item from root (LogP, postal)                    */
+  OC_PROB_KBCAST,    /* `items` items from root (postal; k-port: ports > 0)  */
+  OC_PROB_SUM,       /* `operands` operands summed at root                   */
+  OC_PROB_REDUCE,    /* one value per processor reduced to root              */
+  OC_PROB_ALLREDUCE, /* every processor ends with the reduction              */
+  OC_PROB_ALLTOALL,  /* every processor's `items` items to every other       */
+  OC_PROB_COUNT
+} oc_problem_kind;
+
+/* flags */
+#define OC_PF_COMMUTATIVE 1u  /* reduce: any order (default: rank order)     */
+#define OC_PF_ORDERED 2u      /* allreduce: rank order (reduce + broadcast)   */
+#define OC_PF_PERSONALIZED 4u /* alltoall: exchange (each item to one peer)   */
+
+typedef struct oc_problem {
+  oc_problem_kind kind;
+  oc_params params;  /* LogP or postal; for the k-port model only P is read */
+  int64_t ports;     /* > 0: the k-port model with this many ports (kbcast) */
+  int64_t root;      /* bcast, kbcast, sum, reduce                          */
+  int64_t items;     /* kbcast, alltoall (bcast: 1)                         */
+  int64_t operands;  /* sum                                                 */
+  int alg;           /* bcast: oc_bcast_alg; kbcast: oc_kbcast_alg or, with
+                        ports, oc_kport_alg; -1: the problem's default      */
+  int64_t degree;    /* kbcast DTREE: the tree's degree (0: chosen)          */
+  unsigned flags;    /* OC_PF_*                                             */
+} oc_problem;
+
+typedef struct oc_result {
+  const char *algorithm;    /* what made the schedule (a static string)      */
+  int64_t time;             /* completion time, model units                  */
+  int64_t lower_bound;      /* the strongest lower bound known               */
+  const char *bound_source; /* where that bound comes from (static string)   */
+  int optimal;              /* time equals a proven optimum                  */
+  int upper_only;           /* times only: `time` is an upper bound with no
+                               plan behind it (allreduce past 2^16)          */
+  int64_t *counts;          /* sum, reduce (P <= OC_REDUCE_PLAN_MAX):
+                               operands per processor (oc_result_free)       */
+  int64_t used;             /* sum, reduce: processors used                  */
+  int64_t formula;          /* kbcast: the algorithm's formula (see
+                               oc_kbcast_result; k-port: the height)        */
+  oc_verdict check;         /* the verifier's verdict on the schedule         */
+} oc_result;
+
+/* pr for `kind` on `params` with every other field at its default (root 0,
+ * items 1, no operands, default algorithm, no flags, LogP/postal). */
+void oc_problem_init(oc_problem *pr, oc_problem_kind kind, const oc_params *params);
+const char *oc_problem_name(oc_problem_kind kind);
+/* by name ("bcast", "kbcast", "sum", "reduce", "allreduce", "alltoall") */
+int oc_problem_parse(const char *name, oc_problem_kind *out);
+
+/* Builds the schedule into out (empty; NULL: times only, no schedule - what
+ * `optcast bound` reports) and checks it with the problem's verifier.
+ * OC_OK; OC_EINVAL, OC_ERANGE, OC_EUNSUP (the planner's own refusals);
+ * OC_EINVALID when the verifier rejects the schedule or times it otherwise
+ * than planned (res->check says why); OC_ENOMEM.  On success free res
+ * with oc_result_free. */
+int oc_problem_plan(const oc_problem *pr, oc_sched *out, oc_result *res);
+/* The lower bound alone, without a schedule. */
+int oc_problem_bound(const oc_problem *pr, oc_result *res);
+/* Checks any schedule against the problem (what `optcast verify` does). */
+int oc_problem_verify(const oc_problem *pr, const oc_sched *s, oc_verdict *v);
+void oc_result_free(oc_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OPTCAST_PROBLEM_H */

@@ -1,0 +1,198 @@
+/* test_problem.c - the planners behind one call (oc_problem_plan): on random
+ * instances of every problem it returns exactly what the problem's own
+ * planner returns (same messages, time and bound), verified; times only
+ * agree with the plan; refusals are errors, never a schedule. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+
+static void random_params(oc_params *p, int64_t maxP) {
+  for (;;) {
+    int64_t P = test_range(1, maxP);
+    if (test_rand() % 3 == 0) {
+      int64_t q = test_range(1, 3), num = test_range(q, 5 * q);
+      if (oc_params_postal(p, P, num, q) == OC_OK) return;
+    } else if (oc_params_logp(p, P, test_range(0, 9), test_range(0, 4), test_range(1, 9)) ==
+               OC_OK) {
+      return;
+    }
+  }
+}
+
+static int same_msgs(const oc_sched *a, const oc_sched *b) {
+  if (a->n != b->n || a->nop != b->nop) return 0;
+  for (size_t i = 0; i < a->n; i++)
+    if (a->msg[i].t != b->msg[i].t || a->msg[i].src != b->msg[i].src ||
+        a->msg[i].dst != b->msg[i].dst || a->msg[i].item != b->msg[i].item)
+      return 0;
+  return 1;
+}
+
+/* the problem's own planner, called directly as the command line did */
+static int direct(const oc_problem *pr, oc_sched *s, int64_t *time, int64_t *lb) {
+  const oc_params *p = &pr->params;
+  int e;
+  switch (pr->kind) {
+  case OC_PROB_BCAST: {
+    oc_bcast *b = NULL;
+    if ((e = oc_bcast_new(&b, p, pr->root, (oc_bcast_alg)pr->alg)) != OC_OK) return e;
+    *time = *lb = oc_bcast_completion(b);
+    e = oc_bcast_schedule(b, s);
+    oc_bcast_free(b);
+    return e;
+  }
+  case OC_PROB_KBCAST: {
+    oc_kbcast_result r;
+    int64_t l8, k31;
+    if ((e = oc_kbcast_bound(p, pr->items, lb, &l8, &k31)) != OC_OK) return e;
+    e = oc_kbcast_plan(p, pr->root, pr->items, (oc_kbcast_alg)pr->alg, 0, s, &r);
+    *time = r.time;
+    return e;
+  }
+  case OC_PROB_SUM:
+  case OC_PROB_REDUCE: {
+    oc_reduce *x = NULL;
+    e = pr->kind == OC_PROB_SUM ? oc_sum_new(&x, p, pr->root, pr->operands)
+                                : oc_reduce_new(&x, p, pr->root, !(pr->flags & OC_PF_COMMUTATIVE));
+    if (e != OC_OK) return e;
+    *time = oc_reduce_completion(x);
+    *lb = oc_reduce_lower_bound(x);
+    e = oc_reduce_schedule(x, s);
+    oc_reduce_free(x);
+    return e;
+  }
+  case OC_PROB_ALLREDUCE:
+    return (pr->flags & OC_PF_ORDERED) ? oc_allreduce_ordered_schedule(p, s, time, lb)
+                                       : oc_allreduce_schedule(p, s, time, lb);
+  default:
+    return oc_alltoall_schedule(p, pr->items, (pr->flags & OC_PF_PERSONALIZED) != 0, s, time,
+                                lb);
+  }
+}
+
+void test_problem_agrees(void) {
+  int n = test_sweep() ? 3000 : test_valgrind() ? 60 : 600, planned = 0;
+  for (int it = 0; it < n; it++) {
+    oc_params p;
+    oc_problem pr;
+    oc_sched s1, s2;
+    oc_result r, rb;
+    int64_t t = -1, lb = -1;
+    int e1, e2;
+    oc_problem_kind k = (oc_problem_kind)(it % OC_PROB_COUNT);
+    random_params(&p, k == OC_PROB_ALLTOALL || k == OC_PROB_KBCAST ? 24 : 300);
+    oc_problem_init(&pr, k, &p);
+    {
+      oc_problem_kind back;
+      CHECK_OK(oc_problem_parse(oc_problem_name(k), &back));
+      CHECK_EQ(back, k);
+    }
+    pr.root = test_range(0, p.P - 1);
+    if (k == OC_PROB_BCAST) pr.alg = (int)test_range(0, 2);
+    if (k == OC_PROB_KBCAST) {
+      pr.items = test_range(1, 6);
+      pr.alg = (int)test_range(0, OC_KB_BEST);
+      if (p.model != OC_MODEL_POSTAL) CHECK(oc_params_postal(&p, p.P, 3, 1) == OC_OK);
+      pr.params = p;
+    }
+    if (k == OC_PROB_SUM) pr.operands = test_range(1, 2000);
+    if (k == OC_PROB_REDUCE && test_rand() % 2) pr.flags |= OC_PF_COMMUTATIVE;
+    if (k == OC_PROB_ALLREDUCE && test_rand() % 2) pr.flags |= OC_PF_ORDERED;
+    if (k == OC_PROB_ALLTOALL) {
+      pr.items = test_range(1, 3);
+      if (test_rand() % 2) pr.flags |= OC_PF_PERSONALIZED;
+    }
+    oc_sched_init(&s1);
+    oc_sched_init(&s2);
+    e1 = oc_problem_plan(&pr, &s1, &r);
+    e2 = direct(&pr, &s2, &t, &lb);
+    if (e1 != e2)
+      test_failf(__FILE__, __LINE__, "%s P=%lld: facade %s, planner %s", oc_problem_name(k),
+                 (long long)p.P, oc_err_name(e1), oc_err_name(e2));
+    if (e1 == OC_OK) {
+      CHECK(same_msgs(&s1, &s2));
+      CHECK(r.check.ok);
+      CHECK_EQ(r.lower_bound, lb);
+      CHECK_EQ(r.time, t);
+      CHECK_EQ(r.check.time, r.time);
+      CHECK(r.time >= r.lower_bound);
+      CHECK_EQ(r.optimal, r.time == r.lower_bound);
+      CHECK(r.algorithm != NULL && r.bound_source != NULL);
+      if (k == OC_PROB_SUM) { /* operands per processor add up to n */
+        int64_t sum = 0;
+        for (int64_t q = 0; q < p.P; q++) sum += r.counts[q];
+        CHECK_EQ(sum, pr.operands);
+      }
+      /* times only: the same result, no schedule */
+      CHECK_OK(oc_problem_bound(&pr, &rb));
+      CHECK_EQ(rb.lower_bound, r.lower_bound);
+      if (k != OC_PROB_BCAST && k != OC_PROB_KBCAST) CHECK_EQ(rb.time, r.time);
+      oc_result_free(&rb);
+      /* the verifier of the problem rejects the schedule less a message */
+      if (s1.n > 0 && k != OC_PROB_ALLTOALL) {
+        oc_verdict v;
+        s1.n--;
+        CHECK_OK(oc_problem_verify(&pr, &s1, &v));
+        CHECK(!v.ok);
+        s1.n++;
+      }
+      oc_result_free(&r);
+      planned++;
+    }
+    oc_sched_free(&s1);
+    oc_sched_free(&s2);
+  }
+  CHECK(planned > n / 2);
+}
+
+/* k-port kbcast through the facade equals oc_kport_plan; refusals */
+void test_problem_refusals(void) {
+  oc_params p;
+  oc_problem pr;
+  oc_sched s;
+  oc_result r;
+  CHECK_OK(oc_params_logp(&p, 8, 6, 2, 4));
+  oc_sched_init(&s);
+  oc_problem_init(&pr, OC_PROB_BCAST, &p);
+  pr.root = 8; /* out of range */
+  CHECK_EQ(oc_problem_plan(&pr, &s, &r), OC_ERANGE);
+  CHECK_EQ(s.n, 0);
+  pr.root = 0;
+  pr.items = 2; /* k items: kbcast */
+  CHECK_EQ(oc_problem_plan(&pr, &s, &r), OC_EINVAL);
+  pr.items = 1;
+  pr.kind = OC_PROB_COUNT;
+  CHECK_EQ(oc_problem_plan(&pr, &s, &r), OC_EINVAL);
+  CHECK_EQ(oc_problem_parse("scatter", &pr.kind), OC_EPARSE);
+  oc_problem_init(&pr, OC_PROB_SUM, &p);
+  pr.ports = 2; /* the k-port model has kbcast only */
+  CHECK_EQ(oc_problem_plan(&pr, &s, &r), OC_EUNSUP);
+  oc_problem_init(&pr, OC_PROB_KBCAST, &p);
+  CHECK_EQ(oc_problem_plan(&pr, &s, &r), OC_EUNSUP); /* kbcast: postal or k-port */
+  /* Karp et al. Fig. 1 through the facade */
+  oc_problem_init(&pr, OC_PROB_BCAST, &p);
+  CHECK_OK(oc_problem_plan(&pr, &s, &r));
+  CHECK(r.time == 24 && r.lower_bound == 24 && r.optimal && s.n == 7);
+  CHECK(strcmp(r.algorithm, "karp") == 0);
+  oc_result_free(&r);
+  oc_sched_free(&s);
+  { /* k-port: n = 9, k = 2, m = 6 */
+    oc_kport_result kr;
+    oc_sched s2;
+    p.P = 9;
+    oc_problem_init(&pr, OC_PROB_KBCAST, &p);
+    pr.ports = 2;
+    pr.items = 6;
+    oc_sched_init(&s);
+    oc_sched_init(&s2);
+    CHECK_OK(oc_problem_plan(&pr, &s, &r));
+    CHECK_OK(oc_kport_plan(9, 2, 6, 0, OC_KP_BEST, &s2, &kr));
+    CHECK(same_msgs(&s, &s2));
+    CHECK_EQ(r.time, kr.time);
+    CHECK(r.check.ok && r.time >= r.lower_bound && r.lower_bound > 0);
+    oc_result_free(&r);
+    oc_sched_free(&s);
+    oc_sched_free(&s2);
+  }
+}
