@@ -144,7 +144,7 @@ int oc_kbcast_bound_single(const oc_params *p, int64_t m, int64_t *single,
  * Integer latency L (g = 1, o = 0).  The source creates item i at time i
  * and sends it once, at time i; every processor must get every item; the
  * delay of an item is creation to arrival at the last processor.  Lower
- * bound L + B(P-1).  The plan is block-cyclic (see src/oc_cbcast.c and
+ * bound L + B(P-1).  The plan is block-cyclic (see src/plan/oc_cbcast.c and
  * docs/ALGORITHMS.md "Continuous broadcast"): one block of r processors per
  * internal node with r children of the broadcast tree, one receive-only
  * processor; each block has a word saying which leaf it receives at each
