@@ -150,6 +150,7 @@
   X(sched_columns)                                                             \
   X(problem_agrees)                                                            \
   X(problem_refusals)                                                          \
+  X(problem_rank_views)                                                        \
   X(docs_layout)
 
 #define TEST_DECL_(name) void test_##name(void);

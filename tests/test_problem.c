@@ -196,3 +196,93 @@ void test_problem_refusals(void) {
     oc_sched_free(&s2);
   }
 }
+
+/* A rank's own part equals its messages in the global schedule, for every
+ * rank of random broadcasts and reductions (rank order or not); the problems planned only
+ * globally say so. */
+static int step_less(const oc_step *x, const oc_step *y) {
+  if (x->t != y->t) return x->t < y->t;
+  if (x->kind != y->kind) return x->kind < y->kind;
+  return x->peer < y->peer;
+}
+
+void test_problem_rank_views(void) {
+  int n = test_sweep() ? 1500 : test_valgrind() ? 20 : 200, ranks = 0;
+  static const oc_problem_kind kinds[] = {OC_PROB_BCAST, OC_PROB_REDUCE};
+  for (int it = 0; it < n; it++) {
+    oc_params p;
+    oc_problem pr;
+    oc_sched s;
+    oc_result r;
+    oc_rank_plan rp;
+    oc_step *mine;
+    random_params(&p, test_valgrind() ? 40 : 260);
+    oc_problem_init(&pr, kinds[it % 2], &p);
+    pr.root = test_range(0, p.P - 1);
+    if (pr.kind == OC_PROB_BCAST) pr.alg = (int)test_range(0, 1); /* karp, shou-chen */
+    if (pr.kind == OC_PROB_REDUCE && test_rand() % 2) pr.flags |= OC_PF_COMMUTATIVE;
+    oc_sched_init(&s);
+    oc_rank_plan_init(&rp);
+    if (oc_problem_plan(&pr, &s, &r) != OC_OK) { /* e.g. an ordered reduce beyond its planner */
+      CHECK_EQ(oc_problem_rank(&pr, 0, &rp) == OC_OK, 0);
+      oc_sched_free(&s);
+      oc_rank_plan_free(&rp);
+      continue;
+    }
+    mine = (oc_step *)malloc((s.n + 1) * sizeof *mine);
+    CHECK(mine != NULL);
+    for (int64_t q = 0; q < p.P; q++) {
+      size_t k = 0;
+      int e = oc_problem_rank(&pr, q, &rp);
+      if (e != OC_OK)
+        test_failf(__FILE__, __LINE__, "%s alg %d flags %u P=%lld root %lld rank %lld: %s",
+                   oc_problem_name(pr.kind), pr.alg, pr.flags, (long long)p.P,
+                   (long long)pr.root, (long long)q, oc_err_name(e));
+      CHECK_EQ(rp.rank, q);
+      for (size_t i = 0; i < s.n; i++) { /* q's messages, as steps */
+        const oc_msg *m = &s.msg[i];
+        if (m->src == q) mine[k++] = (oc_step){m->t, m->dst, 0, OC_STEP_SEND};
+        if (m->dst == q) mine[k++] = (oc_step){m->t, m->src, 0, OC_STEP_RECV};
+      }
+      for (size_t i = 1; i < k; i++) /* insertion sort: a few per rank */
+        for (size_t j = i; j > 0 && step_less(&mine[j], &mine[j - 1]); j--) {
+          oc_step x = mine[j];
+          mine[j] = mine[j - 1];
+          mine[j - 1] = x;
+        }
+      if (rp.n != k)
+        test_failf(__FILE__, __LINE__, "%s P=%lld rank %lld: %zu steps, the schedule has %zu",
+                   oc_problem_name(pr.kind), (long long)p.P, (long long)q, rp.n, k);
+      for (size_t i = 0; i < k; i++)
+        CHECK(rp.step[i].t == mine[i].t && rp.step[i].peer == mine[i].peer &&
+              rp.step[i].kind == mine[i].kind && rp.step[i].item == 0);
+      ranks++;
+    }
+    free(mine);
+    oc_result_free(&r);
+    oc_sched_free(&s);
+    oc_rank_plan_free(&rp);
+  }
+  CHECK(ranks > n);
+  { /* global-only problems, and a tree without a per-rank view */
+    oc_params p;
+    oc_problem pr;
+    oc_rank_plan rp;
+    oc_rank_plan_init(&rp);
+    CHECK_OK(oc_params_logp(&p, 8, 6, 2, 4));
+    oc_problem_init(&pr, OC_PROB_ALLREDUCE, &p);
+    CHECK_EQ(oc_problem_rank(&pr, 0, &rp), OC_EUNSUP);
+    oc_problem_init(&pr, OC_PROB_SUM, &p);
+    pr.operands = 82;
+    CHECK_EQ(oc_problem_rank(&pr, 0, &rp), OC_EUNSUP);
+    oc_problem_init(&pr, OC_PROB_BCAST, &p);
+    pr.alg = OC_BCAST_BARNOY;
+    CHECK_EQ(oc_problem_rank(&pr, 0, &rp), OC_EUNSUP);
+    pr.alg = OC_BCAST_KARP;
+    CHECK_EQ(oc_problem_rank(&pr, 8, &rp), OC_ERANGE);
+    CHECK_OK(oc_problem_rank(&pr, 1, &rp)); /* Fig. 1: p1 gets it at 0, sends at 10, 14 */
+    CHECK(rp.n == 3 && rp.step[0].kind == OC_STEP_RECV && rp.step[0].t == 0 &&
+          rp.step[1].t == 10 && rp.step[2].t == 14 && rp.step[1].kind == OC_STEP_SEND);
+    oc_rank_plan_free(&rp);
+  }
+}

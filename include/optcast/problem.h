@@ -94,6 +94,31 @@ int oc_problem_bound(const oc_problem *pr, oc_result *res);
 int oc_problem_verify(const oc_problem *pr, const oc_sched *s, oc_verdict *v);
 void oc_result_free(oc_result *res);
 
+/* ---- a rank's own part ------------------------------------------------------
+ * What one processor does: its receptions and its sends, each a message of
+ * the global schedule seen from one end.  Built from the per-rank views
+ * (oc_bcast_rank, oc_reduce_rank) in O(log P) steps and O(polylog P) time,
+ * without the global schedule or any O(P) state - what a rank of a real
+ * program needs. */
+typedef enum oc_step_kind { OC_STEP_RECV = 0, OC_STEP_SEND = 1 } oc_step_kind;
+typedef struct oc_step {
+  int64_t t;    /* the message's send start, model units                   */
+  int64_t peer; /* the processor at the other end                           */
+  int64_t item; /* the item (partial results: 0)                             */
+  int kind;     /* oc_step_kind                                             */
+} oc_step;
+typedef struct oc_rank_plan {
+  int64_t rank;
+  oc_step *step; /* sorted by t, receptions first at equal t                */
+  size_t n, cap;
+} oc_rank_plan;
+void oc_rank_plan_init(oc_rank_plan *rp);
+void oc_rank_plan_free(oc_rank_plan *rp);
+/* rank's part of pr's plan (out emptied first): bcast with the karp or
+ * shou-chen tree, reduce; OC_EUNSUP for the problems planned only as a
+ * global schedule (sum among them: its operand split is global). */
+int oc_problem_rank(const oc_problem *pr, int64_t rank, oc_rank_plan *out);
+
 #ifdef __cplusplus
 }
 #endif

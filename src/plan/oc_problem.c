@@ -250,3 +250,89 @@ int oc_problem_plan(const oc_problem *pr, oc_sched *out, oc_result *res) {
 }
 
 int oc_problem_bound(const oc_problem *pr, oc_result *res) { return pb_run(pr, NULL, res); }
+
+/* ---- a rank's own part -------------------------------------------------------- */
+
+void oc_rank_plan_init(oc_rank_plan *rp) { memset(rp, 0, sizeof *rp); }
+
+void oc_rank_plan_free(oc_rank_plan *rp) {
+  free(rp->step);
+  oc_rank_plan_init(rp);
+}
+
+static int rp_push(oc_rank_plan *rp, int64_t t, int64_t peer, int64_t item, int kind) {
+  oc_step *x;
+  if (oc_grow((void **)&rp->step, rp->n, &rp->cap, sizeof *rp->step) != OC_OK) return OC_ENOMEM;
+  x = &rp->step[rp->n++];
+  x->t = t;
+  x->peer = peer;
+  x->item = item;
+  x->kind = kind;
+  return OC_OK;
+}
+
+static int step_cmp(const void *a, const void *b) {
+  const oc_step *x = (const oc_step *)a, *y = (const oc_step *)b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+  return (x->peer > y->peer) - (x->peer < y->peer);
+}
+
+static int rank_bcast(const oc_problem *pr, int64_t rank, oc_rank_plan *out) {
+  oc_bcast *b = NULL;
+  oc_bcast_view v;
+  int e;
+  if ((e = oc_bcast_new(&b, &pr->params, pr->root, (oc_bcast_alg)pr->alg)) != OC_OK) return e;
+  if ((e = oc_bcast_rank(b, rank, &v)) == OC_OK && v.parent >= 0)
+    e = rp_push(out, v.recv_send, v.parent, 0, OC_STEP_RECV);
+  for (int64_t k = 0; e == OC_OK && k < v.nchildren; k++) {
+    int64_t child, when;
+    if ((e = oc_bcast_child(b, &v, k, &child, &when)) == OC_OK)
+      e = rp_push(out, when, child, 0, OC_STEP_SEND);
+  }
+  oc_bcast_free(b);
+  return e;
+}
+
+static int rank_reduce(const oc_problem *pr, int64_t rank, oc_rank_plan *out) {
+  oc_reduce *x = NULL;
+  oc_reduce_view v;
+  int e = oc_reduce_new(&x, &pr->params, pr->root, !(pr->flags & OC_PF_COMMUTATIVE));
+  if (e != OC_OK) return e;
+  if ((e = oc_reduce_rank(x, rank, &v)) == OC_OK && v.parent >= 0)
+    e = rp_push(out, v.send, v.parent, 0, OC_STEP_SEND);
+  for (int64_t k = 0; e == OC_OK && k < v.nchildren; k++) {
+    int64_t child, when;
+    if ((e = oc_reduce_child(x, &v, k, &child, &when)) == OC_OK)
+      e = rp_push(out, when, child, 0, OC_STEP_RECV);
+  }
+  oc_reduce_free(x);
+  return e;
+}
+
+int oc_problem_rank(const oc_problem *pr, int64_t rank, oc_rank_plan *out) {
+  oc_problem q;
+  int e;
+  if (out == NULL) return OC_EINVAL;
+  out->n = 0;
+  if ((e = pb_check(pr)) != OC_OK) return e;
+  if (pr->ports > 0) return OC_EUNSUP;
+  if (rank < 0 || rank >= pr->params.P) return OC_ERANGE;
+  out->rank = rank;
+  q = *pr;
+  switch (q.kind) {
+  case OC_PROB_BCAST:
+    if (q.alg < 0) q.alg = OC_BCAST_KARP;
+    if (q.items != 1) return OC_EINVAL;
+    e = rank_bcast(&q, rank, out);
+    break;
+  case OC_PROB_REDUCE: e = rank_reduce(&q, rank, out); break;
+  default: return OC_EUNSUP;
+  }
+  if (e != OC_OK) {
+    out->n = 0;
+    return e;
+  }
+  qsort(out->step, out->n, sizeof *out->step, step_cmp);
+  return OC_OK;
+}
