@@ -90,6 +90,24 @@ int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
 int oc_sched_read_csv_buffered(char *buf, size_t len, const oc_params *p, oc_sched *out,
                                int64_t **recv_at, char *err, size_t errlen);
 
+/* Writing CSV schedules (oc_csv_write.c): the header and one row per
+ * message in s's order (sort with oc_sched_sort first for time order), the
+ * form oc_sched_read_csv reads back.  Times exactly in the user's unit:
+ * an integer, a terminating decimal, else a/b (postal lambda = p/q); p
+ * NULL: the times as integers (k-port rounds).  Long messages (s->len) are
+ * OC_EINVAL: cut them with oc_sched_packets first.  OC_EIO on a write
+ * error. */
+#include <stdio.h>
+int oc_sched_write_csv(FILE *f, const oc_sched *s, const oc_params *p);
+/* The buffered model's form `time,src,dst,item,recv` (recv: one per row,
+ * as oc_sched_read_csv_buffered reads it); recv NULL: oc_sched_write_csv. */
+int oc_sched_write_csv_recv(FILE *f, const oc_sched *s, const oc_params *p,
+                            const int64_t *recv);
+/* The ring's form `time,src,dst,item,dir,line` (oc_rrp_read_csv), steps as
+ * integers, in s's order. */
+struct oc_rrp_sched;
+int oc_rrp_sched_write_csv(FILE *f, const struct oc_rrp_sched *s);
+
 #ifdef __cplusplus
 }
 #endif

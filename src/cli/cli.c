@@ -576,19 +576,10 @@ static void json_head_v(FILE *f, const cli *c, const char *alg, int64_t time,
           (long long)c->items);
 }
 
-/* An exact time for CSV: the decimal when it terminates, else a/b. */
-static const char *texact(char *b, size_t n, const cli *c, int64_t x) {
-  int64_t gg = oc_gcd(x, c->p.unit), den = c->p.unit / gg;
-  while (den % 2 == 0) den /= 2;
-  while (den % 5 == 0) den /= 5;
-  if (den == 1) return tfmt(b, n, c, x);
-  snprintf(b, n, "%lld/%lld", (long long)(x / gg), (long long)(c->p.unit / gg));
-  return b;
-}
-
+/* plan --csv: long messages as their packets (CSV has no length), in time
+ * order, written by the library */
 static void print_csv(FILE *f, const cli *c, oc_sched *s) {
-  char b[64];
-  if (s->len != NULL) { /* long messages: their packets (CSV has no length) */
+  if (s->len != NULL) {
     oc_sched x;
     oc_sched_init(&x);
     if (oc_sched_packets(s, c->p.g, &x) != OC_OK) die("out of memory");
@@ -596,11 +587,7 @@ static void print_csv(FILE *f, const cli *c, oc_sched *s) {
     *s = x;
   }
   oc_sched_sort(s);
-  fputs("time,src,dst,item\n", f);
-  for (size_t i = 0; i < s->n; i++)
-    fprintf(f, "%s,%lld,%lld,%lld\n", texact(b, sizeof b, c, s->msg[i].t),
-            (long long)s->msg[i].src, (long long)s->msg[i].dst,
-            (long long)s->msg[i].item);
+  if (oc_sched_write_csv(f, s, &c->p) == OC_ENOMEM) die("out of memory");
 }
 
 static void progress(const cli *c, const char *what) {
@@ -1417,59 +1404,6 @@ static int64_t *parse_counts(const cli *c, int64_t n) {
   return cnt;
 }
 
-/* Rows a combining schedule cannot have, reported at their own time before
- * the additions are inferred: a processor or time out of range, the root
- * sending, a processor sending twice.  Returns 1 when none; else fills v. */
-static int precheck_tree(const cli *c, const oc_sched *s, oc_verdict *v) {
-  int64_t best = INT64_MAX;
-  memset(v, 0, sizeof *v);
-  v->ok = 1;
-  for (int pass = 0; pass < 2; pass++) { /* range first, then in time order */
-    for (size_t i = 0; i < s->n; i++) {
-      const oc_msg *m = &s->msg[i];
-      int bad_range = m->src < 0 || m->src >= c->p.P || m->dst < 0 || m->dst >= c->p.P ||
-                      m->src == m->dst || m->t < 0;
-      if (pass == 0 && bad_range && m->t < best) {
-        best = m->t < 0 ? 0 : m->t;
-        v->ok = 0;
-        v->rule = OC_RULE_RANGE;
-        v->proc = (m->src >= 0 && m->src < c->p.P) ? m->src : 0;
-        v->at = best;
-        snprintf(v->detail, sizeof v->detail, "row %zu (%lld -> %lld) is out of range",
-                 i + 1, (long long)m->src, (long long)m->dst);
-      }
-    }
-    if (!v->ok) break;
-  }
-  if (v->ok) { /* sends by the root; a processor's second send (in time) */
-    int64_t *first = (int64_t *)malloc((size_t)c->p.P * sizeof *first);
-    int64_t *second = (int64_t *)malloc((size_t)c->p.P * sizeof *second);
-    if (first == NULL || second == NULL) die("out of memory");
-    for (int64_t q = 0; q < c->p.P; q++) first[q] = second[q] = INT64_MAX;
-    for (size_t i = 0; i < s->n; i++) {
-      int64_t q = s->msg[i].src, t = s->msg[i].t;
-      if (t < first[q]) { second[q] = first[q]; first[q] = t; }
-      else if (t < second[q]) second[q] = t;
-    }
-    for (int64_t q = 0; q < c->p.P; q++) {
-      int64_t at = q == c->root ? first[q] : second[q];
-      if (at < best) {
-        best = at;
-        v->ok = 0;
-        v->rule = OC_RULE_RESULT;
-        v->proc = q;
-        v->at = at;
-        snprintf(v->detail, sizeof v->detail, "%s",
-                 q == c->root ? "the root sends its partial result away"
-                              : "sends a second partial result");
-      }
-    }
-    free(first);
-    free(second);
-  }
-  return v->ok;
-}
-
 static int cmd_verify(cli *c) {
   size_t len;
   char *buf;
@@ -1512,64 +1446,14 @@ static int cmd_verify(cli *c) {
       if (cnt == NULL) die("out of memory");
       for (int64_t q = 0; q < c->p.P; q++) cnt[q] = 1;
     }
-    if (!precheck_tree(c, &s, &v)) {
-      /* v says why: the first bad row, at its time */
-    } else if ((e = oc_reduce_infer(&c->p, c->root, cnt, c->set[O_ORDERED], &s)) == OC_EINVALID) {
-      memset(&v, 0, sizeof v);
-      v.ok = 0;
-      v.rule = OC_RULE_FOLD;
-      v.proc = c->root;
-      v.at = 0;
-      snprintf(v.detail, sizeof v.detail,
-               "the partial results cannot be folded in rank order (a subtree's "
-               "ranks are not an interval next to its parent's)");
-    } else if (e == OC_EINVAL || e == OC_EUNSUP || e == OC_ERANGE) {
-      memset(&v, 0, sizeof v);
-      v.ok = 0;
-      v.rule = OC_RULE_RESULT;
-      v.proc = c->root;
-      v.at = OC_AT_END;
-      snprintf(v.detail, sizeof v.detail,
-               "the messages do not form a tree into the root (a processor sends "
-               "twice, sends from the root, a cycle, or only forwards)");
-    } else if (e) {
+    if ((e = oc_verify_reduce_rows(&c->p, c->root, cnt, c->set[O_ORDERED], &s, &v)) != OC_OK)
       lib_fail("verify", e);
-    } else if (v.ok && (e = oc_verify_reduce(&c->p, c->root, n, &s, &v)) != OC_OK) {
-      lib_fail("verify", e);
-    }
     if (is(c, "sum")) e = oc_sum_time(&c->p, n, &lb); else e = oc_reduce_time(&c->p, &lb);
     if (e) lib_fail("bound", e);
   } else if (is(c, "allreduce") && c->set[O_ORDERED]) {
     /* phase 1 (item 0): additions inferred in rank order; phase 2: item 1 */
-    oc_sched a;
-    int64_t *one = (int64_t *)malloc((size_t)c->p.P * sizeof *one);
-    if (one == NULL) die("out of memory");
-    for (int64_t q = 0; q < c->p.P; q++) one[q] = 1;
-    oc_sched_init(&a);
-    for (size_t i = 0; i < s.n; i++)
-      if (s.msg[i].item == 0 && oc_sched_push(&a, s.msg[i].t, s.msg[i].src, s.msg[i].dst, 0))
-        die("out of memory");
-    e = oc_reduce_infer(&c->p, 0, one, 1, &a);
-    free(one);
-    if (e == OC_OK) {
-      s.op = a.op; s.nop = a.nop; s.opcap = a.opcap;
-      s.seg = a.seg; s.nseg = a.nseg; s.segcap = a.segcap;
-      a.op = NULL; a.seg = NULL;
-      e = oc_verify_allreduce_ordered(&c->p, &s, &v);
-      if (e) lib_fail("verify", e);
-    } else {
-      memset(&v, 0, sizeof v);
-      v.rule = e == OC_EINVALID ? OC_RULE_FOLD : OC_RULE_RESULT;
-      v.at = e == OC_EINVALID ? 0 : OC_AT_END;
-      snprintf(v.detail, sizeof v.detail,
-               "the item-0 messages are not a rank-order reduction into rank 0");
-    }
-    oc_sched_free(&a);
-    {
-      int64_t t;
-      if ((e = oc_reduce_time(&c->p, &lb)) != OC_OK) lib_fail("bound", e);
-      (void)t;
-    }
+    if ((e = oc_verify_allreduce_ordered_rows(&c->p, &s, &v)) != OC_OK) lib_fail("verify", e);
+    if ((e = oc_reduce_time(&c->p, &lb)) != OC_OK) lib_fail("bound", e);
   } else if (is(c, "allreduce")) {
     if ((e = oc_verify_allreduce(&c->p, &s, &v)) != OC_OK) lib_fail("verify", e);
     if ((e = oc_reduce_time(&c->p, &lb)) != OC_OK) lib_fail("bound", e);

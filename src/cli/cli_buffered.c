@@ -126,10 +126,7 @@ static int bf_plan(const cli_cbcast_args *a) {
   if (a->draw || a->report) {
     e = cli_cb_picture(a, &s, rt, time, lb, "block-cyclic", a->kitem ? "time" : "delay");
   } else if (a->csv) {
-    fputs("time,src,dst,item,recv\n", stdout);
-    for (size_t i = 0; i < s.n; i++)
-      printf("%lld,%lld,%lld,%lld,%lld\n", (long long)s.msg[i].t, (long long)s.msg[i].src,
-             (long long)s.msg[i].dst, (long long)s.msg[i].item, (long long)rt[i]);
+    oc_sched_write_csv_recv(stdout, &s, NULL, rt); /* integer steps */
   } else if (a->json) {
     bf_json_head(a, time, lb, 1);
     printf(",\"max_wait\":%lld,\"messages\":%zu,\"verified\":true}\n", (long long)max_wait,

@@ -132,10 +132,7 @@ static int cb_plan(const cli_cbcast_args *a) {
     return e;
   }
   if (a->csv) {
-    fputs("time,src,dst,item\n", stdout);
-    for (size_t i = 0; i < s.n; i++)
-      printf("%lld,%lld,%lld,%lld\n", (long long)s.msg[i].t, (long long)s.msg[i].src,
-             (long long)s.msg[i].dst, (long long)s.msg[i].item);
+    oc_sched_write_csv(stdout, &s, NULL); /* integer steps */
   } else if (a->json) {
     cb_json_head(a, "block-cyclic", in->delay, in->bound, 1);
     printf(",\"delay\":%lld,\"B\":%lld,\"deadline\":%lld,\"method\":\"%s\","

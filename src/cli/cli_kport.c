@@ -193,10 +193,7 @@ static int kp_plan(const cli_kport_args *a) {
     return e;
   }
   if (a->csv) {
-    fputs("time,src,dst,item\n", stdout);
-    for (size_t i = 0; i < s.n; i++)
-      printf("%lld,%lld,%lld,%lld\n", (long long)s.msg[i].t, (long long)s.msg[i].src,
-             (long long)s.msg[i].dst, (long long)s.msg[i].item);
+    oc_sched_write_csv(stdout, &s, NULL); /* rounds */
   } else if (a->json) {
     kp_json_head(a, oc_kport_alg_name(r.alg), r.time, &b, 1);
     printf(",\"depth\":%lld,\"messages\":%zu,\"verified\":true}\n",

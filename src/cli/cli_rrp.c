@@ -219,14 +219,6 @@ static int rr_draw(const cli_rrp_args *a, const oc_rrp_sched *s, const oc_rrp_re
 }
 
 /* ---- plan / bound / verify ----------------------------------------------------- */
-static void rr_csv(const oc_rrp_sched *s) {
-  fputs("time,src,dst,item,dir,line\n", stdout);
-  for (size_t i = 0; i < s->n; i++)
-    printf("%lld,%lld,%lld,%lld,%s,%lld\n", (long long)s->msg[i].t,
-           (long long)s->msg[i].src, (long long)s->msg[i].dst, (long long)s->msg[i].item,
-           s->msg[i].dir == OC_RRP_CW ? "cw" : "ccw", (long long)s->msg[i].line);
-}
-
 static int rr_plan(const cli_rrp_args *a) {
   oc_rrp_spec sp = rr_spec(a);
   oc_rrp_sched s;
@@ -253,7 +245,7 @@ static int rr_plan(const cli_rrp_args *a) {
   if (a->draw || a->report) {
     e = rr_draw(a, &s, &r, &b);
   } else if (a->csv) {
-    rr_csv(&s);
+    oc_rrp_sched_write_csv(stdout, &s);
   } else if (a->json) {
     rr_json_head(a, oc_rrp_alg_name(r.alg), r.time, &b, 1);
     printf(",\"lines_used\":%lld,\"messages\":%zu,\"verified\":true}\n",
