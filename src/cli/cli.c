@@ -17,8 +17,8 @@
 #include "cli.h"
 #include "optcast_rt.h"
 
-#define EXIT_CHECK 1
-#define EXIT_INPUT 2
+#define EXIT_CHECK CLI_EXIT_CHECK
+#define EXIT_INPUT CLI_EXIT_INPUT
 #define CLI_PARAMS_UNIT_NS 10.0 /* --params: the model unit is 10 ns */
 
 /* ---- options as data ------------------------------------------------------ */
@@ -1465,39 +1465,25 @@ static int cmd_verify(cli *c) {
       lib_fail("bound", e);
   }
   if (c->set[O_JSON]) {
-    json_head_v(stdout, c, "input", v.time, lb, v.ok);
-    printf(",\"messages\":%zu,\"valid\":%s", s.n, v.ok ? "true" : "false");
+    char *extra = NULL;
+    size_t elen = 0;
     if (is(c, "sum") && cnt != NULL) { /* the contract's key for sum */
-      printf(",\"operands\":%lld,\"operands_per_proc\":[", (long long)n);
-      for (int64_t q = 0; q < c->p.P; q++) printf("%s%lld", q ? "," : "", (long long)cnt[q]);
-      printf("]");
+      FILE *m = open_memstream(&extra, &elen);
+      if (m == NULL) die("out of memory");
+      fprintf(m, ",\"operands\":%lld,\"operands_per_proc\":[", (long long)n);
+      for (int64_t q = 0; q < c->p.P; q++) fprintf(m, "%s%lld", q ? "," : "", (long long)cnt[q]);
+      fputc(']', m);
+      if (fclose(m) != 0) die("out of memory");
     }
-    if (!v.ok) {
-      char at[64];
-      if (v.at > OC_TIME_MAX)
-        snprintf(at, sizeof at, "null");
-      else
-        tfmt(at, sizeof at, c, v.at);
-      cli_json_violation(stdout, &v, at);
-    }
-    printf("}\n");
+    json_head_v(stdout, c, "input", v.time, lb, v.ok);
+    cli_json_verify_tail(s.n, &v, &c->p, extra);
+    free(extra);
   } else if (v.ok) {
     printf("valid: %zu messages, completion time %s, lower bound %s (%s)\n",
            s.n, tfmt(b1, sizeof b1, c, v.time), tfmt(b2, sizeof b2, c, lb),
            v.time == lb ? "optimal" : "above the bound");
   }
-  if (!v.ok) {
-    char at[64];
-    if (v.at > OC_TIME_MAX)
-      snprintf(at, sizeof at, "the end");
-    else
-      tfmt(at, sizeof at, c, v.at);
-    fprintf(stderr, "optcast: invalid schedule: processor %lld, time %s, rule %s: %s\n",
-            (long long)v.proc, at, oc_rule_name(v.rule), v.detail);
-    if (!c->set[O_JSON])
-      printf("invalid: processor %lld, time %s, rule %s: %s\n",
-             (long long)v.proc, at, oc_rule_name(v.rule), v.detail);
-  }
+  if (!v.ok) cli_print_violation(&v, c->set[O_JSON], "time ", &c->p);
   free(cnt);
   oc_sched_free(&s);
   return v.ok ? 0 : EXIT_CHECK;

@@ -17,15 +17,25 @@ int cli_render_tree(FILE *f, const oc_params *p, int64_t root,
 int cli_render_activity(FILE *f, const oc_params *p, int64_t root,
                         const oc_sched *s, int64_t completion);
 
-/* `,"violation":{...}` for verify --json; at: the JSON value of its time
- * (a number, or "null" for "at the end"). */
-void cli_json_violation(FILE *f, const oc_verdict *v, const char *at);
+/* ---- shared output (cli_out.c) ---------------------------------------------
+ * Exit codes: 0 ok, 1 an invalid schedule or a self-check failure (a
+ * planner's schedule the verifier rejects: a bug), 2 bad input. */
+#define CLI_EXIT_CHECK 1
+#define CLI_EXIT_INPUT 2
+/* "optcast: WHAT: <the error>" on stderr; returns CLI_EXIT_INPUT */
+int cli_fail(const char *what, int e);
+/* "optcast: internal error: the ALG schedule fails the verifier: WHY";
+ * returns CLI_EXIT_CHECK */
+int cli_self_check_failed(const char *alg, const char *why);
+/* The end of a verify JSON line: messages, valid, extra (more keys, or
+ * NULL), the violation (its time in p's unit, p NULL: an integer; null for
+ * an item never received), the closing brace and newline. */
+void cli_json_verify_tail(size_t n, const oc_verdict *v, const oc_params *p, const char *extra);
 /* "optcast: invalid schedule: ..." on stderr, and "invalid: ..." on stdout
- * unless json; unit: "time " or "round " (cli_render.c). */
-void cli_print_violation(const oc_verdict *v, int json, const char *unit);
-void cli_json_verify_tail(size_t n, const oc_verdict *v);
+ * unless json; unit: "time ", "round " or "step "; the time as above. */
+void cli_print_violation(const oc_verdict *v, int json, const char *unit, const oc_params *p);
 /* Reads verify's CSV schedule into s (initialised here); a bad one prints one
- * line on stderr and returns 2 (s freed), else 0 (cli_render.c). */
+ * line on stderr and returns 2 (s freed), else 0. */
 int cli_read_schedule(char *buf, size_t len, const oc_params *p, oc_sched *s);
 
 /* k-port problems (cli_kport.c); the options are checked by cli.c.  buf:
