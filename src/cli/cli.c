@@ -21,14 +21,25 @@
 #define EXIT_INPUT CLI_EXIT_INPUT
 #define CLI_PARAMS_UNIT_NS 10.0 /* --params: the model unit is 10 ns */
 
-static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
-                                 "allreduce", "reduce", "sum",    "scan"};
-
-static int is_problem(const char *problem, const char *name);
+/* ---- the problems: looked up once by name (check_problem), then by id ---- */
+typedef enum { P_BCAST, P_KBCAST, P_CBCAST, P_ALLTOALL, P_ALLREDUCE, P_REDUCE, P_SUM, P_SCAN } pid;
+static const struct {
+  const char *name;
+  const char *alg; /* the algorithm it runs (LogP, postal), when it has one */
+} PROBLEMS[] = {
+    [P_BCAST] = {"bcast", "karp"},          [P_KBCAST] = {"kbcast", "best"},
+    [P_CBCAST] = {"cbcast", "block-cyclic"}, [P_ALLTOALL] = {"alltoall", "karp-ring"},
+    [P_ALLREDUCE] = {"allreduce", "karp-circulant"}, [P_REDUCE] = {"reduce", "karp-reduction"},
+    [P_SUM] = {"sum", "karp-summation"},     [P_SCAN] = {"scan", NULL},
+};
+#define is(c, id_) ((c)->id == (id_))
+/* the one text for k items given to bcast */
+#define BCAST_ONE_ITEM "--items: bcast carries one item; k items is 'kbcast'"
 
 typedef struct cli {
   const char *cmd;
   const char *problem;
+  pid id;                /* the problem's row in PROBLEMS */
   cli_args a;            /* the parsed command line */
   oc_params p;
   int64_t root, items, rank, degree;
@@ -124,13 +135,8 @@ static void parse_lambda(const cli *c, int o, int64_t *num, int64_t *den) {
 
 /* the algorithm each non-broadcast problem runs */
 static const char *problem_alg(const cli *c) {
-  if (strcmp(c->problem, "sum") == 0) return "karp-summation";
-  if (strcmp(c->problem, "reduce") == 0) return "karp-reduction";
-  if (strcmp(c->problem, "allreduce") == 0)
-    return c->a.set[O_ORDERED] ? "reduce-then-bcast" : "karp-circulant";
-  if (strcmp(c->problem, "alltoall") == 0) return "karp-ring";
-  if (strcmp(c->problem, "kbcast") == 0) return "best";
-  return "karp";
+  if (c->id == P_ALLREDUCE && c->a.set[O_ORDERED]) return "reduce-then-bcast";
+  return PROBLEMS[c->id].alg;
 }
 
 /* --model kport: n processors, k ports, m items (Bar-Noy & Ho) */
@@ -141,7 +147,7 @@ static void build_kport(cli *c) {
     if (c->a.set[other[i]])
       die("--%s: not a parameter of --model kport (it takes --ports, --procs, "
           "--items, --root, --algorithm)", CLI_OPTS[other[i]].name);
-  if (!is_problem(c->problem, "bcast") && !is_problem(c->problem, "kbcast"))
+  if (!is(c, P_BCAST) && !is(c, P_KBCAST))
     die("problem '%s' is not implemented for --model kport (available: bcast, "
         "kbcast)", c->problem);
   if (strcmp(c->cmd, "rank") == 0)
@@ -153,8 +159,8 @@ static void build_kport(cli *c) {
   c->kports = need_int(c, O_PORTS, 1, OC_PARAM_MAX);
   c->root = c->a.set[O_ROOT] ? need_int(c, O_ROOT, 0, c->p.P - 1) : 0;
   c->items = c->a.set[O_ITEMS] ? need_int(c, O_ITEMS, 1, OC_KPORT_ITEMS_MAX) : 1;
-  if (is_problem(c->problem, "bcast") && c->items != 1)
-    die("--items: bcast carries one item; k items is 'kbcast'");
+  if (is(c, P_BCAST) && c->items != 1)
+    die("%s", BCAST_ONE_ITEM);
   c->kpalg = OC_KP_BEST;
   if (c->a.set[O_ALGORITHM] &&
       oc_kport_alg_parse(c->a.val[O_ALGORITHM], &c->kpalg) != OC_OK)
@@ -206,9 +212,9 @@ static void build_rrp(cli *c) {
     if (c->a.set[other[i]])
       die("--%s: not a parameter of --model rrp (it takes --procs, --lines, --root, "
           "--segments, --algorithm)", CLI_OPTS[other[i]].name);
-  if (is_problem(c->problem, "bcast")) c->rproblem = OC_RRP_BCAST;
-  else if (is_problem(c->problem, "reduce")) c->rproblem = OC_RRP_REDUCE;
-  else if (is_problem(c->problem, "scan")) c->rproblem = OC_RRP_SCAN;
+  if (is(c, P_BCAST)) c->rproblem = OC_RRP_BCAST;
+  else if (is(c, P_REDUCE)) c->rproblem = OC_RRP_REDUCE;
+  else if (is(c, P_SCAN)) c->rproblem = OC_RRP_SCAN;
   else
     die("problem '%s' is not implemented for --model rrp (available: bcast, reduce, "
         "scan)", c->problem);
@@ -322,13 +328,13 @@ static void build_params(cli *c) {
   c->root = c->a.set[O_ROOT] ? need_int(c, O_ROOT, 0, P - 1) : 0;
   c->items = c->a.set[O_ITEMS] ? need_int(c, O_ITEMS, 1, INT32_MAX) : 1;
   c->alg = OC_BCAST_KARP;
-  if (c->a.set[O_ALGORITHM] && strcmp(c->problem, "bcast") == 0 &&
+  if (c->a.set[O_ALGORITHM] && is(c, P_BCAST) &&
       oc_bcast_alg_parse(c->a.val[O_ALGORITHM], &c->alg) != OC_OK)
     die("--algorithm: unknown algorithm '%s' for bcast (expected karp, "
         "shou-chen, bar-noy-kipnis or optimal)",
         c->a.val[O_ALGORITHM]);
   c->kalg = OC_KB_BEST;
-  if (strcmp(c->problem, "kbcast") == 0) {
+  if (is(c, P_KBCAST)) {
     if (c->p.model != OC_MODEL_POSTAL)
       die("--model: kbcast is implemented for the postal model (give --lambda)");
     if (c->a.set[O_ALGORITHM] && oc_kbcast_alg_parse(c->a.val[O_ALGORITHM], &c->kalg) != OC_OK)
@@ -349,7 +355,7 @@ static void build_params(cli *c) {
     if (c->a.set[O_DEGREE] && c->kalg != OC_KB_DTREE)
       die("--degree: only meaningful with --algorithm dtree");
     c->degree = c->a.set[O_DEGREE] ? need_int(c, O_DEGREE, 1, c->p.P > 1 ? c->p.P - 1 : 1) : 0;
-  } else if (c->a.set[O_ALGORITHM] && strcmp(c->problem, "bcast") != 0 &&
+  } else if (c->a.set[O_ALGORITHM] && !is(c, P_BCAST) &&
       strcmp(c->a.val[O_ALGORITHM], "optimal") != 0 &&
       strcmp(c->a.val[O_ALGORITHM], "best") != 0 &&
       strcmp(c->a.val[O_ALGORITHM], problem_alg(c)) != 0)
@@ -357,13 +363,6 @@ static void build_params(cli *c) {
         c->a.val[O_ALGORITHM], c->problem, problem_alg(c));
 }
 
-static int is_problem(const char *problem, const char *name) {
-  return strcmp(problem, name) == 0;
-}
-
-static int is(const cli *c, const char *name) {
-  return is_problem(c->problem, name);
-}
 
 static void check_problem(cli *c, int required) {
   size_t i;
@@ -372,28 +371,29 @@ static void check_problem(cli *c, int required) {
     c->problem = "bcast";
   }
   for (i = 0; i < sizeof PROBLEMS / sizeof PROBLEMS[0]; i++)
-    if (strcmp(c->problem, PROBLEMS[i]) == 0) break;
+    if (strcmp(c->problem, PROBLEMS[i].name) == 0) break;
   if (i == sizeof PROBLEMS / sizeof PROBLEMS[0])
     die("unknown problem '%s' (expected bcast, kbcast, cbcast, alltoall, "
         "allreduce, reduce, sum or scan)",
         c->problem);
-  if (is(c, "scan") && !(c->a.val[O_MODEL] && strcmp(c->a.val[O_MODEL], "rrp") == 0))
+  c->id = (pid)i;
+  if (is(c, P_SCAN) && !(c->a.val[O_MODEL] && strcmp(c->a.val[O_MODEL], "rrp") == 0))
     die("problem 'scan' is implemented for --model rrp only");
-  if (c->a.set[O_DEGREE] && !is(c, "kbcast")) die("--degree: only meaningful for 'kbcast'");
-  if (c->a.set[O_OPERANDS] && !is(c, "sum")) die("--operands: only meaningful for 'sum'");
-  if (c->a.set[O_PERSONALIZED] && !is(c, "alltoall"))
+  if (c->a.set[O_DEGREE] && !is(c, P_KBCAST)) die("--degree: only meaningful for 'kbcast'");
+  if (c->a.set[O_OPERANDS] && !is(c, P_SUM)) die("--operands: only meaningful for 'sum'");
+  if (c->a.set[O_PERSONALIZED] && !is(c, P_ALLTOALL))
     die("--personalized: only meaningful for 'alltoall'");
-  if (c->a.set[O_COMMUTATIVE] && !is(c, "reduce"))
+  if (c->a.set[O_COMMUTATIVE] && !is(c, P_REDUCE))
     die("--commutative: only meaningful for 'reduce'");
-  if (c->a.set[O_ORDERED] && !(is(c, "reduce") && strcmp(c->cmd, "verify") == 0) &&
-      !is(c, "allreduce"))
+  if (c->a.set[O_ORDERED] && !(is(c, P_REDUCE) && strcmp(c->cmd, "verify") == 0) &&
+      !is(c, P_ALLREDUCE))
     die("--ordered: only meaningful for 'allreduce' and 'optcast verify reduce'");
-  if (c->a.set[O_COUNTS] && !(is(c, "sum") && strcmp(c->cmd, "verify") == 0))
+  if (c->a.set[O_COUNTS] && !(is(c, P_SUM) && strcmp(c->cmd, "verify") == 0))
     die("--counts: only meaningful for 'optcast verify sum'");
-  if (c->a.set[O_ITEMS] && !is(c, "bcast") && !is(c, "alltoall") && !is(c, "kbcast") &&
-      !is(c, "cbcast"))
+  if (c->a.set[O_ITEMS] && !is(c, P_BCAST) && !is(c, P_ALLTOALL) && !is(c, P_KBCAST) &&
+      !is(c, P_CBCAST))
     die("--items: not a parameter of '%s'", c->problem);
-  if (strcmp(c->cmd, "rank") == 0 && !is(c, "bcast") && !is(c, "reduce"))
+  if (strcmp(c->cmd, "rank") == 0 && !is(c, P_BCAST) && !is(c, P_REDUCE))
     die("rank: the per-rank view is available for bcast and reduce");
 }
 
@@ -563,11 +563,10 @@ static void solve(cli *c, int plan, result *r) {
   memset(r, 0, sizeof *r);
   oc_sched_init(&r->s);
   r->optimal_known = 1;
-  if (is(c, "bcast")) {
+  if (is(c, P_BCAST)) {
     oc_bcast *b = NULL;
     if (c->items != 1)
-      die("--items: bcast carries one item; k items is 'kbcast' (not "
-          "implemented yet)");
+      die("%s", BCAST_ONE_ITEM);
     r->alg = oc_bcast_alg_name(c->alg);
     if (!plan) {
       if ((e = oc_bcast_time(&c->p, &r->lb)) != OC_OK) lib_fail("bcast", e);
@@ -582,7 +581,7 @@ static void solve(cli *c, int plan, result *r) {
     oc_bcast_free(b);
     progress(c, "verifying");
     if ((e = oc_verify_bcast(&c->p, c->root, 1, &r->s, &v)) != OC_OK) lib_fail("verify", e);
-  } else if (is(c, "kbcast")) {
+  } else if (is(c, P_KBCAST)) {
     oc_kbcast_result kr;
     int64_t l8, k31;
     if ((e = oc_kbcast_bound(&c->p, c->items, &r->lb, &l8, &k31)) != OC_OK)
@@ -600,9 +599,9 @@ static void solve(cli *c, int plan, result *r) {
     r->optimal_known = 0;
     if (!plan) return;
     if ((e = oc_verify_bcast(&c->p, c->root, c->items, &r->s, &v)) != OC_OK) lib_fail("verify", e);
-  } else if (is(c, "sum") || is(c, "reduce")) {
+  } else if (is(c, P_SUM) || is(c, P_REDUCE)) {
     oc_reduce *x = NULL;
-    int sum = is(c, "sum");
+    int sum = is(c, P_SUM);
     int64_t n = sum ? operands(c) : c->p.P;
     r->alg = problem_alg(c);
     if (plan) check_plan_size(c);
@@ -627,7 +626,7 @@ static void solve(cli *c, int plan, result *r) {
     }
     oc_reduce_free(x);
     if (!plan) return;
-  } else if (is(c, "allreduce")) {
+  } else if (is(c, P_ALLREDUCE)) {
     r->alg = problem_alg(c);
     if (plan) check_plan_size(c);
     if (!plan && c->p.P > ((int64_t)1 << 16)) {
@@ -677,7 +676,7 @@ static void solve(cli *c, int plan, result *r) {
             oc_rule_name(v.rule), v.detail);
     CLI_EXIT(EXIT_CHECK);
   }
-  if (is(c, "bcast") || is(c, "kbcast")) r->time = v.time;
+  if (is(c, P_BCAST) || is(c, P_KBCAST)) r->time = v.time;
   else if (v.time != r->time) {
     fprintf(stderr, "optcast: internal error: %s: planned time and verified "
                     "time differ (%lld, %lld)\n", r->alg, (long long)r->time,
@@ -687,8 +686,8 @@ static void solve(cli *c, int plan, result *r) {
 }
 
 static void json_extra(FILE *f, const cli *c, const result *r) {
-  if (is(c, "sum") || is(c, "reduce")) {
-    if (is(c, "sum") && r->counts) {
+  if (is(c, P_SUM) || is(c, P_REDUCE)) {
+    if (is(c, P_SUM) && r->counts) {
       int64_t n = 0;
       for (int64_t q = 0; q < c->p.P; q++) n += r->counts[q];
       fprintf(f, ",\"operands\":%lld", (long long)n);
@@ -699,7 +698,7 @@ static void json_extra(FILE *f, const cli *c, const result *r) {
       }
     }
     fprintf(f, ",\"used\":%lld", (long long)r->used);
-    if (is(c, "reduce"))
+    if (is(c, P_REDUCE))
       fprintf(f, ",\"ordered\":%s", c->a.set[O_COMMUTATIVE] ? "false" : "true");
     if (r->counts) {
       fputs(",\"operands_per_proc\":[", f);
@@ -708,9 +707,9 @@ static void json_extra(FILE *f, const cli *c, const result *r) {
       fputc(']', f);
     }
   }
-  if (is(c, "alltoall"))
+  if (is(c, P_ALLTOALL))
     fprintf(f, ",\"personalized\":%s", c->a.set[O_PERSONALIZED] ? "true" : "false");
-  if (is(c, "kbcast")) {
+  if (is(c, P_KBCAST)) {
     int64_t lb, l8, k31;
     fputc(',', f);
     if (r->kres.formula >= 0) json_time(f, "lemma_time", c, r->kres.formula); /* the paper's */
@@ -728,20 +727,20 @@ static void json_extra(FILE *f, const cli *c, const result *r) {
 }
 
 static const char *bound_source(const cli *c) {
-  if (is(c, "bcast")) return "Karp et al. Thm 2.1: B(P) = min{t : P(t) >= P}";
-  if (is(c, "kbcast"))
+  if (is(c, P_BCAST)) return "Karp et al. Thm 2.1: B(P) = min{t : P(t) >= P}";
+  if (is(c, P_KBCAST))
     return "Bar-Noy & Kipnis Lemma 8: (m-1) + f(n); Karp et al. Thm 3.1 (integer lambda)";
-  if (is(c, "sum"))
+  if (is(c, P_SUM))
     return "Karp et al. Lemma 5.1: the least t whose reversed broadcast tree (L+1) holds n operands";
-  if (is(c, "reduce")) return "Karp et al. 4.2: B(P) for L + 1 and max(g, o + 1)";
-  if (is(c, "allreduce")) return "the reduction time (every processor ends with a reduction)";
+  if (is(c, P_REDUCE)) return "Karp et al. 4.2: B(P) for L + 1 and max(g, o + 1)";
+  if (is(c, P_ALLREDUCE)) return "the reduction time (every processor ends with a reduction)";
   return "Karp et al. 4.1: L + 2o + g(k(P-1) - 1), and 2o k(P-1) of overheads";
 }
 
 /* kbcast, integer lambda: Karp et al.'s single-sending bounds (section 3.4) */
 static void kb_single_text(const cli *c) {
   int64_t single, thm37;
-  if (!is(c, "kbcast") || oc_kbcast_bound_single(&c->p, c->items, &single, &thm37) != OC_OK)
+  if (!is(c, P_KBCAST) || oc_kbcast_bound_single(&c->p, c->items, &single, &thm37) != OC_OK)
     return;
   printf("single-sending (the source sends each item once): at least B(P-1) + L + m - 1 = "
          "%lld; Theorem 3.7's schedule at most B(P-1) + 2L + m - 2 = %lld (Karp et al. 3.4)\n",
@@ -792,7 +791,7 @@ static int cmd_plan(cli *c) {
     if (r.s.nop) printf(", %zu addition steps", r.s.nop);
     printf("; checked by the verifier: valid\n");
     kb_single_text(c);
-    if (is(c, "sum")) {
+    if (is(c, P_SUM)) {
       printf("operands per processor (%lld used):", (long long)r.used);
       for (int64_t q = 0; q < c->p.P && q < 64; q++) printf(" %lld", (long long)r.counts[q]);
       if (c->p.P > 64) printf(" ...");
@@ -800,9 +799,9 @@ static int cmd_plan(cli *c) {
     }
     printf("\n");
     if (c->p.P <= 4096) {
-      if (is(c, "bcast")) cli_render_tree(stdout, &c->p, c->root, &r.s, 0);
-      if (is(c, "sum") || is(c, "reduce")) cli_render_tree(stdout, &c->p, c->root, &r.s, 1);
-      cli_render_activity(stdout, &c->p, is(c, "bcast") ? c->root : -1, &r.s, r.time);
+      if (is(c, P_BCAST)) cli_render_tree(stdout, &c->p, c->root, &r.s, 0);
+      if (is(c, P_SUM) || is(c, P_REDUCE)) cli_render_tree(stdout, &c->p, c->root, &r.s, 1);
+      cli_render_activity(stdout, &c->p, is(c, P_BCAST) ? c->root : -1, &r.s, r.time);
     } else {
       printf("(pictures drawn for P <= 4096; use --csv for the schedule)\n");
     }
@@ -838,16 +837,16 @@ static void draw_input(const cli *c, result *r, cli_draw_in *d, char *title,
   d->p = &c->p;
   d->P = c->p.P;
   d->root = c->root;
-  d->all_hold = !is(c, "bcast") && !is(c, "kbcast");
+  d->all_hold = !is(c, P_BCAST) && !is(c, P_KBCAST);
   d->time = r->time;
   d->s = &r->s;
-  d->tree = is(c, "bcast") ? CLI_TREE_BCAST
-            : (is(c, "sum") || is(c, "reduce")) ? CLI_TREE_REDUCE
-            : is(c, "kbcast") ? CLI_TREE_ITEM0 : CLI_TREE_NONE;
+  d->tree = is(c, P_BCAST) ? CLI_TREE_BCAST
+            : (is(c, P_SUM) || is(c, P_REDUCE)) ? CLI_TREE_REDUCE
+            : is(c, P_KBCAST) ? CLI_TREE_ITEM0 : CLI_TREE_NONE;
   d->activity = 1;
-  d->table = is(c, "kbcast");
-  d->steps = is(c, "kbcast") && c->p.model == OC_MODEL_POSTAL && c->p.unit == 1;
-  d->counts = is(c, "sum") ? r->counts : NULL;
+  d->table = is(c, P_KBCAST);
+  d->steps = is(c, P_KBCAST) && c->p.model == OC_MODEL_POSTAL && c->p.unit == 1;
+  d->counts = is(c, P_SUM) ? r->counts : NULL;
 }
 
 /* `optcast draw`: the schedule `plan` builds and verifies, as an SVG
@@ -920,32 +919,32 @@ static int cmd_report(cli *c) {
              (long long)c->p.lam_den);
     par[np++] = (cli_report_kv){"postal latency lambda", pv[1]};
   }
-  if (!is(c, "allreduce") && !is(c, "alltoall")) { /* these have no root */
+  if (!is(c, P_ALLREDUCE) && !is(c, P_ALLTOALL)) { /* these have no root */
     snprintf(pv[2], sizeof pv[2], "%lld", (long long)c->root);
     par[np++] = (cli_report_kv){"root", pv[2]};
   }
-  if (is(c, "kbcast") || is(c, "alltoall")) {
+  if (is(c, P_KBCAST) || is(c, P_ALLTOALL)) {
     snprintf(pv[3], sizeof pv[3], "%lld%s", (long long)c->items,
-             is(c, "alltoall") ? " per processor" : "");
+             is(c, P_ALLTOALL) ? " per processor" : "");
     par[np++] = (cli_report_kv){"items", pv[3]};
   }
-  if (is(c, "sum")) {
+  if (is(c, P_SUM)) {
     snprintf(pv[4], sizeof pv[4], "%lld", (long long)operands(c));
     par[np++] = (cli_report_kv){"operands n", pv[4]};
   }
-  if (is(c, "reduce"))
+  if (is(c, P_REDUCE))
     par[np++] = (cli_report_kv){"operator order", c->a.set[O_COMMUTATIVE]
                                     ? "commutative: cyclic from root + 1"
                                     : "rank order (non-commutative operators)"};
-  if (is(c, "allreduce"))
+  if (is(c, P_ALLREDUCE))
     par[np++] = (cli_report_kv){"operator order", c->a.set[O_ORDERED]
                                     ? "rank order for every processor"
                                     : "commutative: cyclic windows"};
-  if (is(c, "alltoall"))
+  if (is(c, P_ALLTOALL))
     par[np++] = (cli_report_kv){"kind", c->a.set[O_PERSONALIZED]
                                     ? "personalized (a distinct item per destination)"
                                     : "broadcast (every item to everyone)"};
-  if (is(c, "kbcast") && r.kres.alg == OC_KB_DTREE) {
+  if (is(c, P_KBCAST) && r.kres.alg == OC_KB_DTREE) {
     snprintf(pv[5], sizeof pv[5], "%lld", (long long)r.kres.degree);
     par[np++] = (cli_report_kv){"tree degree d", pv[5]};
   }
@@ -960,13 +959,13 @@ static int cmd_report(cli *c) {
   snprintf(verdict, sizeof verdict, "time %s, lower bound %s: %s", rv[0], rv[1],
            r.time == r.lb ? "optimal" : "above the lower bound");
   cmdline = reproduce_line(c);
-  if ((is(c, "bcast") || (is(c, "allreduce") && !c->a.set[O_ORDERED])) &&
+  if ((is(c, P_BCAST) || (is(c, P_ALLREDUCE) && !c->a.set[O_ORDERED])) &&
       c->p.model == OC_MODEL_LOGP) { /* next to the MPI libraries */
     const cli_preset *pr = c->a.set[O_PRESET] ? cli_preset_find(c->a.val[O_PRESET]) : NULL;
     FILE *m = open_memstream(&extra, &elen);
     if (m == NULL) die("out of memory");
     int64_t bytes = pr ? pr->packet_bytes : CLI_COMPARE_PACKET;
-    if (cli_compare_html(m, &c->p, is(c, "allreduce"), c->root, bytes) == OC_EUNSUP)
+    if (cli_compare_html(m, &c->p, is(c, P_ALLREDUCE), c->root, bytes) == OC_EUNSUP)
       fprintf(m, "<p class=\"note\">The comparison with the MPI libraries' algorithms is "
                  "left out for P &gt; %d (<code>optcast compare %s</code> takes P up to "
                  "2^20).</p>\n", CLI_COMPARE_REPORT_MAX, c->problem);
@@ -1051,7 +1050,7 @@ static int cmd_rank(cli *c) {
   char b1[64], b2[64];
   if (!c->a.set[O_RANK]) die("missing --rank (which processor's plan)");
   c->rank = need_int(c, O_RANK, 0, c->p.P - 1);
-  if (is(c, "reduce")) return cmd_rank_reduce(c);
+  if (is(c, P_REDUCE)) return cmd_rank_reduce(c);
   if (c->alg == OC_BCAST_BARNOY)
     die("--algorithm: bar-noy-kipnis has no per-rank view (use karp or "
         "shou-chen)");
@@ -1190,7 +1189,7 @@ static int run_cbcast(cli *c) {
   memset(&a, 0, sizeof a);
   a.cmd = c->cmd;
   if (c->a.set[O_KARP_BLOCK]) { /* one r-block's table: no processors, no schedule */
-    if (strcmp(c->cmd, "plan") != 0 || !is(c, "cbcast") || c->a.set[O_BUFFERED] ||
+    if (strcmp(c->cmd, "plan") != 0 || !is(c, P_CBCAST) || c->a.set[O_BUFFERED] ||
         c->a.set[O_PROCS] || c->a.set[O_ROOT] || c->a.set[O_CSV] || c->a.set[O_SVG] || c->a.set[O_HTML] ||
         c->a.set[O_FORMAT])
       die("--karp-block: only 'optcast plan cbcast --latency L --karp-block r [--items k] "
@@ -1211,7 +1210,7 @@ static int run_cbcast(cli *c) {
   a.P = need_int(c, O_PROCS, 1, OC_CBCAST_PROCS_MAX);
   a.k = c->a.set[O_ITEMS] ? need_int(c, O_ITEMS, 1, OC_CBCAST_MSGS_MAX) : 16;
 #endif
-  a.kitem = is(c, "kbcast");
+  a.kitem = is(c, P_KBCAST);
   if (a.kitem && !c->a.set[O_ITEMS]) a.k = 1;
   a.buffered = c->a.set[O_BUFFERED];
   a.root = c->a.set[O_ROOT] ? need_int(c, O_ROOT, 0, a.P - 1) : 0;
@@ -1320,10 +1319,10 @@ static int cmd_verify(cli *c) {
   int e;
   char b1[64], b2[64];
   if (c->a.set[O_CSV]) die("--csv: verify reads CSV; it prints text or --json");
-  if (is(c, "bcast") && c->items != 1)
-    die("--items: bcast carries one item; for k items use 'kbcast'");
+  if (is(c, P_BCAST) && c->items != 1)
+    die("%s", BCAST_ONE_ITEM);
   check_plan_size(c);
-  if (is(c, "sum")) {
+  if (is(c, P_SUM)) {
     n = operands(c);
     if (!c->a.set[O_COUNTS]) die("missing --counts (operands each processor starts with)");
     cnt = parse_counts(c, n);
@@ -1339,15 +1338,15 @@ static int cmd_verify(cli *c) {
       die("%s", err);
     }
   }
-  if (is(c, "bcast")) {
+  if (is(c, P_BCAST)) {
     if ((e = oc_verify_bcast(&c->p, c->root, 1, &s, &v)) != OC_OK) lib_fail("verify", e);
     if (oc_bcast_time(&c->p, &lb) != OC_OK) die("--procs: invalid parameters");
-  } else if (is(c, "kbcast")) {
+  } else if (is(c, P_KBCAST)) {
     int64_t l8, k31;
     if ((e = oc_verify_bcast(&c->p, c->root, c->items, &s, &v)) != OC_OK) lib_fail("verify", e);
     if ((e = oc_kbcast_bound(&c->p, c->items, &lb, &l8, &k31)) != OC_OK) lib_fail("bound", e);
-  } else if (is(c, "sum") || is(c, "reduce")) {
-    if (is(c, "reduce")) {
+  } else if (is(c, P_SUM) || is(c, P_REDUCE)) {
+    if (is(c, P_REDUCE)) {
       n = c->p.P;
       cnt = (int64_t *)malloc((size_t)c->p.P * sizeof *cnt);
       if (cnt == NULL) die("out of memory");
@@ -1355,13 +1354,13 @@ static int cmd_verify(cli *c) {
     }
     if ((e = oc_verify_reduce_rows(&c->p, c->root, cnt, c->a.set[O_ORDERED], &s, &v)) != OC_OK)
       lib_fail("verify", e);
-    if (is(c, "sum")) e = oc_sum_time(&c->p, n, &lb); else e = oc_reduce_time(&c->p, &lb);
+    if (is(c, P_SUM)) e = oc_sum_time(&c->p, n, &lb); else e = oc_reduce_time(&c->p, &lb);
     if (e) lib_fail("bound", e);
-  } else if (is(c, "allreduce") && c->a.set[O_ORDERED]) {
+  } else if (is(c, P_ALLREDUCE) && c->a.set[O_ORDERED]) {
     /* phase 1 (item 0): additions inferred in rank order; phase 2: item 1 */
     if ((e = oc_verify_allreduce_ordered_rows(&c->p, &s, &v)) != OC_OK) lib_fail("verify", e);
     if ((e = oc_reduce_time(&c->p, &lb)) != OC_OK) lib_fail("bound", e);
-  } else if (is(c, "allreduce")) {
+  } else if (is(c, P_ALLREDUCE)) {
     if ((e = oc_verify_allreduce(&c->p, &s, &v)) != OC_OK) lib_fail("verify", e);
     if ((e = oc_reduce_time(&c->p, &lb)) != OC_OK) lib_fail("bound", e);
   } else {
@@ -1374,7 +1373,7 @@ static int cmd_verify(cli *c) {
   if (c->a.set[O_JSON]) {
     char *extra = NULL;
     size_t elen = 0;
-    if (is(c, "sum") && cnt != NULL) { /* the contract's key for sum */
+    if (is(c, P_SUM) && cnt != NULL) { /* the contract's key for sum */
       FILE *m = open_memstream(&extra, &elen);
       if (m == NULL) die("out of memory");
       fprintf(m, ",\"operands\":%lld,\"operands_per_proc\":[", (long long)n);
@@ -1489,12 +1488,12 @@ static int run_model(cli *c, const cli_command *k) {
   cli_refuse_untaken(&c->a, except, c->a.set[O_PARAMS] ? 1 : 0);
   check_problem(c, (k->flags & F_NEED_PROBLEM) != 0);
   check_output(c);
-  if (c->a.set[O_KARP_BLOCK] && !is(c, "cbcast"))
+  if (c->a.set[O_KARP_BLOCK] && !is(c, P_CBCAST))
     die("--karp-block: only 'optcast plan cbcast --latency L --karp-block r' (got '%s' for %s)",
         c->a.val[O_KARP_BLOCK], c->problem);
-  if (c->a.set[O_BUFFERED] && !is(c, "cbcast") && !is(c, "kbcast"))
+  if (c->a.set[O_BUFFERED] && !is(c, P_CBCAST) && !is(c, P_KBCAST))
     die("--buffered: the buffered model (Karp et al. 3.5) is for cbcast and kbcast");
-  if (is(c, "cbcast") || c->a.set[O_BUFFERED]) return run_cbcast(c);
+  if (is(c, P_CBCAST) || c->a.set[O_BUFFERED]) return run_cbcast(c);
   build_params(c);
   if (c->a.set[O_RANK] && k->bit != CMD_RANK)
     die("--rank: only meaningful with 'optcast rank'");
