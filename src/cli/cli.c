@@ -150,7 +150,7 @@ static void build_kport(cli *c) {
   if (!is(c, P_BCAST) && !is(c, P_KBCAST))
     die("problem '%s' is not implemented for --model kport (available: bcast, "
         "kbcast)", c->problem);
-  if (strcmp(c->cmd, "rank") == 0)
+  if (c->a.bit == CMD_RANK)
     die("rank: no per-rank view for --model kport (use plan)");
   if (!c->a.set[O_PORTS]) die("missing --ports (required for --model kport)");
   if (!c->a.set[O_PROCS]) die("missing --procs (number of processors)");
@@ -218,7 +218,7 @@ static void build_rrp(cli *c) {
   else
     die("problem '%s' is not implemented for --model rrp (available: bcast, reduce, "
         "scan)", c->problem);
-  if (strcmp(c->cmd, "rank") == 0) die("rank: no per-rank view for --model rrp (use plan)");
+  if (c->a.bit == CMD_RANK) die("rank: no per-rank view for --model rrp (use plan)");
   if (!c->a.set[O_PROCS]) die("missing --procs (number of processors)");
   if (!c->a.set[O_LINES]) die("missing --lines (bus lines, required for --model rrp)");
   c->rrp = 1;
@@ -385,15 +385,15 @@ static void check_problem(cli *c, int required) {
     die("--personalized: only meaningful for 'alltoall'");
   if (c->a.set[O_COMMUTATIVE] && !is(c, P_REDUCE))
     die("--commutative: only meaningful for 'reduce'");
-  if (c->a.set[O_ORDERED] && !(is(c, P_REDUCE) && strcmp(c->cmd, "verify") == 0) &&
+  if (c->a.set[O_ORDERED] && !(is(c, P_REDUCE) && c->a.bit == CMD_VERIFY) &&
       !is(c, P_ALLREDUCE))
     die("--ordered: only meaningful for 'allreduce' and 'optcast verify reduce'");
-  if (c->a.set[O_COUNTS] && !(is(c, P_SUM) && strcmp(c->cmd, "verify") == 0))
+  if (c->a.set[O_COUNTS] && !(is(c, P_SUM) && c->a.bit == CMD_VERIFY))
     die("--counts: only meaningful for 'optcast verify sum'");
   if (c->a.set[O_ITEMS] && !is(c, P_BCAST) && !is(c, P_ALLTOALL) && !is(c, P_KBCAST) &&
       !is(c, P_CBCAST))
     die("--items: not a parameter of '%s'", c->problem);
-  if (strcmp(c->cmd, "rank") == 0 && !is(c, P_BCAST) && !is(c, P_REDUCE))
+  if (c->a.bit == CMD_RANK && !is(c, P_BCAST) && !is(c, P_REDUCE))
     die("rank: the per-rank view is available for bcast and reduce");
 }
 
@@ -401,7 +401,7 @@ static void check_problem(cli *c, int required) {
  * to `report`; both print nothing else.  The fuzzing build never writes
  * files. */
 static void check_output(const cli *c) {
-  int draw = strcmp(c->cmd, "draw") == 0, report = strcmp(c->cmd, "report") == 0;
+  int draw = c->a.bit == CMD_DRAW, report = c->a.bit == CMD_REPORT;
   const char *fmt = draw ? "svg" : "html", *cmd = draw ? "draw" : "report";
   int file = draw ? O_SVG : O_HTML;
   if (!draw && c->a.set[O_SVG]) die("--svg: only meaningful with 'optcast draw' or 'optcast compare'");
@@ -1131,9 +1131,9 @@ static void model_outputs(const cli *c, int *json, int *csv, int *draw, const ch
   if (c->a.set[O_JSON] && c->a.set[O_CSV]) die("--json and --csv: choose one");
   *json = c->a.set[O_JSON];
   *csv = c->a.set[O_CSV];
-  *draw = strcmp(c->cmd, "draw") == 0;
+  *draw = c->a.bit == CMD_DRAW;
   *svg = c->a.val[O_SVG];
-  *report = strcmp(c->cmd, "report") == 0;
+  *report = c->a.bit == CMD_REPORT;
   *html = c->a.val[O_HTML];
 }
 
@@ -1153,7 +1153,7 @@ static int run_kport(cli *c) {
   a.root = c->root;
   a.alg = c->kpalg;
   if (a.report) a.command = cmdline = reproduce_line(c);
-  if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
+  if (c->a.bit == CMD_VERIFY) buf = read_all(c->in, &len);
   rc = cli_kport(&a, buf, len);
   free(buf);
   free(cmdline);
@@ -1175,9 +1175,9 @@ static int run_cbcast(cli *c) {
       die("--%s: not a parameter of '%s%s' (it takes --latency L, --procs P, "
           "--items k, --root r)", CLI_OPTS[o].name, c->problem,
           c->a.set[O_BUFFERED] ? " --buffered" : "");
-  if (strcmp(c->cmd, "plan") != 0 && strcmp(c->cmd, "bound") != 0 &&
-      strcmp(c->cmd, "verify") != 0 && strcmp(c->cmd, "draw") != 0 &&
-      strcmp(c->cmd, "report") != 0)
+  if (c->a.bit != CMD_PLAN && c->a.bit != CMD_BOUND &&
+      c->a.bit != CMD_VERIFY && c->a.bit != CMD_DRAW &&
+      c->a.bit != CMD_REPORT)
     die("%s: not available for '%s' (use plan, bound, verify, draw or report)", c->cmd,
         c->problem);
   if (c->a.set[O_MODEL] && strcmp(c->a.val[O_MODEL], "postal") != 0)
@@ -1189,7 +1189,7 @@ static int run_cbcast(cli *c) {
   memset(&a, 0, sizeof a);
   a.cmd = c->cmd;
   if (c->a.set[O_KARP_BLOCK]) { /* one r-block's table: no processors, no schedule */
-    if (strcmp(c->cmd, "plan") != 0 || !is(c, P_CBCAST) || c->a.set[O_BUFFERED] ||
+    if (c->a.bit != CMD_PLAN || !is(c, P_CBCAST) || c->a.set[O_BUFFERED] ||
         c->a.set[O_PROCS] || c->a.set[O_ROOT] || c->a.set[O_CSV] || c->a.set[O_SVG] || c->a.set[O_HTML] ||
         c->a.set[O_FORMAT])
       die("--karp-block: only 'optcast plan cbcast --latency L --karp-block r [--items k] "
@@ -1215,9 +1215,9 @@ static int run_cbcast(cli *c) {
   a.buffered = c->a.set[O_BUFFERED];
   a.root = c->a.set[O_ROOT] ? need_int(c, O_ROOT, 0, a.P - 1) : 0;
   model_outputs(c, &a.json, &a.csv, &a.draw, &a.svg, &a.report, &a.html);
-  if (a.csv && strcmp(c->cmd, "plan") != 0) die("--csv: only 'optcast plan' prints a schedule");
+  if (a.csv && c->a.bit != CMD_PLAN) die("--csv: only 'optcast plan' prints a schedule");
   if (a.report) a.command = cmdline = reproduce_line(c);
-  if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
+  if (c->a.bit == CMD_VERIFY) buf = read_all(c->in, &len);
   rc = a.buffered ? cli_buffered(&a, buf, len) : cli_cbcast(&a, buf, len);
   free(buf);
   free(cmdline);
@@ -1239,7 +1239,7 @@ static int run_rrp(cli *c) {
   a.root = c->root;
   a.nseg = c->nsegs;
   a.alg = c->ralg;
-  if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
+  if (c->a.bit == CMD_VERIFY) buf = read_all(c->in, &len);
   if (a.report) a.command = cmdline = reproduce_line(c);
   if (c->nsegs) { /* nothing below exits early */
     c->segs = malloc(c->nsegs * sizeof *c->segs);
