@@ -213,6 +213,54 @@ void test_cli_verify_exit_codes(void) {
 
 /* Each bad input: exit 2, one line on stderr naming the parameter, nothing
  * on stdout. */
+/* Every command's own help (from the command table), exit 0 on stdout:
+ * `optcast COMMAND --help` equals `optcast help COMMAND`; plan's differs
+ * from compare's; the overview lists every command. */
+static void cli_help_checks(void) {
+  static const char *const cmds[] = {"plan", "bound", "verify", "rank", "draw",
+                                     "report", "compare", "run", "measure"};
+  static char first[1 << 16];
+  for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+    char want[64];
+    RUN(NULL, cmds[i], "--help");
+    CHECK_EQ(R.code, 0);
+    CHECK(R.err[0] == '\0');
+    snprintf(want, sizeof want, "optcast %s", cmds[i]);
+    if (!HAS(R.out, want)) test_failf(__FILE__, __LINE__, "%s --help: '%.80s'", cmds[i], R.out);
+    snprintf(first, sizeof first, "%s", R.out);
+    RUN(NULL, "help", cmds[i]);
+    CHECK_EQ(R.code, 0);
+    CHECK(strcmp(first, R.out) == 0);
+  }
+  RUN(NULL, "plan", "--help");
+  snprintf(first, sizeof first, "%s", R.out);
+  CHECK(HAS(first, "--operands"));
+  RUN(NULL, "compare", "--help");
+  CHECK_EQ(R.code, 0);
+  CHECK(strcmp(first, R.out) != 0);
+  CHECK(HAS(R.out, "--sweep") && !HAS(R.out, "--operands"));
+  RUN(NULL, "run", "bcast", "--help"); /* not "--help: missing value" */
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "--count"));
+  RUN(NULL, "measure", "--help");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "--sizes"));
+  RUN(NULL, "plan", "bcast", "--procs", "8", "--help"); /* help wins over the rest */
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "usage: optcast plan"));
+  RUN(NULL, "--help");
+  CHECK_EQ(R.code, 0);
+  for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) CHECK(HAS(R.out, cmds[i]));
+  snprintf(first, sizeof first, "%s", R.out);
+  RUN(NULL, "help");
+  CHECK_EQ(R.code, 0);
+  CHECK(strcmp(first, R.out) == 0);
+  CHECK(strcmp(first, R.out) == 0);
+  RUN(NULL, "help", "frobnicate");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "frobnicate") && R.out[0] == '\0');
+}
+
 void test_cli_bad_input(void) {
   static const struct {
     const char *args[16];
@@ -250,6 +298,12 @@ void test_cli_bad_input(void) {
       {{"plan", "bcast", "--procs"}, "--procs"},
       {{"launch", "bcast"}, "launch"},
       {{"rank", "bcast", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1", "--rank", "8"}, "--rank"},
+      /* a missing value names its option, also when the next argument is an option */
+      {{"plan", "bcast", "--procs", "8", "--latency", "--overhead", "2", "--gap", "1"}, "--latency: missing value"},
+      {{"compare", "bcast", "--procs", "8", "--preset", "--items", "2"}, "--preset: missing value"},
+      {{"run", "bcast", "--procs"}, "--procs: missing value"},
+      {{"run", "bcast", "--procs", "--count", "4"}, "--procs: missing value"},
+      {{"measure", "--reps"}, "--reps: missing value"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     run_optcast(&R, NULL, cases[i].args);
@@ -258,6 +312,7 @@ void test_cli_bad_input(void) {
       test_failf(__FILE__, __LINE__, "case %zu (%s): exit %d, stderr '%s', stdout '%.40s'",
                  i, cases[i].names, R.code, R.err, R.out);
   }
+  cli_help_checks();
 }
 
 void test_cli_bound_edges(void) {

@@ -343,6 +343,9 @@ void oc_rrp_sched_free(oc_rrp_sched *s);
 int oc_rrp_sched_push(oc_rrp_sched *s, int64_t t, int64_t src, int64_t dst,
                       int64_t item, int dir, int64_t line);
 void oc_rrp_sched_sort(oc_rrp_sched *s); /* time, src, dst, item, dir, line */
+/* The ring's CSV form `time,src,dst,item,dir,line` (oc_rrp_read_csv), steps
+ * as integers, in s's order (oc_csv_write.c). */
+int oc_rrp_sched_write_csv(FILE *f, const oc_rrp_sched *s);
 
 /* Ring distance from src to dst in direction dir (1 .. N-1), and the
  * flight time max(1, ceil(log2 d)). */

@@ -1,7 +1,10 @@
-/* optcast/sched.h - the schedule: messages, operations, reading CSV.
+/* optcast/sched.h - the schedule: messages, operations, optional columns,
+ * reading and writing CSV.
  * Part of the public API; include "optcast.h" for all of it. */
 #ifndef OPTCAST_SCHED_H
 #define OPTCAST_SCHED_H
+
+#include <stdio.h>
 
 #include "optcast/core.h"
 
@@ -120,6 +123,17 @@ int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
  * out->recv_at (OC_COL_RECV_AT, present on success). */
 int oc_sched_read_csv_buffered(char *buf, size_t len, const oc_params *p, oc_sched *out,
                                char *err, size_t errlen);
+
+/* Writing CSV schedules (oc_csv_write.c): the header and one row per
+ * message in s's order (sort with oc_sched_sort first for time order), the
+ * form oc_sched_read_csv reads back; with the column recv_at, the buffered
+ * model's form `time,src,dst,item,recv` (oc_sched_read_csv_buffered).
+ * Times exactly in the user's unit: an integer, a terminating decimal,
+ * else a/b (postal lambda = p/q); p NULL: the times as integers (k-port
+ * rounds).  Long messages (s->len) are OC_EINVAL: cut them with
+ * oc_sched_packets first.  OC_EIO on a write error.  (The ring's CSV:
+ * oc_rrp_sched_write_csv, plan.h.) */
+int oc_sched_write_csv(FILE *f, const oc_sched *s, const oc_params *p);
 
 #ifdef __cplusplus
 }

@@ -135,6 +135,23 @@ int oc_rrp_read_csv(char *buf, size_t len, int64_t N, int64_t L,
 int oc_verify_alltoall(const oc_params *p, int64_t k, int personalized,
                        const oc_sched *s, oc_verdict *v);
 
+/* Combining schedules read from CSV (messages only; oc_verify_tree.c).
+ * oc_verify_tree_rows: the rows a reduction tree into root cannot have,
+ * reported at their own time: a processor or time out of range (the first
+ * such row at the least time), else the root sending or a processor
+ * sending a second time (the earliest).  v->ok = 1 when there are none. */
+int oc_verify_tree_rows(const oc_params *p, int64_t root, const oc_sched *s, oc_verdict *v);
+/* A sum or reduction: the rows, then the additions inferred into s
+ * (oc_reduce_infer; counts: operands per processor, ordered: rank order),
+ * then oc_verify_reduce with n = the counts' sum.  Messages that fold in
+ * no order, or form no tree, are a verdict (FOLD, RESULT), not an error. */
+int oc_verify_reduce_rows(const oc_params *p, int64_t root, const int64_t *counts,
+                          int ordered, oc_sched *s, oc_verdict *v);
+/* A rank-order allreduce: item 0's messages a rank-order reduction into
+ * rank 0 (additions inferred into s), item 1's the broadcast back; then
+ * oc_verify_allreduce_ordered. */
+int oc_verify_allreduce_ordered_rows(const oc_params *p, oc_sched *s, oc_verdict *v);
+
 #ifdef __cplusplus
 }
 #endif

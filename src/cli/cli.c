@@ -17,42 +17,30 @@
 #include "cli.h"
 #include "optcast_rt.h"
 
-#define EXIT_CHECK 1
-#define EXIT_INPUT 2
+#define EXIT_CHECK CLI_EXIT_CHECK
+#define EXIT_INPUT CLI_EXIT_INPUT
 #define CLI_PARAMS_UNIT_NS 10.0 /* --params: the model unit is 10 ns */
 
-/* ---- options as data ------------------------------------------------------ */
-enum {
-  O_MODEL, O_PROCS, O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_LINES,
-  O_ITEMS, O_OPERANDS, O_ROOT, O_ALGORITHM, O_RANK, O_JSON, O_CSV, O_QUIET,
-  O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE, O_SVG, O_HTML,
-  O_FORMAT, O_PRESET, O_SIZE, O_SWEEP, O_SEGMENT, O_SEGMENTS, O_PARAMS, O_BUFFERED,
-  O_KARP_BLOCK, O_COUNT
-};
+/* ---- the problems: looked up once by name (check_problem), then by id ---- */
+typedef enum { P_BCAST, P_KBCAST, P_CBCAST, P_ALLTOALL, P_ALLREDUCE, P_REDUCE, P_SUM, P_SCAN } pid;
 static const struct {
   const char *name;
-  int arg;
-} OPTS[O_COUNT] = {
-    {"model", 1},    {"procs", 1},    {"latency", 1}, {"overhead", 1},
-    {"gap", 1},      {"lambda", 1},   {"ports", 1},   {"lines", 1},
-    {"items", 1},    {"operands", 1}, {"root", 1},    {"algorithm", 1},
-    {"rank", 1},     {"json", 0},     {"csv", 0},     {"quiet", 0},
-    {"help", 0},     {"personalized", 0}, {"commutative", 0}, {"ordered", 0},
-    {"counts", 1},   {"degree", 1},   {"svg", 1},     {"html", 1},    {"format", 1},
-    {"preset", 1},   {"size", 1},     {"sweep", 1},   {"segment", 1},
-    {"segments", 1}, {"params", 1}, {"buffered", 0}, {"karp-block", 1},
+  const char *alg; /* the algorithm it runs (LogP, postal), when it has one */
+} PROBLEMS[] = {
+    [P_BCAST] = {"bcast", "karp"},          [P_KBCAST] = {"kbcast", "best"},
+    [P_CBCAST] = {"cbcast", "block-cyclic"}, [P_ALLTOALL] = {"alltoall", "karp-ring"},
+    [P_ALLREDUCE] = {"allreduce", "karp-circulant"}, [P_REDUCE] = {"reduce", "karp-reduction"},
+    [P_SUM] = {"sum", "karp-summation"},     [P_SCAN] = {"scan", NULL},
 };
-
-static const char *PROBLEMS[] = {"bcast",     "kbcast", "cbcast", "alltoall",
-                                 "allreduce", "reduce", "sum",    "scan"};
-
-static int is_problem(const char *problem, const char *name);
+#define is(c, id_) ((c)->id == (id_))
+/* the one text for k items given to bcast */
+#define BCAST_ONE_ITEM "--items: bcast carries one item; k items is 'kbcast'"
 
 typedef struct cli {
   const char *cmd;
   const char *problem;
-  const char *val[O_COUNT];
-  int set[O_COUNT];
+  pid id;                /* the problem's row in PROBLEMS */
+  cli_args a;            /* the parsed command line */
   oc_params p;
   int64_t root, items, rank, degree;
   oc_bcast_alg alg;
@@ -86,18 +74,14 @@ static int cli_code;
 #define CLI_EXIT(x) exit(x)
 #endif
 
-static _Noreturn void die(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((noreturn, format(printf, 1, 2)))
-#endif
-    ;
+#define die cli_die
 void cli_verror(const char *fmt, va_list ap) {
   fputs("optcast: ", stderr);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
 }
 
-static void die(const char *fmt, ...) {
+void cli_die(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   cli_verror(fmt, ap);
@@ -105,119 +89,54 @@ static void die(const char *fmt, ...) {
   CLI_EXIT(EXIT_INPUT);
 }
 
-static void usage(FILE *f) {
-  fputs(
-      "usage: optcast plan PROBLEM [params] [--json | --csv]\n"
-      "       optcast bound PROBLEM [params] [--json]\n"
-      "       optcast verify [PROBLEM] [params] [--json] < schedule.csv\n"
-      "       optcast rank [PROBLEM] --rank R [params] [--json]\n"
-      "       optcast draw PROBLEM [params] (--svg FILE | --format svg)\n"
-      "       optcast report PROBLEM [params] (--html FILE | --format html)\n"
-      "       optcast compare bcast|allreduce [--preset NAME | --latency L --overhead o\n"
-      "               --gap g] --procs P | --sweep procs=A..B[:STEP]  [--items m | --size B]\n"
-      "               [--root r] [--segment s] [--json | --csv] [--svg FILE]  (root,\n"
-      "               segment: bcast only)\n"
-      "       optcast run bcast|reduce|allreduce|allgather|scan|sum --procs P\n"
-      "               [--count N | --size B] [--type T] [--op OP] [--root r] [--iters K]\n"
-      "               [--params FILE] [--segment B] [--check] [--json]   (threads)\n"
-      "       optcast measure [--procs P] [--sizes a,b,...] [--reps R] [--out FILE] [--json]\n"
-      "PROBLEM: bcast kbcast cbcast sum reduce allreduce alltoall scan (rrp)\n"
-      "params:  --model logp|postal|kport|rrp  --procs P  --root r  --algorithm NAME\n"
-      "         logp:   --latency L --overhead o --gap g   (integers), or --preset cm5|ib-tukey|loggopsim|atlahs,\n"
-      "                 or --params FILE [--size B] (measured; time unit 10 ns)\n"
-      "         postal: --lambda X (or --latency X), X >= 1: 2.5 or 5/2\n"
-      "         sum: --operands n; reduce: --commutative; alltoall: --items k,"
-      " --personalized\n"
-      "         kbcast (postal): --items m --algorithm repeat|pack|pipeline|dtree|cyclic|greedy|best"
-      " [--degree d]\n"
-      "         cbcast (postal, integer L): --latency L --procs P [--items k] [--root r]\n"
-      "         allreduce: --ordered (rank order, for non-commutative operators)\n"
-      "         kport:  --ports k, bcast|kbcast --items m --algorithm ktree|rotation|best\n"
-      "         rrp:    --lines L, bcast|reduce|scan [--segments 0,s1,s2,...]\n"
-      "                 --algorithm sweep|tuned|binomial|best\n"
-      "         verify sum: --counts c0,c1,...; verify reduce: --ordered\n"
-      "algorithms for bcast: karp (default, = optimal), shou-chen, "
-      "bar-noy-kipnis\n"
-      "example: optcast plan bcast --procs 8 --latency 6 --overhead 2 --gap 4\n",
-      f);
-}
+/* What PROBLEM and the model parameters are: the help of the commands that
+ * plan one model's schedule. */
+static const char MODEL_NOTES[] =
+    "PROBLEM: bcast kbcast cbcast sum reduce allreduce alltoall scan (rrp)\n"
+    "params:  --model logp|postal|kport|rrp  --procs P  --root r  --algorithm NAME\n"
+    "         logp:   --latency L --overhead o --gap g   (integers), or --preset cm5|ib-tukey|loggopsim|atlahs,\n"
+    "                 or --params FILE [--size B] (measured; time unit 10 ns)\n"
+    "         postal: --lambda X (or --latency X), X >= 1: 2.5 or 5/2\n"
+    "         sum: --operands n; reduce: --commutative; alltoall: --items k, --personalized\n"
+    "         kbcast (postal): --items m --algorithm repeat|pack|pipeline|dtree|cyclic|greedy|best"
+    " [--degree d]\n"
+    "         cbcast (postal, integer L): --latency L --procs P [--items k] [--root r]\n"
+    "         cbcast, kbcast: --buffered (Karp et al. 3.5)\n"
+    "         allreduce: --ordered (rank order, for non-commutative operators)\n"
+    "         kport:  --ports k, bcast|kbcast --items m --algorithm ktree|rotation|best\n"
+    "         rrp:    --lines L, bcast|reduce|scan [--segments 0,s1,s2,...]\n"
+    "                 --algorithm sweep|tuned|binomial|best\n"
+    "         verify sum: --counts c0,c1,...; verify reduce: --ordered\n"
+    "algorithms for bcast: karp (default, = optimal), shou-chen, bar-noy-kipnis\n";
 
 /* ---- parsing ---------------------------------------------------------------- */
 static int64_t need_int(const cli *c, int o, int64_t lo, int64_t hi) {
   int64_t v;
-  int e = oc_parse_int(c->val[o], lo, hi, &v);
+  int e = oc_parse_int(c->a.val[o], lo, hi, &v);
   if (e == OC_EPARSE)
-    die("--%s: '%s' is not an integer", OPTS[o].name, c->val[o]);
+    die("--%s: '%s' is not an integer", CLI_OPTS[o].name, c->a.val[o]);
   if (e != OC_OK)
-    die("--%s: must be an integer from %lld to %lld, got '%s'", OPTS[o].name,
-        (long long)lo, (long long)hi, c->val[o]);
+    die("--%s: must be an integer from %lld to %lld, got '%s'", CLI_OPTS[o].name,
+        (long long)lo, (long long)hi, c->a.val[o]);
   return v;
 }
 
-/* Records option o (0 <= o < O_COUNT) whose name ends at eq (or without
- * '='); returns the index of the last argument it used. */
-static int take_option(cli *c, int o, const char *eq, int argc, char **argv, int i) {
-  if (c->set[o]) die("--%s given twice", OPTS[o].name);
-  c->set[o] = 1;
-  if (!OPTS[o].arg) {
-    if (eq) die("--%s takes no value", OPTS[o].name);
-    return i;
-  }
-  if (eq)
-    c->val[o] = eq + 1;
-  else if (i + 1 < argc)
-    c->val[o] = argv[++i];
-  else
-    die("--%s needs a value", OPTS[o].name);
-  if (c->val[o][0] == '\0') die("--%s: empty value", OPTS[o].name);
-  return i;
-}
-
-static void parse_args(cli *c, int argc, char **argv, int first) {
-  for (int i = first; i < argc; i++) {
-    const char *a = argv[i], *eq;
-    size_t n;
-    int o;
-    if (strncmp(a, "--", 2) != 0) {
-      if (c->problem == NULL && a[0] != '-') {
-        c->problem = a;
-        continue;
-      }
-      die("unexpected argument '%s'", a);
-    }
-    a += 2;
-    eq = strchr(a, '=');
-    n = eq ? (size_t)(eq - a) : strlen(a);
-    for (o = 0; o < O_COUNT; o++)
-      if (strlen(OPTS[o].name) == n && strncmp(OPTS[o].name, a, n) == 0) break;
-    if (o >= O_COUNT)
-      die("unknown option '%s'", argv[i]);
-    else
-      i = take_option(c, o, eq, argc, argv, i);
-  }
-}
-
 static void parse_lambda(const cli *c, int o, int64_t *num, int64_t *den) {
-  int e = oc_parse_rational(c->val[o], OC_PARAM_MAX, num, den);
+  int e = oc_parse_rational(c->a.val[o], OC_PARAM_MAX, num, den);
   if (e == OC_EPARSE)
-    die("--%s: '%s' is not a number (write e.g. 2.5 or 5/2)", OPTS[o].name,
-        c->val[o]);
+    die("--%s: '%s' is not a number (write e.g. 2.5 or 5/2)", CLI_OPTS[o].name,
+        c->a.val[o]);
   if (e != OC_OK)
     die("--%s: '%s' is too large (numerator and denominator at most %lld)",
-        OPTS[o].name, c->val[o], (long long)OC_PARAM_MAX);
+        CLI_OPTS[o].name, c->a.val[o], (long long)OC_PARAM_MAX);
   if (*num < *den)
-    die("--%s: must be at least 1, got '%s'", OPTS[o].name, c->val[o]);
+    die("--%s: must be at least 1, got '%s'", CLI_OPTS[o].name, c->a.val[o]);
 }
 
 /* the algorithm each non-broadcast problem runs */
 static const char *problem_alg(const cli *c) {
-  if (strcmp(c->problem, "sum") == 0) return "karp-summation";
-  if (strcmp(c->problem, "reduce") == 0) return "karp-reduction";
-  if (strcmp(c->problem, "allreduce") == 0)
-    return c->set[O_ORDERED] ? "reduce-then-bcast" : "karp-circulant";
-  if (strcmp(c->problem, "alltoall") == 0) return "karp-ring";
-  if (strcmp(c->problem, "kbcast") == 0) return "best";
-  return "karp";
+  if (c->id == P_ALLREDUCE && c->a.set[O_ORDERED]) return "reduce-then-bcast";
+  return PROBLEMS[c->id].alg;
 }
 
 /* --model kport: n processors, k ports, m items (Bar-Noy & Ho) */
@@ -225,35 +144,35 @@ static void build_kport(cli *c) {
   static const int other[] = {O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_LINES,
                               O_DEGREE, O_RANK, O_PARAMS};
   for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
-    if (c->set[other[i]])
+    if (c->a.set[other[i]])
       die("--%s: not a parameter of --model kport (it takes --ports, --procs, "
-          "--items, --root, --algorithm)", OPTS[other[i]].name);
-  if (!is_problem(c->problem, "bcast") && !is_problem(c->problem, "kbcast"))
+          "--items, --root, --algorithm)", CLI_OPTS[other[i]].name);
+  if (!is(c, P_BCAST) && !is(c, P_KBCAST))
     die("problem '%s' is not implemented for --model kport (available: bcast, "
         "kbcast)", c->problem);
-  if (strcmp(c->cmd, "rank") == 0)
+  if (c->a.bit == CMD_RANK)
     die("rank: no per-rank view for --model kport (use plan)");
-  if (!c->set[O_PORTS]) die("missing --ports (required for --model kport)");
-  if (!c->set[O_PROCS]) die("missing --procs (number of processors)");
+  if (!c->a.set[O_PORTS]) die("missing --ports (required for --model kport)");
+  if (!c->a.set[O_PROCS]) die("missing --procs (number of processors)");
   c->kport = 1;
   c->p.P = need_int(c, O_PROCS, 1, OC_PROCS_MAX);
   c->kports = need_int(c, O_PORTS, 1, OC_PARAM_MAX);
-  c->root = c->set[O_ROOT] ? need_int(c, O_ROOT, 0, c->p.P - 1) : 0;
-  c->items = c->set[O_ITEMS] ? need_int(c, O_ITEMS, 1, OC_KPORT_ITEMS_MAX) : 1;
-  if (is_problem(c->problem, "bcast") && c->items != 1)
-    die("--items: bcast carries one item; k items is 'kbcast'");
+  c->root = c->a.set[O_ROOT] ? need_int(c, O_ROOT, 0, c->p.P - 1) : 0;
+  c->items = c->a.set[O_ITEMS] ? need_int(c, O_ITEMS, 1, OC_KPORT_ITEMS_MAX) : 1;
+  if (is(c, P_BCAST) && c->items != 1)
+    die("%s", BCAST_ONE_ITEM);
   c->kpalg = OC_KP_BEST;
-  if (c->set[O_ALGORITHM] &&
-      oc_kport_alg_parse(c->val[O_ALGORITHM], &c->kpalg) != OC_OK)
+  if (c->a.set[O_ALGORITHM] &&
+      oc_kport_alg_parse(c->a.val[O_ALGORITHM], &c->kpalg) != OC_OK)
     die("--algorithm: unknown algorithm '%s' for --model kport (expected "
-        "ktree, rotation or best)", c->val[O_ALGORITHM]);
+        "ktree, rotation or best)", c->a.val[O_ALGORITHM]);
 }
 
 /* --segments 0,a,b,...: the first processors of the blocks.  Checked
  * first without allocating (an error exits, also by longjmp in the fuzzing
  * build), then stored into out (NULL: count only); returns the count. */
 static size_t parse_segments(const cli *c, int64_t *out) {
-  const char *v = c->val[O_SEGMENTS];
+  const char *v = c->a.val[O_SEGMENTS];
   size_t n = 0;
   int64_t prev = -1;
   for (const char *q = v;;) {
@@ -290,92 +209,92 @@ static void build_rrp(cli *c) {
                               O_OPERANDS, O_DEGREE, O_RANK, O_PERSONALIZED,
                               O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_PRESET, O_PARAMS};
   for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
-    if (c->set[other[i]])
+    if (c->a.set[other[i]])
       die("--%s: not a parameter of --model rrp (it takes --procs, --lines, --root, "
-          "--segments, --algorithm)", OPTS[other[i]].name);
-  if (is_problem(c->problem, "bcast")) c->rproblem = OC_RRP_BCAST;
-  else if (is_problem(c->problem, "reduce")) c->rproblem = OC_RRP_REDUCE;
-  else if (is_problem(c->problem, "scan")) c->rproblem = OC_RRP_SCAN;
+          "--segments, --algorithm)", CLI_OPTS[other[i]].name);
+  if (is(c, P_BCAST)) c->rproblem = OC_RRP_BCAST;
+  else if (is(c, P_REDUCE)) c->rproblem = OC_RRP_REDUCE;
+  else if (is(c, P_SCAN)) c->rproblem = OC_RRP_SCAN;
   else
     die("problem '%s' is not implemented for --model rrp (available: bcast, reduce, "
         "scan)", c->problem);
-  if (strcmp(c->cmd, "rank") == 0) die("rank: no per-rank view for --model rrp (use plan)");
-  if (!c->set[O_PROCS]) die("missing --procs (number of processors)");
-  if (!c->set[O_LINES]) die("missing --lines (bus lines, required for --model rrp)");
+  if (c->a.bit == CMD_RANK) die("rank: no per-rank view for --model rrp (use plan)");
+  if (!c->a.set[O_PROCS]) die("missing --procs (number of processors)");
+  if (!c->a.set[O_LINES]) die("missing --lines (bus lines, required for --model rrp)");
   c->rrp = 1;
   c->p.P = need_int(c, O_PROCS, 1, OC_RRP_PROCS_MAX);
   c->lines = need_int(c, O_LINES, 1, OC_PARAM_MAX);
-  if (c->set[O_ROOT] && c->rproblem == OC_RRP_SCAN)
+  if (c->a.set[O_ROOT] && c->rproblem == OC_RRP_SCAN)
     die("--root: a scan has no root (processor p ends with x_0..x_p)");
-  if (c->set[O_ROOT] && c->set[O_SEGMENTS])
+  if (c->a.set[O_ROOT] && c->a.set[O_SEGMENTS])
     die("--root: with --segments every segment's first processor is its root");
-  c->root = c->set[O_ROOT] ? need_int(c, O_ROOT, 0, c->p.P - 1) : 0;
-  if (c->set[O_SEGMENTS]) c->nsegs = parse_segments(c, NULL);
+  c->root = c->a.set[O_ROOT] ? need_int(c, O_ROOT, 0, c->p.P - 1) : 0;
+  if (c->a.set[O_SEGMENTS]) c->nsegs = parse_segments(c, NULL);
   c->ralg = OC_RRP_BEST;
-  if (c->set[O_ALGORITHM] && oc_rrp_alg_parse(c->val[O_ALGORITHM], &c->ralg) != OC_OK)
+  if (c->a.set[O_ALGORITHM] && oc_rrp_alg_parse(c->a.val[O_ALGORITHM], &c->ralg) != OC_OK)
     die("--algorithm: unknown algorithm '%s' for --model rrp (expected sweep, tuned, "
-        "binomial or best)", c->val[O_ALGORITHM]);
+        "binomial or best)", c->a.val[O_ALGORITHM]);
 }
 
 static void build_params(cli *c) {
-  const char *model = c->val[O_MODEL];
+  const char *model = c->a.val[O_MODEL];
   int64_t P;
-  if (model == NULL) model = c->set[O_LAMBDA] ? "postal" : "logp";
+  if (model == NULL) model = c->a.set[O_LAMBDA] ? "postal" : "logp";
   if (strcmp(model, "rrp") == 0) {
     build_rrp(c);
     return;
   }
-  if (c->set[O_SEGMENTS]) die("--segments: only meaningful with --model rrp");
+  if (c->a.set[O_SEGMENTS]) die("--segments: only meaningful with --model rrp");
   if (strcmp(model, "logp") != 0 && strcmp(model, "postal") != 0 &&
       strcmp(model, "kport") != 0)
     die("--model: unknown model '%s' (expected logp, postal, kport or rrp)",
         model);
   if (strcmp(model, "kport") == 0) {
-    if (c->set[O_PRESET]) die("--preset: sets LogP parameters; not for --model kport");
+    if (c->a.set[O_PRESET]) die("--preset: sets LogP parameters; not for --model kport");
     build_kport(c);
     return;
   }
-  if (c->set[O_PORTS]) die("--ports: only meaningful with --model kport");
-  if (c->set[O_LINES]) die("--lines: only meaningful with --model rrp");
-  if (!c->set[O_PROCS]) die("missing --procs (number of processors)");
+  if (c->a.set[O_PORTS]) die("--ports: only meaningful with --model kport");
+  if (c->a.set[O_LINES]) die("--lines: only meaningful with --model rrp");
+  if (!c->a.set[O_PROCS]) die("missing --procs (number of processors)");
   P = need_int(c, O_PROCS, 1, OC_PROCS_MAX);
   if (strcmp(model, "logp") == 0) {
     int64_t L, o, g;
-    if (c->set[O_LAMBDA]) die("--lambda: only meaningful with --model postal");
-    if (c->set[O_PARAMS] && c->set[O_PRESET])
+    if (c->a.set[O_LAMBDA]) die("--lambda: only meaningful with --model postal");
+    if (c->a.set[O_PARAMS] && c->a.set[O_PRESET])
       die("--params: conflicts with --preset; give one or the other");
-    if (c->set[O_PARAMS]) { /* measured parameters (optcast measure) at --size bytes */
+    if (c->a.set[O_PARAMS]) { /* measured parameters (optcast measure) at --size bytes */
       oc_rtparams rp;
       int line = 0, e;
-      int64_t bytes = c->set[O_SIZE] ? need_int(c, O_SIZE, 1, (int64_t)1 << 40) : 8;
-      if (c->set[O_LATENCY] || c->set[O_OVERHEAD] || c->set[O_GAP])
+      int64_t bytes = c->a.set[O_SIZE] ? need_int(c, O_SIZE, 1, (int64_t)1 << 40) : 8;
+      if (c->a.set[O_LATENCY] || c->a.set[O_OVERHEAD] || c->a.set[O_GAP])
         die("--%s: conflicts with --params %s; give one or the other",
-            c->set[O_LATENCY] ? "latency" : c->set[O_OVERHEAD] ? "overhead" : "gap",
-            c->val[O_PARAMS]);
-      e = oc_rtparams_read(c->val[O_PARAMS], &rp, &line);
-      if (e == OC_EIO) die("--params: cannot read '%s'", c->val[O_PARAMS]);
-      if (e) die("--params: %s line %d: %s", c->val[O_PARAMS], line, oc_strerror(e));
+            c->a.set[O_LATENCY] ? "latency" : c->a.set[O_OVERHEAD] ? "overhead" : "gap",
+            c->a.val[O_PARAMS]);
+      e = oc_rtparams_read(c->a.val[O_PARAMS], &rp, &line);
+      if (e == OC_EIO) die("--params: cannot read '%s'", c->a.val[O_PARAMS]);
+      if (e) die("--params: %s line %d: %s", c->a.val[O_PARAMS], line, oc_strerror(e));
       if (oc_rtparams_model(&rp, bytes, P, CLI_PARAMS_UNIT_NS, &c->p) != OC_OK)
-        die("--params: %s gives no valid LogP parameters at %lld bytes", c->val[O_PARAMS],
+        die("--params: %s gives no valid LogP parameters at %lld bytes", c->a.val[O_PARAMS],
             (long long)bytes);
       L = c->p.L;
       o = c->p.o;
       g = c->p.g;
-    } else if (c->set[O_PRESET]) { /* published parameters (docs/PRESETS.md) */
-      const cli_preset *pr = cli_preset_find(c->val[O_PRESET]);
+    } else if (c->a.set[O_PRESET]) { /* published parameters (docs/PRESETS.md) */
+      const cli_preset *pr = cli_preset_find(c->a.val[O_PRESET]);
       if (pr == NULL)
-        die("--preset: unknown preset '%s' (available: %s)", c->val[O_PRESET], cli_preset_names());
-      if (c->set[O_LATENCY] || c->set[O_OVERHEAD] || c->set[O_GAP])
+        die("--preset: unknown preset '%s' (available: %s)", c->a.val[O_PRESET], cli_preset_names());
+      if (c->a.set[O_LATENCY] || c->a.set[O_OVERHEAD] || c->a.set[O_GAP])
         die("--%s: conflicts with --preset %s (which sets L=%lld o=%lld g=%lld); give one "
-            "or the other", c->set[O_LATENCY] ? "latency" : c->set[O_OVERHEAD] ? "overhead" : "gap",
+            "or the other", c->a.set[O_LATENCY] ? "latency" : c->a.set[O_OVERHEAD] ? "overhead" : "gap",
             pr->name, (long long)pr->L, (long long)pr->o, (long long)pr->g);
       L = pr->L;
       o = pr->o;
       g = pr->g;
     } else {
-    if (!c->set[O_LATENCY]) die("missing --latency (required for --model logp)");
-    if (!c->set[O_OVERHEAD]) die("missing --overhead (required for --model logp)");
-    if (!c->set[O_GAP]) die("missing --gap (required for --model logp)");
+    if (!c->a.set[O_LATENCY]) die("missing --latency (required for --model logp)");
+    if (!c->a.set[O_OVERHEAD]) die("missing --overhead (required for --model logp)");
+    if (!c->a.set[O_GAP]) die("missing --gap (required for --model logp)");
     L = need_int(c, O_LATENCY, 0, OC_PARAM_MAX);
     o = need_int(c, O_OVERHEAD, 0, OC_PARAM_MAX);
     g = need_int(c, O_GAP, 1, OC_PARAM_MAX);
@@ -388,69 +307,62 @@ static void build_params(cli *c) {
   } else {
     int64_t num, den;
     int which;
-    if (c->set[O_PRESET]) die("--preset: sets LogP parameters; not for --model postal");
-    if (c->set[O_PARAMS]) die("--params: sets LogP parameters; not for --model postal");
-    if (c->set[O_OVERHEAD]) die("--overhead: not a parameter of --model postal (o = 0)");
-    if (c->set[O_GAP]) die("--gap: not a parameter of --model postal (g = 1)");
-    if (!c->set[O_LAMBDA] && !c->set[O_LATENCY])
+    if (c->a.set[O_PRESET]) die("--preset: sets LogP parameters; not for --model postal");
+    if (c->a.set[O_PARAMS]) die("--params: sets LogP parameters; not for --model postal");
+    if (c->a.set[O_OVERHEAD]) die("--overhead: not a parameter of --model postal (o = 0)");
+    if (c->a.set[O_GAP]) die("--gap: not a parameter of --model postal (g = 1)");
+    if (!c->a.set[O_LAMBDA] && !c->a.set[O_LATENCY])
       die("missing --lambda (required for --model postal)");
-    which = c->set[O_LAMBDA] ? O_LAMBDA : O_LATENCY;
+    which = c->a.set[O_LAMBDA] ? O_LAMBDA : O_LATENCY;
     parse_lambda(c, which, &num, &den);
-    if (c->set[O_LAMBDA] && c->set[O_LATENCY]) {
+    if (c->a.set[O_LAMBDA] && c->a.set[O_LATENCY]) {
       int64_t n2, d2;
       parse_lambda(c, O_LATENCY, &n2, &d2);
       if (n2 != num || d2 != den)
         die("--latency: '%s' differs from --lambda '%s' (they mean the same)",
-            c->val[O_LATENCY], c->val[O_LAMBDA]);
+            c->a.val[O_LATENCY], c->a.val[O_LAMBDA]);
     }
     if (oc_params_postal(&c->p, P, num, den) != OC_OK)
-      die("--lambda: invalid value '%s'", c->val[which]);
+      die("--lambda: invalid value '%s'", c->a.val[which]);
   }
-  c->root = c->set[O_ROOT] ? need_int(c, O_ROOT, 0, P - 1) : 0;
-  c->items = c->set[O_ITEMS] ? need_int(c, O_ITEMS, 1, INT32_MAX) : 1;
+  c->root = c->a.set[O_ROOT] ? need_int(c, O_ROOT, 0, P - 1) : 0;
+  c->items = c->a.set[O_ITEMS] ? need_int(c, O_ITEMS, 1, INT32_MAX) : 1;
   c->alg = OC_BCAST_KARP;
-  if (c->set[O_ALGORITHM] && strcmp(c->problem, "bcast") == 0 &&
-      oc_bcast_alg_parse(c->val[O_ALGORITHM], &c->alg) != OC_OK)
+  if (c->a.set[O_ALGORITHM] && is(c, P_BCAST) &&
+      oc_bcast_alg_parse(c->a.val[O_ALGORITHM], &c->alg) != OC_OK)
     die("--algorithm: unknown algorithm '%s' for bcast (expected karp, "
         "shou-chen, bar-noy-kipnis or optimal)",
-        c->val[O_ALGORITHM]);
+        c->a.val[O_ALGORITHM]);
   c->kalg = OC_KB_BEST;
-  if (strcmp(c->problem, "kbcast") == 0) {
+  if (is(c, P_KBCAST)) {
     if (c->p.model != OC_MODEL_POSTAL)
       die("--model: kbcast is implemented for the postal model (give --lambda)");
-    if (c->set[O_ALGORITHM] && oc_kbcast_alg_parse(c->val[O_ALGORITHM], &c->kalg) != OC_OK)
+    if (c->a.set[O_ALGORITHM] && oc_kbcast_alg_parse(c->a.val[O_ALGORITHM], &c->kalg) != OC_OK)
       die("--algorithm: unknown algorithm '%s' for kbcast (expected repeat, pack, "
-          "pipeline, dtree, cyclic, greedy or best)", c->val[O_ALGORITHM]);
+          "pipeline, dtree, cyclic, greedy or best)", c->a.val[O_ALGORITHM]);
     if ((c->kalg == OC_KB_CYCLIC || c->kalg == OC_KB_GREEDY) && c->p.g != 1)
       die("--algorithm: %s needs an integer --lambda, got %lld/%lld",
           oc_kbcast_alg_name(c->kalg), (long long)c->p.lam_num, (long long)c->p.lam_den);
     if (c->kalg == OC_KB_GREEDY && c->p.P > 128)
       die("--procs: greedy takes at most 128 processors, got %lld", (long long)c->p.P);
-    if (c->kalg == OC_KB_GREEDY && c->set[O_ITEMS] && c->items > 128)
+    if (c->kalg == OC_KB_GREEDY && c->a.set[O_ITEMS] && c->items > 128)
       die("--items: greedy takes at most 128 items, got %lld", (long long)c->items);
     if (c->kalg == OC_KB_CYCLIC && c->p.L > OC_CBCAST_L_MAX)
       die("--lambda: cyclic takes at most %d, got %lld", OC_CBCAST_L_MAX, (long long)c->p.L);
     if (c->kalg == OC_KB_CYCLIC && c->p.P > OC_CBCAST_PROCS_MAX)
       die("--procs: cyclic takes at most %lld processors, got %lld",
           (long long)OC_CBCAST_PROCS_MAX, (long long)c->p.P);
-    if (c->set[O_DEGREE] && c->kalg != OC_KB_DTREE)
+    if (c->a.set[O_DEGREE] && c->kalg != OC_KB_DTREE)
       die("--degree: only meaningful with --algorithm dtree");
-    c->degree = c->set[O_DEGREE] ? need_int(c, O_DEGREE, 1, c->p.P > 1 ? c->p.P - 1 : 1) : 0;
-  } else if (c->set[O_ALGORITHM] && strcmp(c->problem, "bcast") != 0 &&
-      strcmp(c->val[O_ALGORITHM], "optimal") != 0 &&
-      strcmp(c->val[O_ALGORITHM], "best") != 0 &&
-      strcmp(c->val[O_ALGORITHM], problem_alg(c)) != 0)
+    c->degree = c->a.set[O_DEGREE] ? need_int(c, O_DEGREE, 1, c->p.P > 1 ? c->p.P - 1 : 1) : 0;
+  } else if (c->a.set[O_ALGORITHM] && !is(c, P_BCAST) &&
+      strcmp(c->a.val[O_ALGORITHM], "optimal") != 0 &&
+      strcmp(c->a.val[O_ALGORITHM], "best") != 0 &&
+      strcmp(c->a.val[O_ALGORITHM], problem_alg(c)) != 0)
     die("--algorithm: unknown algorithm '%s' for %s (expected %s or optimal)",
-        c->val[O_ALGORITHM], c->problem, problem_alg(c));
+        c->a.val[O_ALGORITHM], c->problem, problem_alg(c));
 }
 
-static int is_problem(const char *problem, const char *name) {
-  return strcmp(problem, name) == 0;
-}
-
-static int is(const cli *c, const char *name) {
-  return is_problem(c->problem, name);
-}
 
 static void check_problem(cli *c, int required) {
   size_t i;
@@ -459,28 +371,29 @@ static void check_problem(cli *c, int required) {
     c->problem = "bcast";
   }
   for (i = 0; i < sizeof PROBLEMS / sizeof PROBLEMS[0]; i++)
-    if (strcmp(c->problem, PROBLEMS[i]) == 0) break;
+    if (strcmp(c->problem, PROBLEMS[i].name) == 0) break;
   if (i == sizeof PROBLEMS / sizeof PROBLEMS[0])
     die("unknown problem '%s' (expected bcast, kbcast, cbcast, alltoall, "
         "allreduce, reduce, sum or scan)",
         c->problem);
-  if (is(c, "scan") && !(c->val[O_MODEL] && strcmp(c->val[O_MODEL], "rrp") == 0))
+  c->id = (pid)i;
+  if (is(c, P_SCAN) && !(c->a.val[O_MODEL] && strcmp(c->a.val[O_MODEL], "rrp") == 0))
     die("problem 'scan' is implemented for --model rrp only");
-  if (c->set[O_DEGREE] && !is(c, "kbcast")) die("--degree: only meaningful for 'kbcast'");
-  if (c->set[O_OPERANDS] && !is(c, "sum")) die("--operands: only meaningful for 'sum'");
-  if (c->set[O_PERSONALIZED] && !is(c, "alltoall"))
+  if (c->a.set[O_DEGREE] && !is(c, P_KBCAST)) die("--degree: only meaningful for 'kbcast'");
+  if (c->a.set[O_OPERANDS] && !is(c, P_SUM)) die("--operands: only meaningful for 'sum'");
+  if (c->a.set[O_PERSONALIZED] && !is(c, P_ALLTOALL))
     die("--personalized: only meaningful for 'alltoall'");
-  if (c->set[O_COMMUTATIVE] && !is(c, "reduce"))
+  if (c->a.set[O_COMMUTATIVE] && !is(c, P_REDUCE))
     die("--commutative: only meaningful for 'reduce'");
-  if (c->set[O_ORDERED] && !(is(c, "reduce") && strcmp(c->cmd, "verify") == 0) &&
-      !is(c, "allreduce"))
+  if (c->a.set[O_ORDERED] && !(is(c, P_REDUCE) && c->a.bit == CMD_VERIFY) &&
+      !is(c, P_ALLREDUCE))
     die("--ordered: only meaningful for 'allreduce' and 'optcast verify reduce'");
-  if (c->set[O_COUNTS] && !(is(c, "sum") && strcmp(c->cmd, "verify") == 0))
+  if (c->a.set[O_COUNTS] && !(is(c, P_SUM) && c->a.bit == CMD_VERIFY))
     die("--counts: only meaningful for 'optcast verify sum'");
-  if (c->set[O_ITEMS] && !is(c, "bcast") && !is(c, "alltoall") && !is(c, "kbcast") &&
-      !is(c, "cbcast"))
+  if (c->a.set[O_ITEMS] && !is(c, P_BCAST) && !is(c, P_ALLTOALL) && !is(c, P_KBCAST) &&
+      !is(c, P_CBCAST))
     die("--items: not a parameter of '%s'", c->problem);
-  if (strcmp(c->cmd, "rank") == 0 && !is(c, "bcast") && !is(c, "reduce"))
+  if (c->a.bit == CMD_RANK && !is(c, P_BCAST) && !is(c, P_REDUCE))
     die("rank: the per-rank view is available for bcast and reduce");
 }
 
@@ -488,26 +401,26 @@ static void check_problem(cli *c, int required) {
  * to `report`; both print nothing else.  The fuzzing build never writes
  * files. */
 static void check_output(const cli *c) {
-  int draw = strcmp(c->cmd, "draw") == 0, report = strcmp(c->cmd, "report") == 0;
+  int draw = c->a.bit == CMD_DRAW, report = c->a.bit == CMD_REPORT;
   const char *fmt = draw ? "svg" : "html", *cmd = draw ? "draw" : "report";
   int file = draw ? O_SVG : O_HTML;
-  if (!draw && c->set[O_SVG]) die("--svg: only meaningful with 'optcast draw' or 'optcast compare'");
-  if (!report && c->set[O_HTML]) die("--html: only meaningful with 'optcast report'");
+  if (!draw && c->a.set[O_SVG]) die("--svg: only meaningful with 'optcast draw' or 'optcast compare'");
+  if (!report && c->a.set[O_HTML]) die("--html: only meaningful with 'optcast report'");
   if (!draw && !report) {
-    if (c->set[O_FORMAT]) die("--format: only meaningful with 'optcast draw' or 'optcast report'");
+    if (c->a.set[O_FORMAT]) die("--format: only meaningful with 'optcast draw' or 'optcast report'");
     return;
   }
-  if (c->set[O_JSON])
+  if (c->a.set[O_JSON])
     die("--json: 'optcast %s' writes %s (use --%s FILE or --format %s)", cmd, fmt, fmt, fmt);
-  if (c->set[O_CSV])
+  if (c->a.set[O_CSV])
     die("--csv: 'optcast %s' writes %s (use --%s FILE or --format %s)", cmd, fmt, fmt, fmt);
-  if (c->set[O_FORMAT] && strcmp(c->val[O_FORMAT], fmt) != 0)
-    die("--format: unknown format '%s' (expected %s)", c->val[O_FORMAT], fmt);
-  if (!c->set[file] && !c->set[O_FORMAT])
+  if (c->a.set[O_FORMAT] && strcmp(c->a.val[O_FORMAT], fmt) != 0)
+    die("--format: unknown format '%s' (expected %s)", c->a.val[O_FORMAT], fmt);
+  if (!c->a.set[file] && !c->a.set[O_FORMAT])
     die("missing --%s FILE or --format %s (where the %s goes)", fmt, fmt,
         draw ? "drawing" : "report");
 #ifdef OC_CLI_NO_MAIN
-  if (c->set[file]) die("--%s: this build writes no files (use --format %s)", fmt, fmt);
+  if (c->a.set[file]) die("--%s: this build writes no files (use --format %s)", fmt, fmt);
 #endif
 }
 
@@ -576,19 +489,10 @@ static void json_head_v(FILE *f, const cli *c, const char *alg, int64_t time,
           (long long)c->items);
 }
 
-/* An exact time for CSV: the decimal when it terminates, else a/b. */
-static const char *texact(char *b, size_t n, const cli *c, int64_t x) {
-  int64_t gg = oc_gcd(x, c->p.unit), den = c->p.unit / gg;
-  while (den % 2 == 0) den /= 2;
-  while (den % 5 == 0) den /= 5;
-  if (den == 1) return tfmt(b, n, c, x);
-  snprintf(b, n, "%lld/%lld", (long long)(x / gg), (long long)(c->p.unit / gg));
-  return b;
-}
-
+/* plan --csv: long messages as their packets (CSV has no length), in time
+ * order, written by the library */
 static void print_csv(FILE *f, const cli *c, oc_sched *s) {
-  char b[64];
-  if (s->len != NULL) { /* long messages: their packets (CSV has no length) */
+  if (s->len != NULL) {
     oc_sched x;
     oc_sched_init(&x);
     if (oc_sched_packets(s, c->p.g, &x) != OC_OK) die("out of memory");
@@ -596,15 +500,11 @@ static void print_csv(FILE *f, const cli *c, oc_sched *s) {
     *s = x;
   }
   oc_sched_sort(s);
-  fputs("time,src,dst,item\n", f);
-  for (size_t i = 0; i < s->n; i++)
-    fprintf(f, "%s,%lld,%lld,%lld\n", texact(b, sizeof b, c, s->msg[i].t),
-            (long long)s->msg[i].src, (long long)s->msg[i].dst,
-            (long long)s->msg[i].item);
+  if (oc_sched_write_csv(f, s, &c->p) == OC_ENOMEM) die("out of memory");
 }
 
 static void progress(const cli *c, const char *what) {
-  if (c->p.P >= 1000000 && !c->set[O_QUIET] && isatty(2))
+  if (c->p.P >= 1000000 && !c->a.set[O_QUIET] && isatty(2))
     fprintf(stderr, "optcast: %s (P=%lld)...\n", what, (long long)c->p.P);
 }
 
@@ -635,7 +535,7 @@ static void check_plan_size(const cli *c) {
 }
 
 static int64_t operands(const cli *c) {
-  if (!c->set[O_OPERANDS]) die("missing --operands (how many operands to sum)");
+  if (!c->a.set[O_OPERANDS]) die("missing --operands (how many operands to sum)");
   /* times (about n additions at one processor) stay within 2^60 units */
   return need_int(c, O_OPERANDS, 1, OC_TIME_MAX / c->p.unit);
 }
@@ -663,11 +563,10 @@ static void solve(cli *c, int plan, result *r) {
   memset(r, 0, sizeof *r);
   oc_sched_init(&r->s);
   r->optimal_known = 1;
-  if (is(c, "bcast")) {
+  if (is(c, P_BCAST)) {
     oc_bcast *b = NULL;
     if (c->items != 1)
-      die("--items: bcast carries one item; k items is 'kbcast' (not "
-          "implemented yet)");
+      die("%s", BCAST_ONE_ITEM);
     r->alg = oc_bcast_alg_name(c->alg);
     if (!plan) {
       if ((e = oc_bcast_time(&c->p, &r->lb)) != OC_OK) lib_fail("bcast", e);
@@ -682,7 +581,7 @@ static void solve(cli *c, int plan, result *r) {
     oc_bcast_free(b);
     progress(c, "verifying");
     if ((e = oc_verify_bcast(&c->p, c->root, 1, &r->s, &v)) != OC_OK) lib_fail("verify", e);
-  } else if (is(c, "kbcast")) {
+  } else if (is(c, P_KBCAST)) {
     oc_kbcast_result kr;
     int64_t l8, k31;
     if ((e = oc_kbcast_bound(&c->p, c->items, &r->lb, &l8, &k31)) != OC_OK)
@@ -700,14 +599,14 @@ static void solve(cli *c, int plan, result *r) {
     r->optimal_known = 0;
     if (!plan) return;
     if ((e = oc_verify_bcast(&c->p, c->root, c->items, &r->s, &v)) != OC_OK) lib_fail("verify", e);
-  } else if (is(c, "sum") || is(c, "reduce")) {
+  } else if (is(c, P_SUM) || is(c, P_REDUCE)) {
     oc_reduce *x = NULL;
-    int sum = is(c, "sum");
+    int sum = is(c, P_SUM);
     int64_t n = sum ? operands(c) : c->p.P;
     r->alg = problem_alg(c);
     if (plan) check_plan_size(c);
     e = sum ? oc_sum_new(&x, &c->p, c->root, n)
-            : oc_reduce_new(&x, &c->p, c->root, !c->set[O_COMMUTATIVE]);
+            : oc_reduce_new(&x, &c->p, c->root, !c->a.set[O_COMMUTATIVE]);
     if (e == OC_EUNSUP && !sum) reduce_fail(c, e);
     if (e) lib_fail(c->problem, e);
     r->lb = oc_reduce_lower_bound(x);
@@ -727,7 +626,7 @@ static void solve(cli *c, int plan, result *r) {
     }
     oc_reduce_free(x);
     if (!plan) return;
-  } else if (is(c, "allreduce")) {
+  } else if (is(c, P_ALLREDUCE)) {
     r->alg = problem_alg(c);
     if (plan) check_plan_size(c);
     if (!plan && c->p.P > ((int64_t)1 << 16)) {
@@ -742,7 +641,7 @@ static void solve(cli *c, int plan, result *r) {
       r->optimal_known = 0;
       return;
     }
-    e = c->set[O_ORDERED]
+    e = c->a.set[O_ORDERED]
             ? oc_allreduce_ordered_schedule(&c->p, plan ? &r->s : NULL, &r->time, &r->lb)
             : oc_allreduce_schedule(&c->p, plan ? &r->s : NULL, &r->time, &r->lb);
     if (e == OC_ERANGE)
@@ -751,13 +650,13 @@ static void solve(cli *c, int plan, result *r) {
     if (e) lib_fail("allreduce", e);
     r->optimal_known = 0; /* optimal only where it meets the lower bound */
     if (!plan) return;
-    e = c->set[O_ORDERED] ? oc_verify_allreduce_ordered(&c->p, &r->s, &v)
+    e = c->a.set[O_ORDERED] ? oc_verify_allreduce_ordered(&c->p, &r->s, &v)
                           : oc_verify_allreduce(&c->p, &r->s, &v);
     if (e) lib_fail("verify", e);
   } else { /* alltoall */
     r->alg = problem_alg(c);
     if (plan) check_plan_size(c);
-    e = oc_alltoall_schedule(&c->p, c->items, c->set[O_PERSONALIZED],
+    e = oc_alltoall_schedule(&c->p, c->items, c->a.set[O_PERSONALIZED],
                              plan ? &r->s : NULL, &r->time, &r->lb);
     if (e == OC_ERANGE)
       die("--procs, --items: P=%lld with %lld items is too large for a global "
@@ -765,7 +664,7 @@ static void solve(cli *c, int plan, result *r) {
     if (e) lib_fail("alltoall", e);
     if (r->time == OC_SAT) die("--procs: the all-to-all time overflows");
     if (!plan) return;
-    if ((e = oc_verify_alltoall(&c->p, c->items, c->set[O_PERSONALIZED], &r->s, &v)) != OC_OK)
+    if ((e = oc_verify_alltoall(&c->p, c->items, c->a.set[O_PERSONALIZED], &r->s, &v)) != OC_OK)
       lib_fail("verify", e);
   }
   if (!v.ok) {
@@ -777,7 +676,7 @@ static void solve(cli *c, int plan, result *r) {
             oc_rule_name(v.rule), v.detail);
     CLI_EXIT(EXIT_CHECK);
   }
-  if (is(c, "bcast") || is(c, "kbcast")) r->time = v.time;
+  if (is(c, P_BCAST) || is(c, P_KBCAST)) r->time = v.time;
   else if (v.time != r->time) {
     fprintf(stderr, "optcast: internal error: %s: planned time and verified "
                     "time differ (%lld, %lld)\n", r->alg, (long long)r->time,
@@ -787,8 +686,8 @@ static void solve(cli *c, int plan, result *r) {
 }
 
 static void json_extra(FILE *f, const cli *c, const result *r) {
-  if (is(c, "sum") || is(c, "reduce")) {
-    if (is(c, "sum") && r->counts) {
+  if (is(c, P_SUM) || is(c, P_REDUCE)) {
+    if (is(c, P_SUM) && r->counts) {
       int64_t n = 0;
       for (int64_t q = 0; q < c->p.P; q++) n += r->counts[q];
       fprintf(f, ",\"operands\":%lld", (long long)n);
@@ -799,8 +698,8 @@ static void json_extra(FILE *f, const cli *c, const result *r) {
       }
     }
     fprintf(f, ",\"used\":%lld", (long long)r->used);
-    if (is(c, "reduce"))
-      fprintf(f, ",\"ordered\":%s", c->set[O_COMMUTATIVE] ? "false" : "true");
+    if (is(c, P_REDUCE))
+      fprintf(f, ",\"ordered\":%s", c->a.set[O_COMMUTATIVE] ? "false" : "true");
     if (r->counts) {
       fputs(",\"operands_per_proc\":[", f);
       for (int64_t q = 0; q < c->p.P; q++)
@@ -808,9 +707,9 @@ static void json_extra(FILE *f, const cli *c, const result *r) {
       fputc(']', f);
     }
   }
-  if (is(c, "alltoall"))
-    fprintf(f, ",\"personalized\":%s", c->set[O_PERSONALIZED] ? "true" : "false");
-  if (is(c, "kbcast")) {
+  if (is(c, P_ALLTOALL))
+    fprintf(f, ",\"personalized\":%s", c->a.set[O_PERSONALIZED] ? "true" : "false");
+  if (is(c, P_KBCAST)) {
     int64_t lb, l8, k31;
     fputc(',', f);
     if (r->kres.formula >= 0) json_time(f, "lemma_time", c, r->kres.formula); /* the paper's */
@@ -828,20 +727,20 @@ static void json_extra(FILE *f, const cli *c, const result *r) {
 }
 
 static const char *bound_source(const cli *c) {
-  if (is(c, "bcast")) return "Karp et al. Thm 2.1: B(P) = min{t : P(t) >= P}";
-  if (is(c, "kbcast"))
+  if (is(c, P_BCAST)) return "Karp et al. Thm 2.1: B(P) = min{t : P(t) >= P}";
+  if (is(c, P_KBCAST))
     return "Bar-Noy & Kipnis Lemma 8: (m-1) + f(n); Karp et al. Thm 3.1 (integer lambda)";
-  if (is(c, "sum"))
+  if (is(c, P_SUM))
     return "Karp et al. Lemma 5.1: the least t whose reversed broadcast tree (L+1) holds n operands";
-  if (is(c, "reduce")) return "Karp et al. 4.2: B(P) for L + 1 and max(g, o + 1)";
-  if (is(c, "allreduce")) return "the reduction time (every processor ends with a reduction)";
+  if (is(c, P_REDUCE)) return "Karp et al. 4.2: B(P) for L + 1 and max(g, o + 1)";
+  if (is(c, P_ALLREDUCE)) return "the reduction time (every processor ends with a reduction)";
   return "Karp et al. 4.1: L + 2o + g(k(P-1) - 1), and 2o k(P-1) of overheads";
 }
 
 /* kbcast, integer lambda: Karp et al.'s single-sending bounds (section 3.4) */
 static void kb_single_text(const cli *c) {
   int64_t single, thm37;
-  if (!is(c, "kbcast") || oc_kbcast_bound_single(&c->p, c->items, &single, &thm37) != OC_OK)
+  if (!is(c, P_KBCAST) || oc_kbcast_bound_single(&c->p, c->items, &single, &thm37) != OC_OK)
     return;
   printf("single-sending (the source sends each item once): at least B(P-1) + L + m - 1 = "
          "%lld; Theorem 3.7's schedule at most B(P-1) + 2L + m - 2 = %lld (Karp et al. 3.4)\n",
@@ -853,7 +752,7 @@ static int cmd_bound(cli *c) {
   result r;
   char b[64];
   solve(c, 0, &r);
-  if (c->set[O_JSON]) {
+  if (c->a.set[O_JSON]) {
     json_head(stdout, c, r.alg, r.time, r.lb);
     json_extra(stdout, c, &r);
     if (r.upper_only) printf(",\"time_is_upper_bound\":true");
@@ -874,11 +773,11 @@ static int cmd_bound(cli *c) {
 static int cmd_plan(cli *c) {
   result r;
   char b1[64], b2[64];
-  if (c->set[O_JSON] && c->set[O_CSV]) die("--json and --csv: choose one");
+  if (c->a.set[O_JSON] && c->a.set[O_CSV]) die("--json and --csv: choose one");
   solve(c, 1, &r);
-  if (c->set[O_CSV]) {
+  if (c->a.set[O_CSV]) {
     print_csv(stdout, c, &r.s);
-  } else if (c->set[O_JSON]) {
+  } else if (c->a.set[O_JSON]) {
     json_head(stdout, c, r.alg, r.time, r.lb);
     json_extra(stdout, c, &r);
     printf(",\"messages\":%zu,\"additions\":%zu,\"verified\":true}\n", r.s.n, r.s.nop);
@@ -892,7 +791,7 @@ static int cmd_plan(cli *c) {
     if (r.s.nop) printf(", %zu addition steps", r.s.nop);
     printf("; checked by the verifier: valid\n");
     kb_single_text(c);
-    if (is(c, "sum")) {
+    if (is(c, P_SUM)) {
       printf("operands per processor (%lld used):", (long long)r.used);
       for (int64_t q = 0; q < c->p.P && q < 64; q++) printf(" %lld", (long long)r.counts[q]);
       if (c->p.P > 64) printf(" ...");
@@ -900,9 +799,9 @@ static int cmd_plan(cli *c) {
     }
     printf("\n");
     if (c->p.P <= 4096) {
-      if (is(c, "bcast")) cli_render_tree(stdout, &c->p, c->root, &r.s, 0);
-      if (is(c, "sum") || is(c, "reduce")) cli_render_tree(stdout, &c->p, c->root, &r.s, 1);
-      cli_render_activity(stdout, &c->p, is(c, "bcast") ? c->root : -1, &r.s, r.time);
+      if (is(c, P_BCAST)) cli_render_tree(stdout, &c->p, c->root, &r.s, 0);
+      if (is(c, P_SUM) || is(c, P_REDUCE)) cli_render_tree(stdout, &c->p, c->root, &r.s, 1);
+      cli_render_activity(stdout, &c->p, is(c, P_BCAST) ? c->root : -1, &r.s, r.time);
     } else {
       printf("(pictures drawn for P <= 4096; use --csv for the schedule)\n");
     }
@@ -938,16 +837,16 @@ static void draw_input(const cli *c, result *r, cli_draw_in *d, char *title,
   d->p = &c->p;
   d->P = c->p.P;
   d->root = c->root;
-  d->all_hold = !is(c, "bcast") && !is(c, "kbcast");
+  d->all_hold = !is(c, P_BCAST) && !is(c, P_KBCAST);
   d->time = r->time;
   d->s = &r->s;
-  d->tree = is(c, "bcast") ? CLI_TREE_BCAST
-            : (is(c, "sum") || is(c, "reduce")) ? CLI_TREE_REDUCE
-            : is(c, "kbcast") ? CLI_TREE_ITEM0 : CLI_TREE_NONE;
+  d->tree = is(c, P_BCAST) ? CLI_TREE_BCAST
+            : (is(c, P_SUM) || is(c, P_REDUCE)) ? CLI_TREE_REDUCE
+            : is(c, P_KBCAST) ? CLI_TREE_ITEM0 : CLI_TREE_NONE;
   d->activity = 1;
-  d->table = is(c, "kbcast");
-  d->steps = is(c, "kbcast") && c->p.model == OC_MODEL_POSTAL && c->p.unit == 1;
-  d->counts = is(c, "sum") ? r->counts : NULL;
+  d->table = is(c, P_KBCAST);
+  d->steps = is(c, P_KBCAST) && c->p.model == OC_MODEL_POSTAL && c->p.unit == 1;
+  d->counts = is(c, P_SUM) ? r->counts : NULL;
 }
 
 /* `optcast draw`: the schedule `plan` builds and verifies, as an SVG
@@ -959,9 +858,9 @@ static int cmd_draw(cli *c) {
   int e;
   solve(c, 1, &r);
   draw_input(c, &r, &d, title, sizeof title, sub, sizeof sub);
-  e = cli_draw(&d, c->val[O_SVG], err, sizeof err);
+  e = cli_draw(&d, c->a.val[O_SVG], err, sizeof err);
   result_free(&r);
-  if (e != OC_OK) die("%s: %s", c->val[O_SVG] ? "--svg" : "--format", err);
+  if (e != OC_OK) die("%s: %s", c->a.val[O_SVG] ? "--svg" : "--format", err);
   return 0;
 }
 
@@ -1013,39 +912,39 @@ static int cmd_report(cli *c) {
   if (c->p.model == OC_MODEL_LOGP) {
     snprintf(pv[1], sizeof pv[1], "L = %lld, o = %lld, g = %lld", (long long)c->p.L,
              (long long)c->p.o, (long long)c->p.g);
-    par[np++] = (cli_report_kv){c->set[O_PRESET] ? "LogP parameters (preset)" : "LogP parameters",
+    par[np++] = (cli_report_kv){c->a.set[O_PRESET] ? "LogP parameters (preset)" : "LogP parameters",
                                 pv[1]};
   } else {
     snprintf(pv[1], sizeof pv[1], "%lld/%lld", (long long)c->p.lam_num,
              (long long)c->p.lam_den);
     par[np++] = (cli_report_kv){"postal latency lambda", pv[1]};
   }
-  if (!is(c, "allreduce") && !is(c, "alltoall")) { /* these have no root */
+  if (!is(c, P_ALLREDUCE) && !is(c, P_ALLTOALL)) { /* these have no root */
     snprintf(pv[2], sizeof pv[2], "%lld", (long long)c->root);
     par[np++] = (cli_report_kv){"root", pv[2]};
   }
-  if (is(c, "kbcast") || is(c, "alltoall")) {
+  if (is(c, P_KBCAST) || is(c, P_ALLTOALL)) {
     snprintf(pv[3], sizeof pv[3], "%lld%s", (long long)c->items,
-             is(c, "alltoall") ? " per processor" : "");
+             is(c, P_ALLTOALL) ? " per processor" : "");
     par[np++] = (cli_report_kv){"items", pv[3]};
   }
-  if (is(c, "sum")) {
+  if (is(c, P_SUM)) {
     snprintf(pv[4], sizeof pv[4], "%lld", (long long)operands(c));
     par[np++] = (cli_report_kv){"operands n", pv[4]};
   }
-  if (is(c, "reduce"))
-    par[np++] = (cli_report_kv){"operator order", c->set[O_COMMUTATIVE]
+  if (is(c, P_REDUCE))
+    par[np++] = (cli_report_kv){"operator order", c->a.set[O_COMMUTATIVE]
                                     ? "commutative: cyclic from root + 1"
                                     : "rank order (non-commutative operators)"};
-  if (is(c, "allreduce"))
-    par[np++] = (cli_report_kv){"operator order", c->set[O_ORDERED]
+  if (is(c, P_ALLREDUCE))
+    par[np++] = (cli_report_kv){"operator order", c->a.set[O_ORDERED]
                                     ? "rank order for every processor"
                                     : "commutative: cyclic windows"};
-  if (is(c, "alltoall"))
-    par[np++] = (cli_report_kv){"kind", c->set[O_PERSONALIZED]
+  if (is(c, P_ALLTOALL))
+    par[np++] = (cli_report_kv){"kind", c->a.set[O_PERSONALIZED]
                                     ? "personalized (a distinct item per destination)"
                                     : "broadcast (every item to everyone)"};
-  if (is(c, "kbcast") && r.kres.alg == OC_KB_DTREE) {
+  if (is(c, P_KBCAST) && r.kres.alg == OC_KB_DTREE) {
     snprintf(pv[5], sizeof pv[5], "%lld", (long long)r.kres.degree);
     par[np++] = (cli_report_kv){"tree degree d", pv[5]};
   }
@@ -1060,13 +959,13 @@ static int cmd_report(cli *c) {
   snprintf(verdict, sizeof verdict, "time %s, lower bound %s: %s", rv[0], rv[1],
            r.time == r.lb ? "optimal" : "above the lower bound");
   cmdline = reproduce_line(c);
-  if ((is(c, "bcast") || (is(c, "allreduce") && !c->set[O_ORDERED])) &&
+  if ((is(c, P_BCAST) || (is(c, P_ALLREDUCE) && !c->a.set[O_ORDERED])) &&
       c->p.model == OC_MODEL_LOGP) { /* next to the MPI libraries */
-    const cli_preset *pr = c->set[O_PRESET] ? cli_preset_find(c->val[O_PRESET]) : NULL;
+    const cli_preset *pr = c->a.set[O_PRESET] ? cli_preset_find(c->a.val[O_PRESET]) : NULL;
     FILE *m = open_memstream(&extra, &elen);
     if (m == NULL) die("out of memory");
     int64_t bytes = pr ? pr->packet_bytes : CLI_COMPARE_PACKET;
-    if (cli_compare_html(m, &c->p, is(c, "allreduce"), c->root, bytes) == OC_EUNSUP)
+    if (cli_compare_html(m, &c->p, is(c, P_ALLREDUCE), c->root, bytes) == OC_EUNSUP)
       fprintf(m, "<p class=\"note\">The comparison with the MPI libraries' algorithms is "
                  "left out for P &gt; %d (<code>optcast compare %s</code> takes P up to "
                  "2^20).</p>\n", CLI_COMPARE_REPORT_MAX, c->problem);
@@ -1086,13 +985,13 @@ static int cmd_report(cli *c) {
   in.max_rows = 200;
   in.unit = c->p.unit;
   in.command = cmdline;
-  e = cli_report_write(&in, c->val[O_HTML], err, sizeof err);
+  e = cli_report_write(&in, c->a.val[O_HTML], err, sizeof err);
   free(svg);
   free(cmdline);
   free(extra);
   oc_sched_free(&tab);
   result_free(&r);
-  if (e != OC_OK) die("%s: %s", c->val[O_HTML] ? "--html" : "--format", err);
+  if (e != OC_OK) die("%s: %s", c->a.val[O_HTML] ? "--html" : "--format", err);
   return 0;
 }
 
@@ -1103,14 +1002,14 @@ static int cmd_rank_reduce(cli *c) {
   oc_reduce_view v;
   int e;
   char b1[64];
-  e = oc_reduce_new(&x, &c->p, c->root, !c->set[O_COMMUTATIVE]);
+  e = oc_reduce_new(&x, &c->p, c->root, !c->a.set[O_COMMUTATIVE]);
   if (e) reduce_fail(c, e);
   if ((e = oc_reduce_rank(x, c->rank, &v)) != OC_OK)
     die("--rank: cannot compute the plan: %s", oc_strerror(e));
-  if (c->set[O_JSON]) {
+  if (c->a.set[O_JSON]) {
     json_head(stdout, c, problem_alg(c), oc_reduce_completion(x), oc_reduce_lower_bound(x));
     printf(",\"ordered\":%s,\"rank\":%lld,\"parent\":%lld,",
-           c->set[O_COMMUTATIVE] ? "false" : "true", (long long)v.rank, (long long)v.parent);
+           c->a.set[O_COMMUTATIVE] ? "false" : "true", (long long)v.rank, (long long)v.parent);
     if (v.parent < 0) printf("\"send\":null"); else json_time(stdout, "send", c, v.send);
     printf(",\"children\":[");
     for (int64_t k = 0; k < v.nchildren; k++) {
@@ -1124,7 +1023,7 @@ static int cmd_rank_reduce(cli *c) {
   } else {
     printf("optcast rank reduce: ");
     print_params_text(stdout, c);
-    printf(", %s\nrank %lld: ", c->set[O_COMMUTATIVE] ? "cyclic order" : "rank order",
+    printf(", %s\nrank %lld: ", c->a.set[O_COMMUTATIVE] ? "cyclic order" : "rank order",
            (long long)v.rank);
     if (v.parent < 0)
       printf("root, holds the result at %s\n",
@@ -1149,9 +1048,9 @@ static int cmd_rank(cli *c) {
   oc_bcast_view v;
   int e;
   char b1[64], b2[64];
-  if (!c->set[O_RANK]) die("missing --rank (which processor's plan)");
+  if (!c->a.set[O_RANK]) die("missing --rank (which processor's plan)");
   c->rank = need_int(c, O_RANK, 0, c->p.P - 1);
-  if (is(c, "reduce")) return cmd_rank_reduce(c);
+  if (is(c, P_REDUCE)) return cmd_rank_reduce(c);
   if (c->alg == OC_BCAST_BARNOY)
     die("--algorithm: bar-noy-kipnis has no per-rank view (use karp or "
         "shou-chen)");
@@ -1159,7 +1058,7 @@ static int cmd_rank(cli *c) {
   if (e) die("--procs: cannot set up the broadcast: %s", oc_strerror(e));
   e = oc_bcast_rank(bc, c->rank, &v);
   if (e) die("--rank: cannot compute the plan: %s", oc_strerror(e));
-  if (c->set[O_JSON]) {
+  if (c->a.set[O_JSON]) {
     int64_t lb = oc_bcast_completion(bc);
     json_head(stdout, c, oc_bcast_alg_name(c->alg), lb, lb);
     printf(",\"rank\":%lld,\"parent\":%lld,", (long long)v.rank,
@@ -1229,13 +1128,13 @@ static char *read_all(FILE *f, size_t *len) {
  * --svg, report --html). */
 static void model_outputs(const cli *c, int *json, int *csv, int *draw, const char **svg,
                           int *report, const char **html) {
-  if (c->set[O_JSON] && c->set[O_CSV]) die("--json and --csv: choose one");
-  *json = c->set[O_JSON];
-  *csv = c->set[O_CSV];
-  *draw = strcmp(c->cmd, "draw") == 0;
-  *svg = c->val[O_SVG];
-  *report = strcmp(c->cmd, "report") == 0;
-  *html = c->val[O_HTML];
+  if (c->a.set[O_JSON] && c->a.set[O_CSV]) die("--json and --csv: choose one");
+  *json = c->a.set[O_JSON];
+  *csv = c->a.set[O_CSV];
+  *draw = c->a.bit == CMD_DRAW;
+  *svg = c->a.val[O_SVG];
+  *report = c->a.bit == CMD_REPORT;
+  *html = c->a.val[O_HTML];
 }
 
 /* --model kport: cli_kport.c does the work */
@@ -1254,7 +1153,7 @@ static int run_kport(cli *c) {
   a.root = c->root;
   a.alg = c->kpalg;
   if (a.report) a.command = cmdline = reproduce_line(c);
-  if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
+  if (c->a.bit == CMD_VERIFY) buf = read_all(c->in, &len);
   rc = cli_kport(&a, buf, len);
   free(buf);
   free(cmdline);
@@ -1268,57 +1167,57 @@ static int run_cbcast(cli *c) {
   char *buf = NULL, *cmdline = NULL;
   size_t len = 0;
   int rc, lat;
-  for (int o = 0; o < O_COUNT; o++)
-    if (c->set[o] && o != O_MODEL && o != O_PROCS && o != O_LATENCY && o != O_LAMBDA &&
+  for (int o = 0; o < O_NOPTS; o++)
+    if (c->a.set[o] && o != O_MODEL && o != O_PROCS && o != O_LATENCY && o != O_LAMBDA &&
         o != O_ITEMS && o != O_ROOT && o != O_JSON && o != O_CSV && o != O_QUIET &&
         o != O_BUFFERED && o != O_SVG && o != O_HTML && o != O_FORMAT && o != O_KARP_BLOCK &&
-        !(o == O_ALGORITHM && strcmp(c->val[o], "block-cyclic") == 0))
+        !(o == O_ALGORITHM && strcmp(c->a.val[o], "block-cyclic") == 0))
       die("--%s: not a parameter of '%s%s' (it takes --latency L, --procs P, "
-          "--items k, --root r)", OPTS[o].name, c->problem,
-          c->set[O_BUFFERED] ? " --buffered" : "");
-  if (strcmp(c->cmd, "plan") != 0 && strcmp(c->cmd, "bound") != 0 &&
-      strcmp(c->cmd, "verify") != 0 && strcmp(c->cmd, "draw") != 0 &&
-      strcmp(c->cmd, "report") != 0)
+          "--items k, --root r)", CLI_OPTS[o].name, c->problem,
+          c->a.set[O_BUFFERED] ? " --buffered" : "");
+  if (c->a.bit != CMD_PLAN && c->a.bit != CMD_BOUND &&
+      c->a.bit != CMD_VERIFY && c->a.bit != CMD_DRAW &&
+      c->a.bit != CMD_REPORT)
     die("%s: not available for '%s' (use plan, bound, verify, draw or report)", c->cmd,
         c->problem);
-  if (c->set[O_MODEL] && strcmp(c->val[O_MODEL], "postal") != 0)
+  if (c->a.set[O_MODEL] && strcmp(c->a.val[O_MODEL], "postal") != 0)
     die("--model: %s%s is the postal model (got '%s')", c->problem,
-        c->set[O_BUFFERED] ? " --buffered" : "", c->val[O_MODEL]);
-  if (c->set[O_LATENCY] && c->set[O_LAMBDA]) die("--lambda: give --latency or --lambda, not both");
-  lat = c->set[O_LAMBDA] ? O_LAMBDA : O_LATENCY;
-  if (!c->set[lat]) die("missing --latency (the postal latency L, an integer)");
+        c->a.set[O_BUFFERED] ? " --buffered" : "", c->a.val[O_MODEL]);
+  if (c->a.set[O_LATENCY] && c->a.set[O_LAMBDA]) die("--lambda: give --latency or --lambda, not both");
+  lat = c->a.set[O_LAMBDA] ? O_LAMBDA : O_LATENCY;
+  if (!c->a.set[lat]) die("missing --latency (the postal latency L, an integer)");
   memset(&a, 0, sizeof a);
   a.cmd = c->cmd;
-  if (c->set[O_KARP_BLOCK]) { /* one r-block's table: no processors, no schedule */
-    if (strcmp(c->cmd, "plan") != 0 || !is(c, "cbcast") || c->set[O_BUFFERED] ||
-        c->set[O_PROCS] || c->set[O_ROOT] || c->set[O_CSV] || c->set[O_SVG] || c->set[O_HTML] ||
-        c->set[O_FORMAT])
+  if (c->a.set[O_KARP_BLOCK]) { /* one r-block's table: no processors, no schedule */
+    if (c->a.bit != CMD_PLAN || !is(c, P_CBCAST) || c->a.set[O_BUFFERED] ||
+        c->a.set[O_PROCS] || c->a.set[O_ROOT] || c->a.set[O_CSV] || c->a.set[O_SVG] || c->a.set[O_HTML] ||
+        c->a.set[O_FORMAT])
       die("--karp-block: only 'optcast plan cbcast --latency L --karp-block r [--items k] "
           "[--json]'");
     a.L = need_int(c, lat, 1, OC_CBCAST_L_MAX);
     a.karp_block = need_int(c, O_KARP_BLOCK, 1, 64);
-    a.k = c->set[O_ITEMS] ? need_int(c, O_ITEMS, 1, 4096) : 16;
-    a.json = c->set[O_JSON];
+    a.k = c->a.set[O_ITEMS] ? need_int(c, O_ITEMS, 1, 4096) : 16;
+    a.json = c->a.set[O_JSON];
     return cli_cbcast(&a, NULL, 0);
   }
-  if (!c->set[O_PROCS]) die("missing --procs (number of processors)");
+  if (!c->a.set[O_PROCS]) die("missing --procs (number of processors)");
 #ifdef OC_CLI_NO_MAIN /* the fuzzing build: small instances (the plan searches) */
   a.L = need_int(c, lat, 1, 8);
   a.P = need_int(c, O_PROCS, 1, 64);
-  a.k = c->set[O_ITEMS] ? need_int(c, O_ITEMS, 1, 64) : 16;
+  a.k = c->a.set[O_ITEMS] ? need_int(c, O_ITEMS, 1, 64) : 16;
 #else
   a.L = need_int(c, lat, 1, OC_CBCAST_L_MAX);
   a.P = need_int(c, O_PROCS, 1, OC_CBCAST_PROCS_MAX);
-  a.k = c->set[O_ITEMS] ? need_int(c, O_ITEMS, 1, OC_CBCAST_MSGS_MAX) : 16;
+  a.k = c->a.set[O_ITEMS] ? need_int(c, O_ITEMS, 1, OC_CBCAST_MSGS_MAX) : 16;
 #endif
-  a.kitem = is(c, "kbcast");
-  if (a.kitem && !c->set[O_ITEMS]) a.k = 1;
-  a.buffered = c->set[O_BUFFERED];
-  a.root = c->set[O_ROOT] ? need_int(c, O_ROOT, 0, a.P - 1) : 0;
+  a.kitem = is(c, P_KBCAST);
+  if (a.kitem && !c->a.set[O_ITEMS]) a.k = 1;
+  a.buffered = c->a.set[O_BUFFERED];
+  a.root = c->a.set[O_ROOT] ? need_int(c, O_ROOT, 0, a.P - 1) : 0;
   model_outputs(c, &a.json, &a.csv, &a.draw, &a.svg, &a.report, &a.html);
-  if (a.csv && strcmp(c->cmd, "plan") != 0) die("--csv: only 'optcast plan' prints a schedule");
+  if (a.csv && c->a.bit != CMD_PLAN) die("--csv: only 'optcast plan' prints a schedule");
   if (a.report) a.command = cmdline = reproduce_line(c);
-  if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
+  if (c->a.bit == CMD_VERIFY) buf = read_all(c->in, &len);
   rc = a.buffered ? cli_buffered(&a, buf, len) : cli_cbcast(&a, buf, len);
   free(buf);
   free(cmdline);
@@ -1340,7 +1239,7 @@ static int run_rrp(cli *c) {
   a.root = c->root;
   a.nseg = c->nsegs;
   a.alg = c->ralg;
-  if (strcmp(c->cmd, "verify") == 0) buf = read_all(c->in, &len);
+  if (c->a.bit == CMD_VERIFY) buf = read_all(c->in, &len);
   if (a.report) a.command = cmdline = reproduce_line(c);
   if (c->nsegs) { /* nothing below exits early */
     c->segs = malloc(c->nsegs * sizeof *c->segs);
@@ -1360,41 +1259,35 @@ static int run_rrp(cli *c) {
   return rc;
 }
 
-/* `optcast compare`: cli_compare.c does the work */
+/* `optcast compare`: cli_compare.c does the work on the values given; the
+ * option table refuses what compare does not take. */
 static int run_compare(cli *c) {
-  static const int other[] = {O_PARAMS, O_LAMBDA, O_PORTS, O_LINES, O_OPERANDS, O_ALGORITHM, O_RANK,
-                              O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE,
-                              O_HTML, O_FORMAT};
   cli_compare_args a;
-  for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
-    if (c->set[other[i]])
-      die("--%s: not a parameter of 'optcast compare' (it takes --preset or --latency, "
-          "--overhead, --gap; --procs or --sweep; --items or --size; bcast: --root, --segment)",
-          OPTS[other[i]].name);
-  if (c->set[O_MODEL] && strcmp(c->val[O_MODEL], "logp") != 0)
-    die("--model: compare runs in the LogP model, got '%s'", c->val[O_MODEL]);
+  cli_refuse_untaken(&c->a, NULL, 0);
+  if (c->a.set[O_MODEL] && strcmp(c->a.val[O_MODEL], "logp") != 0)
+    die("--model: compare runs in the LogP model, got '%s'", c->a.val[O_MODEL]);
   memset(&a, 0, sizeof a);
   a.problem = c->problem;
-  a.procs = c->val[O_PROCS];
-  a.latency = c->val[O_LATENCY];
-  a.overhead = c->val[O_OVERHEAD];
-  a.gap = c->val[O_GAP];
-  a.preset = c->val[O_PRESET];
-  a.items = c->val[O_ITEMS];
-  a.size = c->val[O_SIZE];
-  a.root = c->val[O_ROOT];
-  a.sweep = c->val[O_SWEEP];
-  a.svg = c->val[O_SVG];
-  a.segment = c->val[O_SEGMENT];
-  a.json = c->set[O_JSON];
-  a.csv = c->set[O_CSV];
-  a.quiet = c->set[O_QUIET];
+  a.procs = c->a.val[O_PROCS];
+  a.latency = c->a.val[O_LATENCY];
+  a.overhead = c->a.val[O_OVERHEAD];
+  a.gap = c->a.val[O_GAP];
+  a.preset = c->a.val[O_PRESET];
+  a.items = c->a.val[O_ITEMS];
+  a.size = c->a.val[O_SIZE];
+  a.root = c->a.val[O_ROOT];
+  a.sweep = c->a.val[O_SWEEP];
+  a.svg = c->a.val[O_SVG];
+  a.segment = c->a.val[O_SEGMENT];
+  a.json = c->a.set[O_JSON];
+  a.csv = c->a.set[O_CSV];
+  a.quiet = c->a.set[O_QUIET];
   return cli_compare(&a);
 }
 
 static int64_t *parse_counts(const cli *c, int64_t n) {
   int64_t *cnt = (int64_t *)calloc((size_t)c->p.P, sizeof *cnt), sum = 0, q = 0;
-  const char *x = c->val[O_COUNTS];
+  const char *x = c->a.val[O_COUNTS];
   char buf[32];
   if (cnt == NULL) die("out of memory");
   while (*x) {
@@ -1417,59 +1310,6 @@ static int64_t *parse_counts(const cli *c, int64_t n) {
   return cnt;
 }
 
-/* Rows a combining schedule cannot have, reported at their own time before
- * the additions are inferred: a processor or time out of range, the root
- * sending, a processor sending twice.  Returns 1 when none; else fills v. */
-static int precheck_tree(const cli *c, const oc_sched *s, oc_verdict *v) {
-  int64_t best = INT64_MAX;
-  memset(v, 0, sizeof *v);
-  v->ok = 1;
-  for (int pass = 0; pass < 2; pass++) { /* range first, then in time order */
-    for (size_t i = 0; i < s->n; i++) {
-      const oc_msg *m = &s->msg[i];
-      int bad_range = m->src < 0 || m->src >= c->p.P || m->dst < 0 || m->dst >= c->p.P ||
-                      m->src == m->dst || m->t < 0;
-      if (pass == 0 && bad_range && m->t < best) {
-        best = m->t < 0 ? 0 : m->t;
-        v->ok = 0;
-        v->rule = OC_RULE_RANGE;
-        v->proc = (m->src >= 0 && m->src < c->p.P) ? m->src : 0;
-        v->at = best;
-        snprintf(v->detail, sizeof v->detail, "row %zu (%lld -> %lld) is out of range",
-                 i + 1, (long long)m->src, (long long)m->dst);
-      }
-    }
-    if (!v->ok) break;
-  }
-  if (v->ok) { /* sends by the root; a processor's second send (in time) */
-    int64_t *first = (int64_t *)malloc((size_t)c->p.P * sizeof *first);
-    int64_t *second = (int64_t *)malloc((size_t)c->p.P * sizeof *second);
-    if (first == NULL || second == NULL) die("out of memory");
-    for (int64_t q = 0; q < c->p.P; q++) first[q] = second[q] = INT64_MAX;
-    for (size_t i = 0; i < s->n; i++) {
-      int64_t q = s->msg[i].src, t = s->msg[i].t;
-      if (t < first[q]) { second[q] = first[q]; first[q] = t; }
-      else if (t < second[q]) second[q] = t;
-    }
-    for (int64_t q = 0; q < c->p.P; q++) {
-      int64_t at = q == c->root ? first[q] : second[q];
-      if (at < best) {
-        best = at;
-        v->ok = 0;
-        v->rule = OC_RULE_RESULT;
-        v->proc = q;
-        v->at = at;
-        snprintf(v->detail, sizeof v->detail, "%s",
-                 q == c->root ? "the root sends its partial result away"
-                              : "sends a second partial result");
-      }
-    }
-    free(first);
-    free(second);
-  }
-  return v->ok;
-}
-
 static int cmd_verify(cli *c) {
   size_t len;
   char *buf;
@@ -1478,13 +1318,13 @@ static int cmd_verify(cli *c) {
   int64_t lb = 0, n = 0, *cnt = NULL;
   int e;
   char b1[64], b2[64];
-  if (c->set[O_CSV]) die("--csv: verify reads CSV; it prints text or --json");
-  if (is(c, "bcast") && c->items != 1)
-    die("--items: bcast carries one item; for k items use 'kbcast'");
+  if (c->a.set[O_CSV]) die("--csv: verify reads CSV; it prints text or --json");
+  if (is(c, P_BCAST) && c->items != 1)
+    die("%s", BCAST_ONE_ITEM);
   check_plan_size(c);
-  if (is(c, "sum")) {
+  if (is(c, P_SUM)) {
     n = operands(c);
-    if (!c->set[O_COUNTS]) die("missing --counts (operands each processor starts with)");
+    if (!c->a.set[O_COUNTS]) die("missing --counts (operands each processor starts with)");
     cnt = parse_counts(c, n);
   }
   buf = read_all(c->in, &len);
@@ -1498,182 +1338,201 @@ static int cmd_verify(cli *c) {
       die("%s", err);
     }
   }
-  if (is(c, "bcast")) {
+  if (is(c, P_BCAST)) {
     if ((e = oc_verify_bcast(&c->p, c->root, 1, &s, &v)) != OC_OK) lib_fail("verify", e);
     if (oc_bcast_time(&c->p, &lb) != OC_OK) die("--procs: invalid parameters");
-  } else if (is(c, "kbcast")) {
+  } else if (is(c, P_KBCAST)) {
     int64_t l8, k31;
     if ((e = oc_verify_bcast(&c->p, c->root, c->items, &s, &v)) != OC_OK) lib_fail("verify", e);
     if ((e = oc_kbcast_bound(&c->p, c->items, &lb, &l8, &k31)) != OC_OK) lib_fail("bound", e);
-  } else if (is(c, "sum") || is(c, "reduce")) {
-    if (is(c, "reduce")) {
+  } else if (is(c, P_SUM) || is(c, P_REDUCE)) {
+    if (is(c, P_REDUCE)) {
       n = c->p.P;
       cnt = (int64_t *)malloc((size_t)c->p.P * sizeof *cnt);
       if (cnt == NULL) die("out of memory");
       for (int64_t q = 0; q < c->p.P; q++) cnt[q] = 1;
     }
-    if (!precheck_tree(c, &s, &v)) {
-      /* v says why: the first bad row, at its time */
-    } else if ((e = oc_reduce_infer(&c->p, c->root, cnt, c->set[O_ORDERED], &s)) == OC_EINVALID) {
-      memset(&v, 0, sizeof v);
-      v.ok = 0;
-      v.rule = OC_RULE_FOLD;
-      v.proc = c->root;
-      v.at = 0;
-      snprintf(v.detail, sizeof v.detail,
-               "the partial results cannot be folded in rank order (a subtree's "
-               "ranks are not an interval next to its parent's)");
-    } else if (e == OC_EINVAL || e == OC_EUNSUP || e == OC_ERANGE) {
-      memset(&v, 0, sizeof v);
-      v.ok = 0;
-      v.rule = OC_RULE_RESULT;
-      v.proc = c->root;
-      v.at = OC_AT_END;
-      snprintf(v.detail, sizeof v.detail,
-               "the messages do not form a tree into the root (a processor sends "
-               "twice, sends from the root, a cycle, or only forwards)");
-    } else if (e) {
+    if ((e = oc_verify_reduce_rows(&c->p, c->root, cnt, c->a.set[O_ORDERED], &s, &v)) != OC_OK)
       lib_fail("verify", e);
-    } else if (v.ok && (e = oc_verify_reduce(&c->p, c->root, n, &s, &v)) != OC_OK) {
-      lib_fail("verify", e);
-    }
-    if (is(c, "sum")) e = oc_sum_time(&c->p, n, &lb); else e = oc_reduce_time(&c->p, &lb);
+    if (is(c, P_SUM)) e = oc_sum_time(&c->p, n, &lb); else e = oc_reduce_time(&c->p, &lb);
     if (e) lib_fail("bound", e);
-  } else if (is(c, "allreduce") && c->set[O_ORDERED]) {
+  } else if (is(c, P_ALLREDUCE) && c->a.set[O_ORDERED]) {
     /* phase 1 (item 0): additions inferred in rank order; phase 2: item 1 */
-    oc_sched a;
-    int64_t *one = (int64_t *)malloc((size_t)c->p.P * sizeof *one);
-    if (one == NULL) die("out of memory");
-    for (int64_t q = 0; q < c->p.P; q++) one[q] = 1;
-    oc_sched_init(&a);
-    for (size_t i = 0; i < s.n; i++)
-      if (s.msg[i].item == 0 && oc_sched_push(&a, s.msg[i].t, s.msg[i].src, s.msg[i].dst, 0))
-        die("out of memory");
-    e = oc_reduce_infer(&c->p, 0, one, 1, &a);
-    free(one);
-    if (e == OC_OK) {
-      s.op = a.op; s.nop = a.nop; s.opcap = a.opcap;
-      s.seg = a.seg; s.nseg = a.nseg; s.segcap = a.segcap;
-      a.op = NULL; a.seg = NULL;
-      e = oc_verify_allreduce_ordered(&c->p, &s, &v);
-      if (e) lib_fail("verify", e);
-    } else {
-      memset(&v, 0, sizeof v);
-      v.rule = e == OC_EINVALID ? OC_RULE_FOLD : OC_RULE_RESULT;
-      v.at = e == OC_EINVALID ? 0 : OC_AT_END;
-      snprintf(v.detail, sizeof v.detail,
-               "the item-0 messages are not a rank-order reduction into rank 0");
-    }
-    oc_sched_free(&a);
-    {
-      int64_t t;
-      if ((e = oc_reduce_time(&c->p, &lb)) != OC_OK) lib_fail("bound", e);
-      (void)t;
-    }
-  } else if (is(c, "allreduce")) {
+    if ((e = oc_verify_allreduce_ordered_rows(&c->p, &s, &v)) != OC_OK) lib_fail("verify", e);
+    if ((e = oc_reduce_time(&c->p, &lb)) != OC_OK) lib_fail("bound", e);
+  } else if (is(c, P_ALLREDUCE)) {
     if ((e = oc_verify_allreduce(&c->p, &s, &v)) != OC_OK) lib_fail("verify", e);
     if ((e = oc_reduce_time(&c->p, &lb)) != OC_OK) lib_fail("bound", e);
   } else {
     int64_t t;
-    if ((e = oc_verify_alltoall(&c->p, c->items, c->set[O_PERSONALIZED], &s, &v)) != OC_OK)
+    if ((e = oc_verify_alltoall(&c->p, c->items, c->a.set[O_PERSONALIZED], &s, &v)) != OC_OK)
       lib_fail("verify", e);
-    if ((e = oc_alltoall_schedule(&c->p, c->items, c->set[O_PERSONALIZED], NULL, &t, &lb)) != OC_OK)
+    if ((e = oc_alltoall_schedule(&c->p, c->items, c->a.set[O_PERSONALIZED], NULL, &t, &lb)) != OC_OK)
       lib_fail("bound", e);
   }
-  if (c->set[O_JSON]) {
+  if (c->a.set[O_JSON]) {
+    char *extra = NULL;
+    size_t elen = 0;
+    if (is(c, P_SUM) && cnt != NULL) { /* the contract's key for sum */
+      FILE *m = open_memstream(&extra, &elen);
+      if (m == NULL) die("out of memory");
+      fprintf(m, ",\"operands\":%lld,\"operands_per_proc\":[", (long long)n);
+      for (int64_t q = 0; q < c->p.P; q++) fprintf(m, "%s%lld", q ? "," : "", (long long)cnt[q]);
+      fputc(']', m);
+      if (fclose(m) != 0) die("out of memory");
+    }
     json_head_v(stdout, c, "input", v.time, lb, v.ok);
-    printf(",\"messages\":%zu,\"valid\":%s", s.n, v.ok ? "true" : "false");
-    if (is(c, "sum") && cnt != NULL) { /* the contract's key for sum */
-      printf(",\"operands\":%lld,\"operands_per_proc\":[", (long long)n);
-      for (int64_t q = 0; q < c->p.P; q++) printf("%s%lld", q ? "," : "", (long long)cnt[q]);
-      printf("]");
-    }
-    if (!v.ok) {
-      char at[64];
-      if (v.at > OC_TIME_MAX)
-        snprintf(at, sizeof at, "null");
-      else
-        tfmt(at, sizeof at, c, v.at);
-      cli_json_violation(stdout, &v, at);
-    }
-    printf("}\n");
+    cli_json_verify_tail(s.n, &v, &c->p, extra);
+    free(extra);
   } else if (v.ok) {
     printf("valid: %zu messages, completion time %s, lower bound %s (%s)\n",
            s.n, tfmt(b1, sizeof b1, c, v.time), tfmt(b2, sizeof b2, c, lb),
            v.time == lb ? "optimal" : "above the bound");
   }
-  if (!v.ok) {
-    char at[64];
-    if (v.at > OC_TIME_MAX)
-      snprintf(at, sizeof at, "the end");
-    else
-      tfmt(at, sizeof at, c, v.at);
-    fprintf(stderr, "optcast: invalid schedule: processor %lld, time %s, rule %s: %s\n",
-            (long long)v.proc, at, oc_rule_name(v.rule), v.detail);
-    if (!c->set[O_JSON])
-      printf("invalid: processor %lld, time %s, rule %s: %s\n",
-             (long long)v.proc, at, oc_rule_name(v.rule), v.detail);
-  }
+  if (!v.ok) cli_print_violation(&v, c->a.set[O_JSON], "time ", &c->p);
   free(cnt);
   oc_sched_free(&s);
   return v.ok ? 0 : EXIT_CHECK;
 }
 
+/* ---- the commands ------------------------------------------------------------
+ * One table: dispatch, the overview and each command's help come from it. */
+enum { F_PROBLEM = 1, F_NEED_PROBLEM = 2, F_MODEL = 4, F_PREFIX = 8 };
+typedef struct cli_command {
+  const char *name;
+  int (*run)(cli *c);
+  unsigned bit, flags;
+  const char *summary; /* one line */
+  const char *usage;   /* the usage lines */
+} cli_command;
+
+static int cmd_compare(cli *c) { return run_compare(c); }
+static int cmd_run(cli *c) { return cli_run_cmd(&c->a); }
+static int cmd_measure(cli *c) { return cli_measure_cmd(&c->a); }
+static int cmd_help(cli *c);
+
+static const cli_command COMMANDS[] = {
+    {"plan", cmd_plan, CMD_PLAN, F_PROBLEM | F_NEED_PROBLEM | F_MODEL,
+     "build, verify and print a schedule",
+     "usage: optcast plan PROBLEM [params] [--json | --csv]\n"},
+    {"bound", cmd_bound, CMD_BOUND, F_PROBLEM | F_NEED_PROBLEM | F_MODEL,
+     "the lower bound (and the best known time) alone",
+     "usage: optcast bound PROBLEM [params] [--json]\n"},
+    {"verify", cmd_verify, CMD_VERIFY, F_PROBLEM | F_MODEL,
+     "check a --csv schedule from standard input",
+     "usage: optcast verify [PROBLEM] [params] [--json] < schedule.csv\n"
+     "       (PROBLEM defaults to bcast; exit 1 when the schedule breaks a rule)\n"},
+    {"rank", cmd_rank, CMD_RANK, F_PROBLEM | F_MODEL, "one rank's own plan (bcast, reduce)",
+     "usage: optcast rank [PROBLEM] --rank R [params] [--json]\n"},
+    {"draw", cmd_draw, CMD_DRAW, F_PROBLEM | F_NEED_PROBLEM | F_MODEL,
+     "the verified plan's pictures as an SVG",
+     "usage: optcast draw PROBLEM [params] (--svg FILE | --format svg)\n"},
+    {"report", cmd_report, CMD_REPORT, F_PROBLEM | F_NEED_PROBLEM | F_MODEL,
+     "the verified plan as one HTML page",
+     "usage: optcast report PROBLEM [params] (--html FILE | --format html)\n"},
+    {"compare", cmd_compare, CMD_COMPARE, F_PROBLEM,
+     "optcast's plan next to the MPI libraries' algorithms (LogP)",
+     "usage: optcast compare bcast|allreduce [--preset NAME | --latency L --overhead o --gap g]\n"
+     "               --procs P | --sweep procs=A..B[:STEP]  [--items m | --size B]\n"
+     "               [--root r] [--segment s] [--json | --csv] [--svg FILE]\n"
+     "       (--root, --segment: bcast only; --size: with --preset)\n"},
+    {"run", cmd_run, CMD_RUN, F_PROBLEM | F_PREFIX,
+     "run a collective on threads, check and time it",
+     "usage: optcast run bcast|reduce|allreduce|allgather|scan|sum --procs P\n"
+     "               [--count N | --size B] [--type T] [--op OP] [--root r] [--iters K]\n"
+     "               [--params FILE] [--segment B] [--check] [--json]\n"},
+    {"measure", cmd_measure, CMD_MEASURE, F_PREFIX,
+     "measure the threads transport's LogP parameters",
+     "usage: optcast measure [--procs P] [--sizes a,b,...] [--reps R] [--out FILE] [--json]\n"},
+    {"help", cmd_help, CMD_HELP, F_PROBLEM, "this overview, or one command's help",
+     "usage: optcast help [COMMAND]    (or: optcast COMMAND --help)\n"},
+};
+#define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
+
+static const cli_command *find_command(const char *name) {
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    if (strcmp(COMMANDS[i].name, name) == 0) return &COMMANDS[i];
+  return NULL;
+}
+
+static void overview(FILE *f) {
+  fputs("usage: optcast COMMAND [PROBLEM] [options]\ncommands:\n", f);
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    fprintf(f, "  %-9s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+  fputs(MODEL_NOTES, f);
+  fputs("'optcast help COMMAND' or 'optcast COMMAND --help': one command's options\n"
+        "example: optcast plan bcast --procs 8 --latency 6 --overhead 2 --gap 4\n", f);
+}
+
+static void command_help(FILE *f, const cli_command *k) {
+  fprintf(f, "optcast %s: %s\n%s", k->name, k->summary, k->usage);
+  if (k->bit != CMD_HELP) cli_print_options(f, k->bit);
+  if (k->flags & F_MODEL) fputs(MODEL_NOTES, f);
+}
+
+static int cmd_help(cli *c) {
+  const cli_command *k;
+  if (c->problem == NULL) {
+    overview(stdout);
+    return 0;
+  }
+  if ((k = find_command(c->problem)) == NULL)
+    die("help: unknown command '%s' (see 'optcast help')", c->problem);
+  command_help(stdout, k);
+  return 0;
+}
+
+/* the checks every model command shares, then the model's own flow */
+static int run_model(cli *c, const cli_command *k) {
+  int except[1] = {O_SIZE};
+  cli_refuse_untaken(&c->a, except, c->a.set[O_PARAMS] ? 1 : 0);
+  check_problem(c, (k->flags & F_NEED_PROBLEM) != 0);
+  check_output(c);
+  if (c->a.set[O_KARP_BLOCK] && !is(c, P_CBCAST))
+    die("--karp-block: only 'optcast plan cbcast --latency L --karp-block r' (got '%s' for %s)",
+        c->a.val[O_KARP_BLOCK], c->problem);
+  if (c->a.set[O_BUFFERED] && !is(c, P_CBCAST) && !is(c, P_KBCAST))
+    die("--buffered: the buffered model (Karp et al. 3.5) is for cbcast and kbcast");
+  if (is(c, P_CBCAST) || c->a.set[O_BUFFERED]) return run_cbcast(c);
+  build_params(c);
+  if (c->a.set[O_RANK] && k->bit != CMD_RANK)
+    die("--rank: only meaningful with 'optcast rank'");
+  if (c->a.set[O_CSV] && k->bit != CMD_PLAN)
+    die("--csv: only 'optcast plan' prints a schedule");
+  if (c->kport) return run_kport(c);
+  if (c->rrp) return run_rrp(c);
+  return k->run(c);
+}
+
 static int cli_run(int argc, char **argv, FILE *in) {
   cli c;
+  const cli_command *k;
   memset(&c, 0, sizeof c);
   c.in = in;
   if (argc < 2) {
-    usage(stderr);
+    overview(stderr);
     return EXIT_INPUT;
   }
-  c.cmd = argv[1];
-  if (strcmp(c.cmd, "help") == 0 || strcmp(c.cmd, "--help") == 0 ||
-      strcmp(c.cmd, "-h") == 0) {
-    usage(stdout);
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    overview(stdout);
     return 0;
   }
-  if (strcmp(c.cmd, "run") == 0 || strcmp(c.cmd, "measure") == 0)
-    return cli_runtime(argc, argv);
-  if (strcmp(c.cmd, "plan") != 0 && strcmp(c.cmd, "bound") != 0 &&
-      strcmp(c.cmd, "verify") != 0 && strcmp(c.cmd, "rank") != 0 &&
-      strcmp(c.cmd, "draw") != 0 && strcmp(c.cmd, "report") != 0 &&
-      strcmp(c.cmd, "compare") != 0)
-    die("unknown command '%s' (expected plan, bound, verify, rank, draw, report, compare, run or measure)",
-        c.cmd);
+  if ((k = find_command(argv[1])) == NULL)
+    die("unknown command '%s' (expected plan, bound, verify, rank, draw, report, compare, run or "
+        "measure)", argv[1]);
+  for (int i = 2; i < argc; i++) /* `optcast COMMAND ... --help`: its help, nothing else */
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      command_help(stdout, k);
+      return 0;
+    }
+  c.cmd = k->name;
   c.argc = argc;
   c.argv = argv;
-  parse_args(&c, argc, argv, 2);
-  if (c.set[O_HELP]) {
-    usage(stdout);
-    return 0;
-  }
-  if (strcmp(c.cmd, "compare") == 0) return run_compare(&c);
-  for (int o = O_SIZE; o <= O_SEGMENT; o++)
-    if (c.set[o] && !(o == O_SIZE && c.set[O_PARAMS]))
-      die("--%s: only meaningful with 'optcast compare' (or with --params)", OPTS[o].name);
-  check_problem(&c, strcmp(c.cmd, "plan") == 0 || strcmp(c.cmd, "bound") == 0 ||
-                        strcmp(c.cmd, "draw") == 0 || strcmp(c.cmd, "report") == 0);
-  check_output(&c);
-  if (c.set[O_KARP_BLOCK] && !is(&c, "cbcast"))
-    die("--karp-block: only 'optcast plan cbcast --latency L --karp-block r' (got '%s' for %s)",
-        c.val[O_KARP_BLOCK], c.problem);
-  if (c.set[O_BUFFERED] && !is(&c, "cbcast") && !is(&c, "kbcast"))
-    die("--buffered: the buffered model (Karp et al. 3.5) is for cbcast and kbcast");
-  if (is(&c, "cbcast") || c.set[O_BUFFERED]) return run_cbcast(&c);
-  build_params(&c);
-  if (c.set[O_RANK] && strcmp(c.cmd, "rank") != 0)
-    die("--rank: only meaningful with 'optcast rank'");
-  if (c.set[O_CSV] && strcmp(c.cmd, "plan") != 0)
-    die("--csv: only 'optcast plan' prints a schedule");
-  if (c.kport) return run_kport(&c);
-  if (c.rrp) return run_rrp(&c);
-  if (strcmp(c.cmd, "plan") == 0) return cmd_plan(&c);
-  if (strcmp(c.cmd, "bound") == 0) return cmd_bound(&c);
-  if (strcmp(c.cmd, "rank") == 0) return cmd_rank(&c);
-  if (strcmp(c.cmd, "draw") == 0) return cmd_draw(&c);
-  if (strcmp(c.cmd, "report") == 0) return cmd_report(&c);
-  return cmd_verify(&c);
+  cli_parse(&c.a, k->name, k->bit, (k->flags & F_PREFIX) ? (k->bit == CMD_RUN ? "run: " : "measure: ") : "",
+            argc, argv, 2);
+  c.problem = c.a.problem;
+  if (k->flags & F_MODEL) return run_model(&c, k);
+  return k->run(&c);
 }
 
 #ifdef OC_CLI_NO_MAIN

@@ -7,6 +7,68 @@
 
 #include "optcast.h"
 
+/* ---- the command line as data (cli_args.c) ---------------------------------
+ * One option table and one parser for every command: parse everything
+ * first (cli_parse), then act on the values.  Commands are bits. */
+enum {
+  CMD_PLAN = 1 << 0, CMD_BOUND = 1 << 1, CMD_VERIFY = 1 << 2, CMD_RANK = 1 << 3,
+  CMD_DRAW = 1 << 4, CMD_REPORT = 1 << 5, CMD_COMPARE = 1 << 6, CMD_RUN = 1 << 7,
+  CMD_MEASURE = 1 << 8, CMD_HELP = 1 << 9
+};
+/* the commands that plan one model's schedule */
+#define CMD_MODEL (CMD_PLAN | CMD_BOUND | CMD_VERIFY | CMD_RANK | CMD_DRAW | CMD_REPORT)
+enum {
+  O_MODEL, O_PROCS, O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_LINES,
+  O_ITEMS, O_OPERANDS, O_ROOT, O_ALGORITHM, O_RANK, O_JSON, O_CSV, O_QUIET,
+  O_HELP, O_PERSONALIZED, O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_DEGREE, O_SVG, O_HTML,
+  O_FORMAT, O_PRESET, O_SIZE, O_SWEEP, O_SEGMENT, O_SEGMENTS, O_PARAMS, O_BUFFERED,
+  O_KARP_BLOCK,
+  /* the runtime's (run, measure) */
+  O_COUNT, O_TYPE, O_OP, O_ITERS, O_CHECK, O_TIMEOUT, O_TRANSPORT, O_SIZES, O_REPS, O_OUT,
+  O_NOPTS
+};
+typedef struct cli_option {
+  const char *name;
+  int arg;             /* 1: takes a value (--opt v or --opt=v)                 */
+  unsigned cmds;       /* the commands that read it; elsewhere it is unknown    */
+  unsigned takes;      /* of those, the ones that use it; the others refuse it  */
+  const char *value;   /* its value in the help ("P"), or NULL                  */
+  const char *help;    /* one line                                              */
+  const char *refusal; /* the refusal text for the commands that read, not take */
+} cli_option;
+extern const cli_option CLI_OPTS[O_NOPTS];
+
+typedef struct cli_args {
+  const char *cmd;      /* the command's name                        */
+  unsigned bit;         /* its CMD_* bit                             */
+  const char *problem;  /* the first word after it, or NULL          */
+  const char *val[O_NOPTS];
+  int set[O_NOPTS];
+} cli_args;
+/* Parses argv[first..) for the command bit (named cmd) into a; a bad
+ * command line prints one line and exits 2 (cli_die).  prefix: "" or the
+ * command's name and ": " in front of its parse errors (run, measure). */
+void cli_parse(cli_args *a, const char *cmd, unsigned bit, const char *prefix, int argc,
+               char **argv, int first);
+/* Refuses (cli_die) every option given that the command reads but does not
+ * take, with its refusal text; the options in `except` are let through. */
+void cli_refuse_untaken(const cli_args *a, const int *except, size_t nexcept);
+/* One command's help: its usage, then its options with their help lines. */
+void cli_print_options(FILE *f, unsigned bit);
+
+/* "optcast: <message>" on stderr, then exit 2 (the fuzzing build: back to
+ * oc_cli_fuzz) */
+_Noreturn void cli_die(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* `optcast run` and `optcast measure` (cli_run.c) on the parsed options;
+ * return the exit code. */
+int cli_run_cmd(const cli_args *a);
+int cli_measure_cmd(const cli_args *a);
+
 /* reverse = 0: a broadcast tree (children = the processors it sends to);
  * 1: a reduction tree (children = the processors that send to it) */
 int cli_render_tree(FILE *f, const oc_params *p, int64_t root,
@@ -17,15 +79,25 @@ int cli_render_tree(FILE *f, const oc_params *p, int64_t root,
 int cli_render_activity(FILE *f, const oc_params *p, int64_t root,
                         const oc_sched *s, int64_t completion);
 
-/* `,"violation":{...}` for verify --json; at: the JSON value of its time
- * (a number, or "null" for "at the end"). */
-void cli_json_violation(FILE *f, const oc_verdict *v, const char *at);
+/* ---- shared output (cli_out.c) ---------------------------------------------
+ * Exit codes: 0 ok, 1 an invalid schedule or a self-check failure (a
+ * planner's schedule the verifier rejects: a bug), 2 bad input. */
+#define CLI_EXIT_CHECK 1
+#define CLI_EXIT_INPUT 2
+/* "optcast: WHAT: <the error>" on stderr; returns CLI_EXIT_INPUT */
+int cli_fail(const char *what, int e);
+/* "optcast: internal error: the ALG schedule fails the verifier: WHY";
+ * returns CLI_EXIT_CHECK */
+int cli_self_check_failed(const char *alg, const char *why);
+/* The end of a verify JSON line: messages, valid, extra (more keys, or
+ * NULL), the violation (its time in p's unit, p NULL: an integer; null for
+ * an item never received), the closing brace and newline. */
+void cli_json_verify_tail(size_t n, const oc_verdict *v, const oc_params *p, const char *extra);
 /* "optcast: invalid schedule: ..." on stderr, and "invalid: ..." on stdout
- * unless json; unit: "time " or "round " (cli_render.c). */
-void cli_print_violation(const oc_verdict *v, int json, const char *unit);
-void cli_json_verify_tail(size_t n, const oc_verdict *v);
+ * unless json; unit: "time ", "round " or "step "; the time as above. */
+void cli_print_violation(const oc_verdict *v, int json, const char *unit, const oc_params *p);
 /* Reads verify's CSV schedule into s (initialised here); a bad one prints one
- * line on stderr and returns 2 (s freed), else 0 (cli_render.c). */
+ * line on stderr and returns 2 (s freed), else 0. */
 int cli_read_schedule(char *buf, size_t len, const oc_params *p, oc_sched *s);
 
 /* k-port problems (cli_kport.c); the options are checked by cli.c.  buf:
@@ -79,10 +151,6 @@ typedef struct cli_rrp_args {
   const char *svg, *html, *command;
 } cli_rrp_args;
 int cli_rrp(const cli_rrp_args *a, char *buf, size_t len);
-
-/* `optcast run` and `optcast measure` (cli_run.c): argv[1] is the command;
- * returns the exit code. */
-int cli_runtime(int argc, char **argv);
 
 /* ---- SVG primitives (cli_svg.c) ------------------------------------------ */
 void cli_svg_escape(FILE *f, const char *s);

@@ -16,11 +16,6 @@
 
 #include "cli.h"
 
-static int bf_fail(const char *what, int e) {
-  fprintf(stderr, "optcast: %s: %s\n", what, oc_strerror(e));
-  return 2;
-}
-
 static void bf_json_head(const cli_cbcast_args *a, int64_t time, int64_t lb, int valid) {
   printf("{\"problem\":\"%s\",\"model\":\"postal\",\"buffered\":true,"
          "\"algorithm\":\"block-cyclic\",\"P\":%lld,\"lambda\":%lld,\"latency\":%lld,"
@@ -96,8 +91,8 @@ static int bf_plan(const cli_cbcast_args *a) {
             (long long)OC_CBCAST_MSGS_MAX);
     return 2;
   }
-  if ((e = oc_params_postal(&p, a->P, a->L, 1)) != OC_OK) return bf_fail("plan", e);
-  if ((e = bf_bound_of(a, &lb)) != OC_OK) return bf_fail("plan", e);
+  if ((e = oc_params_postal(&p, a->P, a->L, 1)) != OC_OK) return cli_fail("plan", e);
+  if ((e = bf_bound_of(a, &lb)) != OC_OK) return cli_fail("plan", e);
   oc_sched_init(&s);
   if (a->kitem) {
     oc_kbcast_result r;
@@ -111,13 +106,11 @@ static int bf_plan(const cli_cbcast_args *a) {
   if (e == OC_OK) e = oc_verify_buffered(&p, a->root, a->k, !a->kitem, &s, &v);
   if (e != OC_OK) {
     oc_sched_free(&s);
-    return bf_fail("plan", e);
+    return cli_fail("plan", e);
   }
   if (!v.ok) { /* a bug: never print it */
-    fprintf(stderr, "optcast: internal error: the buffered schedule fails the verifier: %s\n",
-            v.detail);
     oc_sched_free(&s);
-    return 2;
+    return cli_self_check_failed("buffered", v.detail);
   }
   rt = s.recv_at; /* the schedule's receive times */
   time = v.time;
@@ -126,10 +119,7 @@ static int bf_plan(const cli_cbcast_args *a) {
   if (a->draw || a->report) {
     e = cli_cb_picture(a, &s, rt, time, lb, "block-cyclic", a->kitem ? "time" : "delay");
   } else if (a->csv) {
-    fputs("time,src,dst,item,recv\n", stdout);
-    for (size_t i = 0; i < s.n; i++)
-      printf("%lld,%lld,%lld,%lld,%lld\n", (long long)s.msg[i].t, (long long)s.msg[i].src,
-             (long long)s.msg[i].dst, (long long)s.msg[i].item, (long long)rt[i]);
+    oc_sched_write_csv(stdout, &s, NULL); /* integer steps, with recv */
   } else if (a->json) {
     bf_json_head(a, time, lb, 1);
     printf(",\"max_wait\":%lld,\"messages\":%zu,\"verified\":true}\n", (long long)max_wait,
@@ -160,7 +150,7 @@ static int bf_plan(const cli_cbcast_args *a) {
 static int bf_bound(const cli_cbcast_args *a) {
   int64_t lb;
   int e = bf_bound_of(a, &lb);
-  if (e != OC_OK) return bf_fail("bound", e);
+  if (e != OC_OK) return cli_fail("bound", e);
   if (a->json) {
     bf_json_head(a, lb, lb, 1);
     printf(",\"bound\":\"%s\"}\n",
@@ -186,8 +176,8 @@ static int bf_verify(const cli_cbcast_args *a, char *buf, size_t len) {
   char err[200];
   int64_t lb;
   int e;
-  if ((e = oc_params_postal(&p, a->P, a->L, 1)) != OC_OK) return bf_fail("verify", e);
-  if ((e = bf_bound_of(a, &lb)) != OC_OK) return bf_fail("verify", e);
+  if ((e = oc_params_postal(&p, a->P, a->L, 1)) != OC_OK) return cli_fail("verify", e);
+  if ((e = bf_bound_of(a, &lb)) != OC_OK) return cli_fail("verify", e);
   oc_sched_init(&s);
   e = oc_sched_read_csv_buffered(buf, len, &p, &s, err, sizeof err);
   if (e != OC_OK) {
@@ -198,17 +188,17 @@ static int bf_verify(const cli_cbcast_args *a, char *buf, size_t len) {
   e = oc_verify_buffered(&p, a->root, a->k, !a->kitem, &s, &v);
   if (e != OC_OK) {
     oc_sched_free(&s);
-    return bf_fail("verify", e);
+    return cli_fail("verify", e);
   }
   if (a->json) {
     bf_json_head(a, v.ok ? v.time : 0, lb, v.ok);
-    cli_json_verify_tail(s.n, &v);
+    cli_json_verify_tail(s.n, &v, NULL, NULL);
   } else if (v.ok) {
     printf("valid (buffered): %zu messages, %s %lld, lower bound %lld (%s)\n", s.n,
            a->kitem ? "completion time" : "largest delay", (long long)v.time, (long long)lb,
            v.time == lb ? "optimal" : "above the bound");
   }
-  if (!v.ok) cli_print_violation(&v, a->json, "time ");
+  if (!v.ok) cli_print_violation(&v, a->json, "time ", NULL);
   oc_sched_free(&s);
   return v.ok ? 0 : 1;
 }

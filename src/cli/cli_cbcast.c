@@ -12,11 +12,6 @@
 
 #include "cli.h"
 
-static int cb_fail(const char *what, int e) {
-  fprintf(stderr, "optcast: %s: %s\n", what, oc_strerror(e));
-  return 2;
-}
-
 static void cb_json_head(const cli_cbcast_args *a, const char *alg, int64_t time,
                          int64_t lb, int valid) {
   printf("{\"problem\":\"cbcast\",\"model\":\"postal\",\"algorithm\":\"%s\","
@@ -106,7 +101,7 @@ static int cb_plan(const cli_cbcast_args *a) {
             (long long)a->k, (long long)a->P, (long long)OC_CBCAST_MSGS_MAX);
     return 2;
   }
-  if ((e = oc_cbcast_new(&c, a->P, a->L)) != OC_OK) return cb_fail("plan", e);
+  if ((e = oc_cbcast_new(&c, a->P, a->L)) != OC_OK) return cli_fail("plan", e);
   in = oc_cbcast_get_info(c);
   oc_sched_init(&s);
   if ((e = oc_cbcast_schedule(c, a->root, a->k, &s)) != OC_OK ||
@@ -114,14 +109,12 @@ static int cb_plan(const cli_cbcast_args *a) {
       (e = oc_verify_cbcast(&p, a->root, a->k, &s, &v)) != OC_OK) {
     oc_sched_free(&s);
     oc_cbcast_free(c);
-    return cb_fail("plan", e);
+    return cli_fail("plan", e);
   }
   if (!v.ok || (a->P > 1 && v.time != in->delay)) { /* a bug: never print it */
-    fprintf(stderr, "optcast: internal error: the continuous schedule fails the verifier: %s\n",
-            v.ok ? "delay differs" : v.detail);
     oc_sched_free(&s);
     oc_cbcast_free(c);
-    return 2;
+    return cli_self_check_failed("continuous", v.ok ? "delay differs" : v.detail);
   }
   oc_sched_sort(&s);
   if (a->draw || a->report) {
@@ -132,10 +125,7 @@ static int cb_plan(const cli_cbcast_args *a) {
     return e;
   }
   if (a->csv) {
-    fputs("time,src,dst,item\n", stdout);
-    for (size_t i = 0; i < s.n; i++)
-      printf("%lld,%lld,%lld,%lld\n", (long long)s.msg[i].t, (long long)s.msg[i].src,
-             (long long)s.msg[i].dst, (long long)s.msg[i].item);
+    oc_sched_write_csv(stdout, &s, NULL); /* integer steps */
   } else if (a->json) {
     cb_json_head(a, "block-cyclic", in->delay, in->bound, 1);
     printf(",\"delay\":%lld,\"B\":%lld,\"deadline\":%lld,\"method\":\"%s\","
@@ -177,7 +167,7 @@ static int cb_bound(const cli_cbcast_args *a) {
   oc_cbcast *c = NULL;
   const oc_cbcast_info *in;
   int e = oc_cbcast_new(&c, a->P, a->L);
-  if (e != OC_OK) return cb_fail("bound", e);
+  if (e != OC_OK) return cli_fail("bound", e);
   in = oc_cbcast_get_info(c);
   if (a->json) {
     cb_json_head(a, oc_cbcast_method_name(in->method), in->delay, in->bound, 1);
@@ -206,23 +196,23 @@ static int cb_verify(const cli_cbcast_args *a, char *buf, size_t len) {
             (long long)OC_CBCAST_MSGS_MAX);
     return 2;
   }
-  if ((e = oc_params_postal(&p, a->P, a->L, 1)) != OC_OK) return cb_fail("verify", e);
-  if ((e = oc_cbcast_new(&c, a->P, a->L)) != OC_OK) return cb_fail("verify", e);
+  if ((e = oc_params_postal(&p, a->P, a->L, 1)) != OC_OK) return cli_fail("verify", e);
+  if ((e = oc_cbcast_new(&c, a->P, a->L)) != OC_OK) return cli_fail("verify", e);
   lb = oc_cbcast_get_info(c)->bound;
   oc_cbcast_free(c);
   if (cli_read_schedule(buf, len, &p, &s) != 0) return 2;
   if ((e = oc_verify_cbcast(&p, a->root, a->k, &s, &v)) != OC_OK) {
     oc_sched_free(&s);
-    return cb_fail("verify", e);
+    return cli_fail("verify", e);
   }
   if (a->json) {
     cb_json_head(a, "input", v.ok ? v.time : 0, lb, v.ok);
-    cli_json_verify_tail(s.n, &v);
+    cli_json_verify_tail(s.n, &v, NULL, NULL);
   } else if (v.ok) {
     printf("valid: %zu messages, largest delay %lld, lower bound %lld (%s)\n", s.n,
            (long long)v.time, (long long)lb, v.time == lb ? "optimal" : "above the bound");
   }
-  if (!v.ok) cli_print_violation(&v, a->json, "time ");
+  if (!v.ok) cli_print_violation(&v, a->json, "time ", NULL);
   oc_sched_free(&s);
   return v.ok ? 0 : 1;
 }
@@ -240,7 +230,7 @@ static int cb_karp_block(const cli_cbcast_args *a) {
     return 2;
   }
   tab = (int64_t *)malloc((size_t)(r * (a->k + 2 * r)) * sizeof *tab);
-  if (tab == NULL) return cb_fail("plan", OC_ENOMEM);
+  if (tab == NULL) return cli_fail("plan", OC_ENOMEM);
   if ((e = oc_kbcast_karp_block(a->L, r, a->k, tab, &T)) != OC_OK) {
     free(tab);
     if (e == OC_EUNSUP) {
@@ -248,7 +238,7 @@ static int cb_karp_block(const cli_cbcast_args *a) {
                       "r >= 4 (L = %lld)\n", (long long)r, (long long)a->L);
       return 2;
     }
-    return cb_fail("plan", e);
+    return cli_fail("plan", e);
   }
   for (int64_t j = 0; j < r; j++) { /* each item once, one a step (the rows' steps are distinct) */
     int64_t got = 0;
@@ -256,7 +246,7 @@ static int cb_karp_block(const cli_cbcast_args *a) {
     if (got != a->k) {
       free(tab);
       fprintf(stderr, "optcast: internal error: the block pattern loses receptions\n");
-      return 2;
+      return CLI_EXIT_CHECK;
     }
   }
   if (a->json) {

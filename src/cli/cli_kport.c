@@ -10,11 +10,6 @@
 
 #include "cli.h"
 
-static int kp_fail(const char *what, int e) {
-  fprintf(stderr, "optcast: %s: %s\n", what, oc_strerror(e));
-  return 2;
-}
-
 static const char *kp_bound_text(void) {
   return "Bar-Noy & Ho Lemmas 1-3 (reconstructed): ceil(m/k') - 1 + "
          "ceil(log_{k+1} n), +1 when the last batch needs more bandwidth; "
@@ -154,7 +149,7 @@ static int kp_plan(const cli_kport_args *a) {
   oc_kport_bounds b;
   oc_verdict v;
   int e;
-  if ((e = oc_kport_bound(a->n, a->k, a->m, &b)) != OC_OK) return kp_fail("bound", e);
+  if ((e = oc_kport_bound(a->n, a->k, a->m, &b)) != OC_OK) return cli_fail("bound", e);
   if (a->m > OC_KPORT_PLAN_MAX / a->n) {
     fprintf(stderr,
             "optcast: --items, --procs: a schedule of %lld x %lld is too large "
@@ -174,17 +169,15 @@ static int kp_plan(const cli_kport_args *a) {
   }
   if (e != OC_OK) {
     oc_sched_free(&s);
-    return kp_fail("plan", e);
+    return cli_fail("plan", e);
   }
   if ((e = oc_verify_kport(a->n, a->k, a->m, a->root, &s, &v)) != OC_OK) {
     oc_sched_free(&s);
-    return kp_fail("verify", e);
+    return cli_fail("verify", e);
   }
   if (!v.ok || v.time != r.time) { /* a bug: never print an unchecked plan */
-    fprintf(stderr, "optcast: internal error: the %s schedule fails the verifier: %s\n",
-            oc_kport_alg_name(r.alg), v.ok ? "time differs" : v.detail);
     oc_sched_free(&s);
-    return 2;
+    return cli_self_check_failed(oc_kport_alg_name(r.alg), v.ok ? "time differs" : v.detail);
   }
   oc_sched_sort(&s);
   if (a->draw || a->report) {
@@ -193,10 +186,7 @@ static int kp_plan(const cli_kport_args *a) {
     return e;
   }
   if (a->csv) {
-    fputs("time,src,dst,item\n", stdout);
-    for (size_t i = 0; i < s.n; i++)
-      printf("%lld,%lld,%lld,%lld\n", (long long)s.msg[i].t, (long long)s.msg[i].src,
-             (long long)s.msg[i].dst, (long long)s.msg[i].item);
+    oc_sched_write_csv(stdout, &s, NULL); /* rounds */
   } else if (a->json) {
     kp_json_head(a, oc_kport_alg_name(r.alg), r.time, &b, 1);
     printf(",\"depth\":%lld,\"messages\":%zu,\"verified\":true}\n",
@@ -225,7 +215,7 @@ static int kp_bound(const cli_kport_args *a) {
   oc_kport_bounds b;
   oc_kport_result r;
   int e = oc_kport_bound(a->n, a->k, a->m, &b), known = 0;
-  if (e != OC_OK) return kp_fail("bound", e);
+  if (e != OC_OK) return cli_fail("bound", e);
   /* the best schedule's time, when one can be built (times only) */
   if (a->m <= OC_KPORT_PLAN_MAX / a->n &&
       oc_kport_plan(a->n, a->k, a->m, a->root, OC_KP_BEST, NULL, &r) == OC_OK)
@@ -263,22 +253,22 @@ static int kp_verify(const cli_kport_args *a, char *buf, size_t len) {
     return 2;
   }
   /* rounds are integers: read them as postal times with lambda = 1 */
-  if (oc_params_postal(&p, a->n, 1, 1) != OC_OK) return kp_fail("verify", OC_EINVAL);
+  if (oc_params_postal(&p, a->n, 1, 1) != OC_OK) return cli_fail("verify", OC_EINVAL);
   if (cli_read_schedule(buf, len, &p, &s) != 0) return 2;
   if ((e = oc_verify_kport(a->n, a->k, a->m, a->root, &s, &v)) != OC_OK ||
       (e = oc_kport_bound(a->n, a->k, a->m, &b)) != OC_OK) {
     oc_sched_free(&s);
-    return kp_fail("verify", e);
+    return cli_fail("verify", e);
   }
   if (a->json) {
     kp_json_head(a, "input", v.ok ? v.time : 0, &b, v.ok);
-    cli_json_verify_tail(s.n, &v);
+    cli_json_verify_tail(s.n, &v, NULL, NULL);
   } else if (v.ok) {
     printf("valid: %zu messages, completion round %lld, lower bound %lld (%s)\n", s.n,
            (long long)v.time, (long long)b.lb,
            v.time == b.lb ? "optimal" : "above the bound");
   }
-  if (!v.ok) cli_print_violation(&v, a->json, "round ");
+  if (!v.ok) cli_print_violation(&v, a->json, "round ", NULL);
   oc_sched_free(&s);
   return v.ok ? 0 : 1;
 }

@@ -11,11 +11,6 @@
 
 #include "cli.h"
 
-static int rr_fail(const char *what, int e) {
-  fprintf(stderr, "optcast: %s: %s\n", what, oc_strerror(e));
-  return 2;
-}
-
 static oc_rrp_spec rr_spec(const cli_rrp_args *a) {
   oc_rrp_spec sp;
   memset(&sp, 0, sizeof sp);
@@ -169,7 +164,7 @@ static int rr_draw(const cli_rrp_args *a, const oc_rrp_sched *s, const oc_rrp_re
   int e = rr_svg(a, s, r, b, &doc, &len);
   if (e != OC_OK) {
     free(doc);
-    return rr_fail("draw", e);
+    return cli_fail("draw", e);
   }
   if (a->report) {
     cli_report_in in;
@@ -219,14 +214,6 @@ static int rr_draw(const cli_rrp_args *a, const oc_rrp_sched *s, const oc_rrp_re
 }
 
 /* ---- plan / bound / verify ----------------------------------------------------- */
-static void rr_csv(const oc_rrp_sched *s) {
-  fputs("time,src,dst,item,dir,line\n", stdout);
-  for (size_t i = 0; i < s->n; i++)
-    printf("%lld,%lld,%lld,%lld,%s,%lld\n", (long long)s->msg[i].t,
-           (long long)s->msg[i].src, (long long)s->msg[i].dst, (long long)s->msg[i].item,
-           s->msg[i].dir == OC_RRP_CW ? "cw" : "ccw", (long long)s->msg[i].line);
-}
-
 static int rr_plan(const cli_rrp_args *a) {
   oc_rrp_spec sp = rr_spec(a);
   oc_rrp_sched s;
@@ -234,26 +221,24 @@ static int rr_plan(const cli_rrp_args *a) {
   oc_rrp_bounds b;
   oc_verdict v;
   int e;
-  if ((e = oc_rrp_bound(&sp, &b)) != OC_OK) return rr_fail("bound", e);
+  if ((e = oc_rrp_bound(&sp, &b)) != OC_OK) return cli_fail("bound", e);
   oc_rrp_sched_init(&s);
   if ((e = oc_rrp_plan(&sp, a->alg, &s, &r)) != OC_OK) {
     oc_rrp_sched_free(&s);
-    return rr_fail("plan", e);
+    return cli_fail("plan", e);
   }
   if ((e = oc_verify_rrp(&sp, &s, &v)) != OC_OK) {
     oc_rrp_sched_free(&s);
-    return rr_fail("verify", e);
+    return cli_fail("verify", e);
   }
   if (!v.ok || v.time != r.time) { /* a bug: never print an unchecked plan */
-    fprintf(stderr, "optcast: internal error: the %s schedule fails the verifier: %s\n",
-            oc_rrp_alg_name(r.alg), v.ok ? "time differs" : v.detail);
     oc_rrp_sched_free(&s);
-    return 2;
+    return cli_self_check_failed(oc_rrp_alg_name(r.alg), v.ok ? "time differs" : v.detail);
   }
   if (a->draw || a->report) {
     e = rr_draw(a, &s, &r, &b);
   } else if (a->csv) {
-    rr_csv(&s);
+    oc_rrp_sched_write_csv(stdout, &s);
   } else if (a->json) {
     rr_json_head(a, oc_rrp_alg_name(r.alg), r.time, &b, 1);
     printf(",\"lines_used\":%lld,\"messages\":%zu,\"verified\":true}\n",
@@ -288,8 +273,8 @@ static int rr_bound(const cli_rrp_args *a) {
   oc_rrp_bounds b;
   oc_rrp_result r;
   int e = oc_rrp_bound(&sp, &b);
-  if (e != OC_OK) return rr_fail("bound", e);
-  if ((e = oc_rrp_plan(&sp, OC_RRP_BEST, NULL, &r)) != OC_OK) return rr_fail("plan", e);
+  if (e != OC_OK) return cli_fail("bound", e);
+  if ((e = oc_rrp_plan(&sp, OC_RRP_BEST, NULL, &r)) != OC_OK) return cli_fail("plan", e);
   if (a->json) {
     rr_json_head(a, oc_rrp_alg_name(r.alg), r.time, &b, 1);
     printf(",\"best_known\":%lld}\n", (long long)r.time);
@@ -318,7 +303,7 @@ static int rr_verify(const cli_rrp_args *a, char *buf, size_t len) {
       fprintf(stderr, "optcast: schedule: %s\n", err);
       return 2;
     }
-    return rr_fail("schedule", e);
+    return cli_fail("schedule", e);
   }
   if ((e = oc_verify_rrp(&sp, &s, &v)) != OC_OK || (e = oc_rrp_bound(&sp, &b)) != OC_OK) {
     oc_rrp_sched_free(&s);
@@ -327,26 +312,16 @@ static int rr_verify(const cli_rrp_args *a, char *buf, size_t len) {
                       "ring checker's work limit\n");
       return 2;
     }
-    return rr_fail("verify", e);
+    return cli_fail("verify", e);
   }
   if (a->json) {
-    char at[32];
-    snprintf(at, sizeof at, "%lld", (long long)v.at);
     rr_json_head(a, "input", v.ok ? v.time : 0, &b, v.ok);
-    printf(",\"messages\":%zu,\"valid\":%s", s.n, v.ok ? "true" : "false");
-    if (!v.ok) cli_json_violation(stdout, &v, at);
-    printf("}\n");
+    cli_json_verify_tail(s.n, &v, NULL, NULL);
   } else if (v.ok) {
     printf("valid: %zu messages, completion step %lld, lower bound %lld (%s)\n", s.n,
            (long long)v.time, (long long)b.lb, v.time == b.lb ? "optimal" : "above the bound");
   }
-  if (!v.ok) {
-    fprintf(stderr, "optcast: invalid schedule: processor %lld, step %lld, rule %s: %s\n",
-            (long long)v.proc, (long long)v.at, oc_rule_name(v.rule), v.detail);
-    if (!a->json)
-      printf("invalid: processor %lld, step %lld, rule %s: %s\n", (long long)v.proc,
-             (long long)v.at, oc_rule_name(v.rule), v.detail);
-  }
+  if (!v.ok) cli_print_violation(&v, a->json, "step ", NULL);
   oc_rrp_sched_free(&s);
   return v.ok ? 0 : 1;
 }

@@ -185,7 +185,7 @@ static int load_params(const char *path, oc_rtparams *prm) {
   return 0;
 }
 
-static int cmd_run(int argc, char **argv) {
+int cli_run_cmd(const cli_args *a) {
   runjob j;
   runopts o;
   oc_rtparams prm;
@@ -194,55 +194,51 @@ static int cmd_run(int argc, char **argv) {
   int have_op = 0, rc = 0, *rcs = NULL;
   double *tot = NULL;
   const char *coll_name;
+  /* the integer options: option, its variable, its range */
+  const struct { int o; int64_t *to, lo, hi; } ints[] = {
+      {O_PROCS, &P, 1, RUN_PROCS_MAX},          {O_COUNT, &count, 0, RUN_BYTES_MAX},
+      {O_SIZE, &size, 0, RUN_BYTES_MAX},        {O_ROOT, &root, 0, RUN_PROCS_MAX},
+      {O_ITERS, &iters, 1, RUN_ITERS_MAX},      {O_SEGMENT, &seg, 1, RUN_BYTES_MAX},
+      {O_OPERANDS, &operands, 1, OC_REDUCE_PLAN_MAX},
+      {O_TIMEOUT, &timeout, 0, (int64_t)1 << 40}};
   memset(&j, 0, sizeof j);
   memset(&o, 0, sizeof o);
   j.t = OC_INT32;
   j.op = oc_reducer_builtin(OC_OP_SUM);
-  if (argc < 3 || argv[2][0] == '-')
+  if (a->problem == NULL)
     return bad("run: which collective? (%s)", "bcast, reduce, allreduce, allgather, scan or sum", "");
-  coll_name = argv[2];
+  coll_name = a->problem;
   for (v = 0; v < 6 && strcmp(coll_name, COLLS[v]) != 0; v++) {
   }
   if (v == 6)
     return bad("run: unknown collective '%s' (expected bcast, reduce, allreduce, allgather, scan or sum)%s",
                coll_name, "");
   j.k = (coll)v;
-  for (int i = 3; i < argc; i++) {
-    const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    int r = 0;
-    if (strncmp(a, "--", 2) != 0) return bad("run: unexpected argument '%s'%s", a, "");
-    a += 2;
-    if (strcmp(a, "json") == 0) { o.json = 1; continue; }
-    if (strcmp(a, "check") == 0) { j.check = 1; continue; }
-    if (val == NULL) return bad("--%s: missing value%s", a, "");
-    i++;
-    if (strcmp(a, "procs") == 0) r = parse_i(a, val, 1, RUN_PROCS_MAX, &P);
-    else if (strcmp(a, "count") == 0) r = parse_i(a, val, 0, RUN_BYTES_MAX, &count);
-    else if (strcmp(a, "size") == 0) r = parse_i(a, val, 0, RUN_BYTES_MAX, &size);
-    else if (strcmp(a, "root") == 0) r = parse_i(a, val, 0, RUN_PROCS_MAX, &root);
-    else if (strcmp(a, "iters") == 0) r = parse_i(a, val, 1, RUN_ITERS_MAX, &iters);
-    else if (strcmp(a, "segment") == 0) r = parse_i(a, val, 1, RUN_BYTES_MAX, &seg);
-    else if (strcmp(a, "operands") == 0) r = parse_i(a, val, 1, OC_REDUCE_PLAN_MAX, &operands);
-    else if (strcmp(a, "timeout") == 0) r = parse_i(a, val, 0, (int64_t)1 << 40, &timeout);
-    else if (strcmp(a, "params") == 0) o.params_file = val;
-    else if (strcmp(a, "algorithm") == 0) j.alg = val;
-    else if (strcmp(a, "type") == 0) {
-      if (oc_type_parse(val, &j.t) != OC_OK)
-        return bad("--type: unknown type '%s' (int8..int64, uint8..uint64, float, double, byte)%s", val, "");
-    } else if (strcmp(a, "op") == 0) {
-      oc_opkind kd;
-      if (oc_opkind_parse(val, &kd) != OC_OK)
-        return bad("--op: unknown operator '%s' (sum prod min max band bor bxor land lor)%s", val, "");
-      j.op = oc_reducer_builtin(kd);
-      have_op = 1;
-    } else if (strcmp(a, "transport") == 0) {
-      if (strcmp(val, "threads") != 0)
-        return bad("--transport: '%s' is not available here (threads; MPI programs use the library or the interposer, docs/MPI.md)%s", val, "");
-    } else {
-      return bad("run: unknown option '--%s'%s", a, "");
-    }
-    if (r) return r;
+  o.json = a->set[O_JSON];
+  j.check = a->set[O_CHECK];
+  for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+    int r;
+    if (a->set[ints[i].o] &&
+        (r = parse_i(CLI_OPTS[ints[i].o].name, a->val[ints[i].o], ints[i].lo, ints[i].hi,
+                     ints[i].to)) != 0)
+      return r;
   }
+  o.params_file = a->val[O_PARAMS];
+  j.alg = a->val[O_ALGORITHM];
+  if (a->set[O_TYPE] && oc_type_parse(a->val[O_TYPE], &j.t) != OC_OK)
+    return bad("--type: unknown type '%s' (int8..int64, uint8..uint64, float, double, byte)%s",
+               a->val[O_TYPE], "");
+  if (a->set[O_OP]) {
+    oc_opkind kd;
+    if (oc_opkind_parse(a->val[O_OP], &kd) != OC_OK)
+      return bad("--op: unknown operator '%s' (sum prod min max band bor bxor land lor)%s",
+                 a->val[O_OP], "");
+    j.op = oc_reducer_builtin(kd);
+    have_op = 1;
+  }
+  if (a->set[O_TRANSPORT] && strcmp(a->val[O_TRANSPORT], "threads") != 0)
+    return bad("--transport: '%s' is not available here (threads; MPI programs use the library "
+               "or the interposer, docs/MPI.md)%s", a->val[O_TRANSPORT], "");
   if (P < 0) return bad("--procs: required (the number of threads)%s", "", "");
   if (root >= P) {
     fprintf(stderr, "optcast: --root: %lld is not a rank of %lld\n", (long long)root, (long long)P);
@@ -332,8 +328,8 @@ static int cmd_run(int argc, char **argv) {
     for (int it = 0; it < iters; it++) {
       double s = 1e300, en = 0;
       for (int r = 0; r < P; r++) {
-        double a = j.start[(size_t)it * (size_t)P + (size_t)r], b = j.end[(size_t)it * (size_t)P + (size_t)r];
-        if (a < s) s = a;
+        double st = j.start[(size_t)it * (size_t)P + (size_t)r], b = j.end[(size_t)it * (size_t)P + (size_t)r];
+        if (st < s) s = st;
         if (b > en) en = b;
       }
       tot[it] = en - s;
@@ -403,48 +399,36 @@ static int meas_rank(oc_comm *c, void *arg) {
   return e;
 }
 
-static int cmd_measure(int argc, char **argv) {
+int cli_measure_cmd(const cli_args *a) {
   static const int64_t defaults[] = {8, 64, 512, 4096, 32768, 262144, 1048576, 4194304};
   int64_t sizes[OC_RTPARAMS_ROWS_MAX], P = 2, reps = 20;
-  int n = 0, json = 0, rcs[64];
-  const char *outpath = NULL;
+  int n = 0, json = a->set[O_JSON], rcs[64], r;
+  const char *outpath = a->val[O_OUT];
   measjob m;
-  for (int i = 2; i < argc; i++) {
-    const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    int r = 0;
-    if (strncmp(a, "--", 2) != 0) return bad("measure: unexpected argument '%s'%s", a, "");
-    a += 2;
-    if (strcmp(a, "json") == 0) { json = 1; continue; }
-    if (val == NULL) return bad("--%s: missing value%s", a, "");
-    i++;
-    if (strcmp(a, "procs") == 0) r = parse_i(a, val, 2, 64, &P);
-    else if (strcmp(a, "reps") == 0) r = parse_i(a, val, 1, MEASURE_REPS_MAX, &reps);
-    else if (strcmp(a, "out") == 0) outpath = val;
-    else if (strcmp(a, "transport") == 0) {
-      if (strcmp(val, "threads") != 0)
-        return bad("--transport: '%s': this command measures threads; for MPI run build/optcast_measure_mpi under mpirun (docs/MPI.md)%s", val, "");
-    } else if (strcmp(a, "sizes") == 0) {
-      const char *s = val;
-      n = 0;
-      while (*s) {
-        char tok[32];
-        size_t k = strcspn(s, ",");
-        if (k == 0 || k >= sizeof tok || n >= OC_RTPARAMS_ROWS_MAX)
-          return bad("--sizes: '%s' is not a list of at most 64 sizes a,b,...%s", val, "");
-        memcpy(tok, s, k);
-        tok[k] = '\0';
-        if (oc_parse_int(tok, 1, MEASURE_BYTES_MAX, &sizes[n]) != OC_OK ||
-            (n > 0 && sizes[n] <= sizes[n - 1]))
-          return bad("--sizes: '%s': sizes must be ascending integers in 1..2^30%s", val, "");
-        n++;
-        s += k;
-        if (*s == ',') s++;
-      }
-      if (n == 0) return bad("--sizes: empty list%s", "", "");
-    } else {
-      return bad("measure: unknown option '--%s'%s", a, "");
+  if (a->problem != NULL) return bad("measure: unexpected argument '%s'%s", a->problem, "");
+  if (a->set[O_PROCS] && (r = parse_i("procs", a->val[O_PROCS], 2, 64, &P)) != 0) return r;
+  if (a->set[O_REPS] && (r = parse_i("reps", a->val[O_REPS], 1, MEASURE_REPS_MAX, &reps)) != 0)
+    return r;
+  if (a->set[O_TRANSPORT] && strcmp(a->val[O_TRANSPORT], "threads") != 0)
+    return bad("--transport: '%s': this command measures threads; for MPI run "
+               "build/optcast_measure_mpi under mpirun (docs/MPI.md)%s", a->val[O_TRANSPORT], "");
+  if (a->set[O_SIZES]) {
+    const char *val = a->val[O_SIZES], *s = val;
+    while (*s) {
+      char tok[32];
+      size_t k = strcspn(s, ",");
+      if (k == 0 || k >= sizeof tok || n >= OC_RTPARAMS_ROWS_MAX)
+        return bad("--sizes: '%s' is not a list of at most 64 sizes a,b,...%s", val, "");
+      memcpy(tok, s, k);
+      tok[k] = '\0';
+      if (oc_parse_int(tok, 1, MEASURE_BYTES_MAX, &sizes[n]) != OC_OK ||
+          (n > 0 && sizes[n] <= sizes[n - 1]))
+        return bad("--sizes: '%s': sizes must be ascending integers in 1..2^30%s", val, "");
+      n++;
+      s += k;
+      if (*s == ',') s++;
     }
-    if (r) return r;
+    if (n == 0) return bad("--sizes: empty list%s", "", "");
   }
   if (n == 0) {
     n = (int)(sizeof defaults / sizeof defaults[0]);
@@ -494,9 +478,4 @@ static int cmd_measure(int argc, char **argv) {
     if (outpath != NULL) printf("parameters written to %s\n", outpath);
   }
   return 0;
-}
-
-int cli_runtime(int argc, char **argv) {
-  if (strcmp(argv[1], "run") == 0) return cmd_run(argc, argv);
-  return cmd_measure(argc, argv);
 }

@@ -1,0 +1,158 @@
+/* cli_args.c - the command line's options as data: one table (name, value,
+ * the commands that read and take it, help line, refusal text) and the one
+ * parser every command uses.  Parsing only records what was given; the
+ * commands check the values afterwards (docs/CLI.md). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define M CMD_MODEL
+#define C CMD_COMPARE
+#define R CMD_RUN
+#define ME CMD_MEASURE
+#define ALL (CMD_MODEL | CMD_COMPARE | CMD_RUN | CMD_MEASURE | CMD_HELP)
+#define NOT_COMPARE                                                                        \
+  "not a parameter of 'optcast compare' (it takes --preset or --latency, --overhead, "    \
+  "--gap; --procs or --sweep; --items or --size; bcast: --root, --segment)"
+#define COMPARE_ONLY "only meaningful with 'optcast compare' (or with --params)"
+
+const cli_option CLI_OPTS[O_NOPTS] = {
+    [O_MODEL] = {"model", 1, M | C, M | C, "M", "logp (default), postal, kport or rrp", NULL},
+    [O_PROCS] = {"procs", 1, M | C | R | ME, M | C | R | ME, "P",
+                 "processors (run: threads; measure: ranks, default 2)", NULL},
+    [O_LATENCY] = {"latency", 1, M | C, M | C, "L", "LogP latency L (postal: lambda)", NULL},
+    [O_OVERHEAD] = {"overhead", 1, M | C, M | C, "o", "LogP overhead o", NULL},
+    [O_GAP] = {"gap", 1, M | C, M | C, "g", "LogP gap g (at least 1)", NULL},
+    [O_LAMBDA] = {"lambda", 1, M | C, M, "X", "postal latency, X >= 1: 2.5 or 5/2", NOT_COMPARE},
+    [O_PORTS] = {"ports", 1, M | C, M, "k", "kport: ports per processor", NOT_COMPARE},
+    [O_LINES] = {"lines", 1, M | C, M, "L", "rrp: bus lines", NOT_COMPARE},
+    [O_ITEMS] = {"items", 1, M | C, M | C, "m",
+                 "items (kbcast, cbcast, alltoall; compare: packets)", NULL},
+    [O_OPERANDS] = {"operands", 1, M | C | R, M | R, "n", "sum: operands to add", NOT_COMPARE},
+    [O_ROOT] = {"root", 1, M | C | R, M | C | R, "r", "the root (default 0)", NULL},
+    [O_ALGORITHM] = {"algorithm", 1, M | C | R, M | R, "NAME",
+                     "the algorithm (per problem and model; default the best)", NOT_COMPARE},
+    [O_RANK] = {"rank", 1, M | C, CMD_RANK, "R", "rank: which processor's plan", NOT_COMPARE},
+    [O_JSON] = {"json", 0, M | C | R | ME, M | C | R | ME, NULL, "one JSON object", NULL},
+    [O_CSV] = {"csv", 0, M | C, M | C, NULL, "plan: the schedule as CSV; compare: a table",
+               NULL},
+    [O_QUIET] = {"quiet", 0, M | C, M | C, NULL, "no progress lines on stderr", NULL},
+    [O_HELP] = {"help", 0, ALL, ALL, NULL, "this help", NULL},
+    [O_PERSONALIZED] = {"personalized", 0, M | C, M, NULL,
+                        "alltoall: a distinct item per destination", NOT_COMPARE},
+    [O_COMMUTATIVE] = {"commutative", 0, M | C, M, NULL,
+                       "reduce: fold cyclically from root + 1", NOT_COMPARE},
+    [O_ORDERED] = {"ordered", 0, M | C, M, NULL,
+                   "allreduce: rank order; verify reduce: require rank order", NOT_COMPARE},
+    [O_COUNTS] = {"counts", 1, M | C, M, "c0,c1,...", "verify sum: operands per processor",
+                  NOT_COMPARE},
+    [O_DEGREE] = {"degree", 1, M | C, M, "d", "kbcast dtree: the tree's degree", NOT_COMPARE},
+    [O_SVG] = {"svg", 1, M | C, M | C, "FILE", "draw, compare: write the SVG to FILE", NULL},
+    [O_HTML] = {"html", 1, M | C, M, "FILE", "report: write the HTML page to FILE",
+                NOT_COMPARE},
+    [O_FORMAT] = {"format", 1, M | C, M, "svg|html", "draw, report: to standard output",
+                  NOT_COMPARE},
+    [O_PRESET] = {"preset", 1, M | C, M | C, "NAME",
+                  "published LogP parameters: cm5, ib-tukey, loggopsim, atlahs", NULL},
+    [O_SIZE] = {"size", 1, M | C | R, C | R, "B",
+                "bytes (compare with --preset, run; with --params)", COMPARE_ONLY},
+    [O_SWEEP] = {"sweep", 1, M | C, C, "procs=A..B[:S]", "compare: a range of P",
+                 COMPARE_ONLY},
+    [O_SEGMENT] = {"segment", 1, M | C | R, C | R, "s",
+                   "compare bcast: the pipeline's segment; run: segment bytes", COMPARE_ONLY},
+    [O_SEGMENTS] = {"segments", 1, M | C, M, "0,s1,...", "rrp: the blocks' first processors",
+                    NOT_COMPARE},
+    [O_PARAMS] = {"params", 1, M | C | R, M | R, "FILE",
+                  "measured LogP parameters (optcast measure --out)", NOT_COMPARE},
+    [O_BUFFERED] = {"buffered", 0, M | C, M, NULL,
+                    "cbcast, kbcast: the buffered postal model (Karp et al. 3.5)", NOT_COMPARE},
+    [O_KARP_BLOCK] = {"karp-block", 1, M | C, M, "r",
+                      "plan cbcast: Theorem 3.7's table of one r-block", NOT_COMPARE},
+    [O_COUNT] = {"count", 1, R, R, "N", "elements per rank (default 1000)", NULL},
+    [O_TYPE] = {"type", 1, R, R, "T", "int8..int64, uint8..uint64, float, double, byte", NULL},
+    [O_OP] = {"op", 1, R, R, "OP", "sum prod min max band bor bxor land lor", NULL},
+    [O_ITERS] = {"iters", 1, R, R, "K", "iterations (default 10)", NULL},
+    [O_CHECK] = {"check", 0, R, R, NULL, "the runtime checks every step", NULL},
+    [O_TIMEOUT] = {"timeout", 1, R, R, "MS", "give up after MS milliseconds", NULL},
+    [O_TRANSPORT] = {"transport", 1, R | ME, R | ME, "threads", "the transport", NULL},
+    [O_SIZES] = {"sizes", 1, ME, ME, "a,b,...", "message sizes in bytes, ascending", NULL},
+    [O_REPS] = {"reps", 1, ME, ME, "R", "repetitions per size (default 20)", NULL},
+    [O_OUT] = {"out", 1, ME, ME, "FILE", "write the parameter file", NULL},
+};
+
+/* the option named by s[0..n) that command bit reads, or -1 */
+static int find(const char *s, size_t n, unsigned bit) {
+  for (int o = 0; o < O_NOPTS; o++)
+    if ((CLI_OPTS[o].cmds & bit) && strlen(CLI_OPTS[o].name) == n &&
+        strncmp(CLI_OPTS[o].name, s, n) == 0)
+      return o;
+  return -1;
+}
+
+/* "--name" or "--name=..." of an option the command reads */
+static int is_option(const char *s, unsigned bit) {
+  if (strncmp(s, "--", 2) != 0) return 0;
+  s += 2;
+  return find(s, strcspn(s, "="), bit) >= 0;
+}
+
+void cli_parse(cli_args *a, const char *cmd, unsigned bit, const char *prefix, int argc,
+               char **argv, int first) {
+  memset(a, 0, sizeof *a);
+  a->cmd = cmd;
+  a->bit = bit;
+  for (int i = first; i < argc; i++) {
+    const char *s = argv[i], *eq;
+    size_t n;
+    int o;
+    if (strncmp(s, "--", 2) != 0) {
+      if (a->problem == NULL && s[0] != '-') {
+        a->problem = s;
+        continue;
+      }
+      cli_die("%sunexpected argument '%s'", prefix, s);
+    }
+    s += 2;
+    eq = strchr(s, '=');
+    n = eq ? (size_t)(eq - s) : strlen(s);
+    if ((o = find(s, n, bit)) < 0) cli_die("%sunknown option '%s'", prefix, argv[i]);
+    if (a->set[o]) cli_die("--%s given twice", CLI_OPTS[o].name);
+    a->set[o] = 1;
+    if (!CLI_OPTS[o].arg) {
+      if (eq) cli_die("--%s takes no value", CLI_OPTS[o].name);
+      continue;
+    }
+    if (eq) {
+      a->val[o] = eq + 1;
+    } else if (i + 1 < argc && !is_option(argv[i + 1], bit)) {
+      a->val[o] = argv[++i];
+    } else if (i + 1 < argc) {
+      cli_die("--%s: missing value (the next argument, '%s', is an option)", CLI_OPTS[o].name,
+              argv[i + 1]);
+    } else {
+      cli_die("--%s: missing value", CLI_OPTS[o].name);
+    }
+    if (a->val[o][0] == '\0') cli_die("--%s: empty value", CLI_OPTS[o].name);
+  }
+}
+
+void cli_refuse_untaken(const cli_args *a, const int *except, size_t nexcept) {
+  for (int o = 0; o < O_NOPTS; o++) {
+    int skip = 0;
+    for (size_t k = 0; k < nexcept; k++) skip |= except[k] == o;
+    if (a->set[o] && !skip && !(CLI_OPTS[o].takes & a->bit))
+      cli_die("--%s: %s", CLI_OPTS[o].name, CLI_OPTS[o].refusal);
+  }
+}
+
+void cli_print_options(FILE *f, unsigned bit) {
+  fputs("options:\n", f);
+  for (int o = 0; o < O_NOPTS; o++) {
+    char head[64];
+    if (!(CLI_OPTS[o].takes & bit)) continue;
+    snprintf(head, sizeof head, "--%s%s%s", CLI_OPTS[o].name, CLI_OPTS[o].value ? " " : "",
+             CLI_OPTS[o].value ? CLI_OPTS[o].value : "");
+    fprintf(f, "  %-24s %s\n", head, CLI_OPTS[o].help);
+  }
+}
