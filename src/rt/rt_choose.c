@@ -26,13 +26,10 @@ enum {
 };
 
 /* allreduce's tree: reduce to 0 + broadcast from 0, each on its cached plan */
-static int cost_tree(oc_comm *c, int64_t count, const oc_elem *el, int64_t len, int64_t m,
-                     int64_t *t) {
+static int cost_reduce_bcast(oc_comm *c, const rt_shape *s, int64_t *t) {
   rt_plan *r, *b;
-  int e = rt_plan_get(c, RT_REDUCE, count, el, 0, !el->commutative, &r);
-  (void)len;
-  (void)m;
-  if (e == OC_OK) e = rt_plan_get(c, RT_BCAST, count, el, 0, 0, &b);
+  int e = rt_plan_get(c, RT_REDUCE, s->count, s->el, 0, !s->el->commutative, &r);
+  if (e == OC_OK) e = rt_plan_get(c, RT_BCAST, s->count, s->el, 0, 0, &b);
   if (e == OC_OK) *t = oc_add_sat(r->predicted, b->predicted);
   return e;
 }
@@ -46,10 +43,10 @@ static const struct rt_cand {
   rt_cost_fn *cost;
 } CANDS[] = {
     {RT_BCAST, "bcast", NULL, RT_ALG_TREE, "karp-pipeline", C_SEGMENTED | C_RANGE_STOPS,
-     rt_cost_bcast},
+     rt_cost_tree},
     {RT_REDUCE, "reduce", NULL, RT_ALG_TREE, "karp-reduce", C_SEGMENTED | C_RANGE_STOPS,
-     rt_cost_reduce},
-    {RT_ALLREDUCE, "allreduce", "tree", RT_ALG_TREE, "reduce+bcast", 0, cost_tree},
+     rt_cost_tree},
+    {RT_ALLREDUCE, "allreduce", "tree", RT_ALG_TREE, "reduce+bcast", 0, cost_reduce_bcast},
     {RT_ALLREDUCE, "allreduce", "doubling", RT_ALG_DOUBLING, "recursive-doubling", 0,
      rt_cost_rd},
     {RT_ALLREDUCE, "allreduce", "ring", RT_ALG_RING, "ring", C_COMMUTATIVE | C_BLOCKS,
@@ -75,27 +72,29 @@ int rt_alg_lookup(const char *collective, const char *algorithm, int *coll, int 
  * OC_RT_SEGMENT_MIN bytes; *m, *t replaced by any cheaper than *t. */
 static int search(oc_comm *c, const struct rt_cand *k, int64_t count, const oc_elem *el,
                   int64_t *best_m, int64_t *best_t) {
+  rt_shape s = {k->coll, count, 0, 0, el};
   int64_t t, m;
   int e;
   if (c->seg_bytes > 0) {
-    int64_t per = oc_max64(1, c->seg_bytes / (int64_t)el->extent);
-    m = oc_max64(1, rt_seg_len(count, per));
-    if ((e = k->cost(c, count, el, per, m, &t)) != OC_OK) return e;
+    s.len = oc_max64(1, c->seg_bytes / (int64_t)el->extent);
+    s.m = oc_max64(1, rt_seg_len(count, s.len));
+    if ((e = k->cost(c, &s, &t)) != OC_OK) return e;
     if (t < *best_t) {
       *best_t = t;
-      *best_m = m;
+      *best_m = s.m;
     }
     return OC_OK;
   }
   for (m = 1; m <= OC_RT_SEGMENTS_MAX && m <= oc_max64(count, 1); m *= 2) {
-    int64_t len = rt_seg_len(count, m), mm = count > 0 ? rt_seg_len(count, len) : 1;
-    if (m > 1 && len * (int64_t)el->extent < OC_RT_SEGMENT_MIN) break;
-    e = k->cost(c, count, el, len, mm, &t);
+    s.len = rt_seg_len(count, m);
+    s.m = count > 0 ? rt_seg_len(count, s.len) : 1;
+    if (m > 1 && s.len * (int64_t)el->extent < OC_RT_SEGMENT_MIN) break;
+    e = k->cost(c, &s, &t);
     if (e == OC_ERANGE && (k->flags & C_RANGE_STOPS)) break;
     if (e) return e;
     if (t < *best_t) {
       *best_t = t;
-      *best_m = mm;
+      *best_m = s.m;
     }
   }
   return OC_OK;
@@ -142,7 +141,7 @@ int rt_choose(oc_comm *c, int coll, int64_t count, const oc_elem *el, rt_choice 
         any = 1;
         continue;
       }
-    } else if ((e = k->cost(c, count, el, 0, 1, &t)) != OC_OK) {
+    } else if ((e = k->cost(c, &(rt_shape){coll, count, 0, 1, el}, &t)) != OC_OK) {
       return e;
     } else if (any && t >= best.t) {
       continue;

@@ -71,12 +71,16 @@ int rt_plan_get(oc_comm *c, int kind, int64_t count, const oc_elem *el, int root
                 int ordered, rt_plan **out);
 
 /* ---- the cost model (rt_model.c) ---------------------------------------------
- * A candidate's predicted time in model units for count elements cut into
- * m segments of len elements (unsegmented algorithms ignore len and m). */
-typedef int rt_cost_fn(oc_comm *c, int64_t count, const oc_elem *el, int64_t len,
-                       int64_t m, int64_t *t);
-rt_cost_fn rt_cost_bcast, rt_cost_reduce, rt_cost_ring, rt_cost_rd, rt_cost_scan_rd,
-    rt_cost_chain;
+ * A candidate's predicted time in model units for a call of collective
+ * coll on count elements, cut into m segments of len elements
+ * (unsegmented algorithms ignore len and m). */
+typedef struct rt_shape {
+  int coll;
+  int64_t count, len, m;
+  const oc_elem *el;
+} rt_shape;
+typedef int rt_cost_fn(oc_comm *c, const rt_shape *s, int64_t *t);
+rt_cost_fn rt_cost_tree, rt_cost_ring, rt_cost_rd, rt_cost_scan_rd, rt_cost_chain;
 /* the tree a pipeline of m segments of `bytes` runs on (LogP with the gap
  * m G), and its time: kind RT_BCAST or RT_REDUCE */
 int rt_model_tree(const oc_comm *c, int kind, int64_t bytes, int64_t m, oc_params *tree,

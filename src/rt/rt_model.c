@@ -67,30 +67,19 @@ static int costs_at(const oc_comm *c, int64_t bytes, int64_t *L, int64_t *o, int
   return OC_OK;
 }
 
-/* the trees: m segments of rt_seg_len(count, m) elements (the segment the
- * executor sends; len is only the search's nominal one) */
-int rt_cost_bcast(oc_comm *c, int64_t count, const oc_elem *el, int64_t len, int64_t m,
-                  int64_t *t) {
+/* the trees (coll RT_BCAST or RT_REDUCE): m segments of
+ * rt_seg_len(count, m) elements (the segment the executor sends; len is
+ * only the search's nominal one) */
+int rt_cost_tree(oc_comm *c, const rt_shape *s, int64_t *t) {
   oc_params tree;
-  (void)len;
-  return rt_model_tree(c, RT_BCAST, (int64_t)el->extent * rt_seg_len(count, m), m, &tree,
-                       t);
+  return rt_model_tree(c, s->coll, (int64_t)s->el->extent * rt_seg_len(s->count, s->m),
+                       s->m, &tree, t);
 }
 
-int rt_cost_reduce(oc_comm *c, int64_t count, const oc_elem *el, int64_t len, int64_t m,
-                   int64_t *t) {
-  oc_params tree;
-  (void)len;
-  return rt_model_tree(c, RT_REDUCE, (int64_t)el->extent * rt_seg_len(count, m), m, &tree,
-                       t);
-}
-
-int rt_cost_ring(oc_comm *c, int64_t count, const oc_elem *el, int64_t len, int64_t m,
-                 int64_t *t) {
-  int64_t L, o, G, a, P = c->tp.size, b = rt_blk_len(count, (int)P, 0) * (int64_t)el->extent;
-  int e = costs_at(c, b, &L, &o, &G, &a);
-  (void)len;
-  (void)m;
+int rt_cost_ring(oc_comm *c, const rt_shape *s, int64_t *t) {
+  int64_t L, o, G, a, P = c->tp.size;
+  int e = costs_at(c, rt_blk_len(s->count, (int)P, 0) * (int64_t)s->el->extent, &L, &o, &G,
+                   &a);
   if (e) return e;
   *t = oc_add_sat(oc_mul_sat(2 * (P - 1), oc_max64(G, oc_add_sat(L, 2 * o))),
                   oc_mul_sat(P - 1, a));
@@ -98,43 +87,34 @@ int rt_cost_ring(oc_comm *c, int64_t count, const oc_elem *el, int64_t len, int6
 }
 
 /* rounds x (L + 2o + a) at the whole size */
-static int rounds_cost(oc_comm *c, int64_t count, const oc_elem *el, int64_t rounds,
-                       int64_t *t) {
+static int rounds_cost(oc_comm *c, const rt_shape *s, int64_t rounds, int64_t *t) {
   int64_t L, o, G, a;
-  int e = costs_at(c, count * (int64_t)el->extent, &L, &o, &G, &a);
+  int e = costs_at(c, s->count * (int64_t)s->el->extent, &L, &o, &G, &a);
   if (e) return e;
   *t = oc_mul_sat(rounds, oc_add_sat(oc_add_sat(L, 2 * o), a));
   return OC_OK;
 }
 
-int rt_cost_rd(oc_comm *c, int64_t count, const oc_elem *el, int64_t len, int64_t m,
-               int64_t *t) {
+int rt_cost_rd(oc_comm *c, const rt_shape *s, int64_t *t) {
   int64_t P = c->tp.size, rounds = 0;
-  (void)len;
-  (void)m;
   while (((int64_t)2 << rounds) <= P) rounds++;
   if (((int64_t)1 << rounds) < P) rounds += 2;
-  return rounds_cost(c, count, el, rounds, t);
+  return rounds_cost(c, s, rounds, t);
 }
 
-int rt_cost_scan_rd(oc_comm *c, int64_t count, const oc_elem *el, int64_t len, int64_t m,
-                    int64_t *t) {
+int rt_cost_scan_rd(oc_comm *c, const rt_shape *s, int64_t *t) {
   int64_t P = c->tp.size, rounds = 0;
-  (void)len;
-  (void)m;
   while (((int64_t)1 << rounds) < P) rounds++;
-  return rounds_cost(c, count, el, rounds, t);
+  return rounds_cost(c, s, rounds, t);
 }
 
 /* the chain: m segments of len elements (the caller's segment size when
  * it set one) */
-int rt_cost_chain(oc_comm *c, int64_t count, const oc_elem *el, int64_t len, int64_t m,
-                  int64_t *t) {
+int rt_cost_chain(oc_comm *c, const rt_shape *s, int64_t *t) {
   int64_t L, o, G, a, P = c->tp.size;
-  int e = costs_at(c, len * (int64_t)el->extent, &L, &o, &G, &a);
-  (void)count;
+  int e = costs_at(c, s->len * (int64_t)s->el->extent, &L, &o, &G, &a);
   if (e) return e;
   *t = oc_add_sat(oc_mul_sat(P - 1, oc_add_sat(oc_add_sat(L, 2 * o), a)),
-                  oc_mul_sat(m - 1, oc_add_sat(G, a)));
+                  oc_mul_sat(s->m - 1, oc_add_sat(G, a)));
   return OC_OK;
 }
