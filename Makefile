@@ -18,7 +18,9 @@ CORE_SRC   = $(wildcard src/core/*.c)
 PLAN_SRC   = $(wildcard src/plan/*.c)
 LIBM_SRC   = $(wildcard src/libmodels/*.c)
 VERIFY_SRC = $(wildcard src/verify/*.c)
-RT_SRC     = src/rt/rt_types.c src/rt/rt_params.c src/rt/rt_threads.c src/rt/rt_exec.c \
+RT_SRC     = src/rt/rt_types.c src/rt/rt_params.c src/rt/rt_threads.c src/rt/rt_comm.c \
+             src/rt/rt_xport.c src/rt/rt_model.c src/rt/rt_choose.c src/rt/rt_plan.c \
+             src/rt/rt_exec.c src/rt/rt_pattern.c src/rt/rt_sum.c \
              src/rt/rt_coll.c src/rt/rt_measure.c
 LIB_SRC = $(CORE_SRC) $(PLAN_SRC) $(LIBM_SRC) $(VERIFY_SRC) $(RT_SRC)
 CLI_SRC = $(wildcard src/cli/*.c)

@@ -595,6 +595,29 @@ static int alg_probe(oc_comm *c, void *arg) {
   oc_comm_last_call(c, &ci);
   if (strcmp(ci.algorithm, "recursive-doubling") != 0) return 12;
   if (oc_comm_set_algorithm(c, "allreduce", "auto") != OC_OK) return 10;
+  if (oc_comm_set_algorithm(c, "reduce", "auto") != OC_EINVAL) return 13;
+  if (oc_comm_set_algorithm(c, "scan", "tree") != OC_EINVAL) return 14;
+  {
+    /* reduce + broadcast is a reduce to 0 and a broadcast from 0: its
+     * prediction and messages are theirs summed; the same call again (the
+     * memoised choice) reports the same */
+    oc_callinfo red, bc, ar, ar2;
+    if ((e = oc_coll_reduce(c, x, y, 64, OC_INT32, &sum, 0)) != OC_OK) return e;
+    oc_comm_last_call(c, &red);
+    if ((e = oc_coll_bcast(c, y, 64, OC_INT32, 0)) != OC_OK) return e;
+    oc_comm_last_call(c, &bc);
+    if ((e = oc_coll_allreduce(c, x, y, 64, OC_INT32, &sum)) != OC_OK) return e;
+    oc_comm_last_call(c, &ar);
+    if ((e = oc_coll_allreduce(c, x, y, 64, OC_INT32, &sum)) != OC_OK) return e;
+    oc_comm_last_call(c, &ar2);
+    if (strcmp(ar.algorithm, "reduce+bcast") != 0) return 15;
+    if (ar.predicted != red.predicted + bc.predicted) return 16;
+    if (ar.sends != red.sends + bc.sends || ar.recvs != red.recvs + bc.recvs) return 17;
+    if (ar.segments != bc.segments || ar.segment_bytes != bc.segment_bytes) return 18;
+    if (strcmp(ar2.algorithm, ar.algorithm) != 0 || ar2.predicted != ar.predicted ||
+        ar2.sends != ar.sends || ar2.segments != ar.segments)
+      return 19;
+  }
   /* a huge timeout is clamped (no overflow of the deadline: UBSan checks) */
   oc_comm_set_timeout(c, INT64_MAX / 1000);
   if ((e = oc_coll_allreduce(c, x, y, 64, OC_INT32, &sum)) != OC_OK) return e;

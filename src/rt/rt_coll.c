@@ -1,302 +1,125 @@
-/* rt_coll.c - the collective API on built-in types, the distributed sum,
- * and oc_threads_run (P threads, one communicator each).
- *
- * The oc_coll_* calls check their arguments, describe the built-in type
- * and operator as an oc_elem and hand over to the executor (rt_exec.c).
- *
- * The distributed sum (Shou & Chen section 3; Karp et al. section 5): n
- * operands placed by the optimal summation plan (oc_sum_new) and folded in
- * index order.  Each rank replays its own operations of the global plan:
- * LOCAL folds its next operands, APPEND / PREPEND fold a value received
- * from the child whose final interval starts at mid / lo.  Cost: the
- * plan's time, oc_sum_time(n) (optimal in LogP with unit additions). */
-#include <pthread.h>
+/* rt_coll.c - the public collective API.  The oc_coll_* calls describe a
+ * built-in type and operator as an oc_elem and hand over to oc_exec_*;
+ * each oc_exec_* clears the call's oc_callinfo, checks this rank's
+ * arguments, agrees with every rank on them (rt_agree, when the
+ * communicator's check is on) and calls the internal rt__* function that
+ * does the work (rt_exec.c, rt_pattern.c).  The distributed sum is in
+ * rt_sum.c. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/oc_core.h"
 #include "optcast_rt.h"
 #include "rt/rt_internal.h"
 
-static int builtin(oc_elem *el, oc_type t, const oc_reducer *op) {
-  return oc_elem_builtin(el, t, op);
+/* the element description, and a count whose bytes fit the runtime's range
+ * (count x extent <= OC_RT_BYTES_MAX, so no size or offset can wrap) */
+static int check_elem(const oc_elem *el, int combining, int64_t count) {
+  if (el == NULL || el->extent == 0 || el->true_extent == 0 || count < 0) return OC_EINVAL;
+  if (combining && el->combine == NULL) return OC_EINVAL;
+  if ((uint64_t)count > (uint64_t)OC_RT_BYTES_MAX / el->extent) return OC_ERANGE;
+  return OC_OK;
 }
+
+int oc_exec_bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int root) {
+  int e;
+  if (c == NULL) return OC_EINVAL;
+  rt_begin(c);
+  if ((e = check_elem(el, 0, count)) != OC_OK) return e;
+  if (count < 0 || root < 0 || root >= c->tp.size || (buf == NULL && count > 0))
+    return OC_EINVAL;
+  if ((e = rt_agree(c, RT_BCAST, root, count, el)) != OC_OK) return e;
+  return rt__bcast(c, buf, count, el, root);
+}
+
+int oc_exec_reduce(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
+                   const oc_elem *el, int root) {
+  const void *own;
+  int e;
+  if (c == NULL) return OC_EINVAL;
+  rt_begin(c);
+  if ((e = check_elem(el, 1, count)) != OC_OK) return e;
+  if (count < 0 || root < 0 || root >= c->tp.size) return OC_EINVAL;
+  if (sendbuf == OC_IN_PLACE && c->tp.rank != root) return OC_EINVAL;
+  own = sendbuf == OC_IN_PLACE ? recvbuf : sendbuf;
+  if (count > 0 && (own == NULL || (c->tp.rank == root && recvbuf == NULL)))
+    return OC_EINVAL;
+  if ((e = rt_agree(c, RT_REDUCE, root, count, el)) != OC_OK) return e;
+  return rt__reduce(c, own, recvbuf, count, el, root);
+}
+
+int oc_exec_allreduce(oc_comm *c, const void *sendbuf, void *recvbuf,
+                      int64_t count, const oc_elem *el) {
+  const void *own;
+  int e;
+  if (c == NULL) return OC_EINVAL;
+  rt_begin(c);
+  if ((e = check_elem(el, 1, count)) != OC_OK) return e;
+  if (count < 0) return OC_EINVAL;
+  own = sendbuf == OC_IN_PLACE ? recvbuf : sendbuf;
+  if (count > 0 && (own == NULL || recvbuf == NULL)) return OC_EINVAL;
+  if ((e = rt_agree(c, RT_ALLREDUCE, 0, count, el)) != OC_OK) return e;
+  if (c->alg[RT_ALLREDUCE] == RT_ALG_RING && !el->commutative) return OC_EINVAL;
+  return rt__allreduce(c, own, recvbuf, count, el);
+}
+
+int oc_exec_allgather(oc_comm *c, const void *sendbuf, void *recvbuf,
+                      int64_t count, const oc_elem *el) {
+  int e;
+  if (c == NULL) return OC_EINVAL;
+  rt_begin(c);
+  if ((e = check_elem(el, 0, count)) != OC_OK) return e;
+  if (count < 0 || (count > 0 && recvbuf == NULL) || (count > 0 && sendbuf == NULL))
+    return OC_EINVAL;
+  if (count > 0 &&
+      (uint64_t)count > (uint64_t)OC_RT_BYTES_MAX / el->extent / (uint64_t)c->tp.size)
+    return OC_ERANGE; /* the whole receive buffer */
+  if ((e = rt_agree(c, RT_ALLGATHER, 0, count, el)) != OC_OK) return e;
+  return rt__allgather(c, sendbuf, recvbuf, count, el);
+}
+
+int oc_exec_scan(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
+                 const oc_elem *el) {
+  int e;
+  if (c == NULL) return OC_EINVAL;
+  rt_begin(c);
+  if ((e = check_elem(el, 1, count)) != OC_OK) return e;
+  if (count < 0 || (count > 0 && (recvbuf == NULL || sendbuf == NULL))) return OC_EINVAL;
+  if ((e = rt_agree(c, RT_SCAN, 0, count, el)) != OC_OK) return e;
+  return rt__scan(c, sendbuf, recvbuf, count, el);
+}
+
+/* ---- built-in types ---------------------------------------------------------------- */
 
 int oc_coll_bcast(oc_comm *c, void *buf, int64_t count, oc_type t, int root) {
   oc_elem el;
-  if (builtin(&el, t, NULL) != OC_OK) return OC_EINVAL;
+  if (oc_elem_builtin(&el, t, NULL) != OC_OK) return OC_EINVAL;
   return oc_exec_bcast(c, buf, count, &el, root);
 }
 
 int oc_coll_reduce(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
                    oc_type t, const oc_reducer *op, int root) {
   oc_elem el;
-  if (op == NULL || builtin(&el, t, op) != OC_OK) return OC_EINVAL;
+  if (op == NULL || oc_elem_builtin(&el, t, op) != OC_OK) return OC_EINVAL;
   return oc_exec_reduce(c, sendbuf, recvbuf, count, &el, root);
 }
 
 int oc_coll_allreduce(oc_comm *c, const void *sendbuf, void *recvbuf,
                       int64_t count, oc_type t, const oc_reducer *op) {
   oc_elem el;
-  if (op == NULL || builtin(&el, t, op) != OC_OK) return OC_EINVAL;
+  if (op == NULL || oc_elem_builtin(&el, t, op) != OC_OK) return OC_EINVAL;
   return oc_exec_allreduce(c, sendbuf, recvbuf, count, &el);
 }
 
 int oc_coll_allgather(oc_comm *c, const void *sendbuf, void *recvbuf,
                       int64_t count, oc_type t) {
   oc_elem el;
-  if (builtin(&el, t, NULL) != OC_OK) return OC_EINVAL;
+  if (oc_elem_builtin(&el, t, NULL) != OC_OK) return OC_EINVAL;
   return oc_exec_allgather(c, sendbuf, recvbuf, count, &el);
 }
 
 int oc_coll_scan(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
                  oc_type t, const oc_reducer *op) {
   oc_elem el;
-  if (op == NULL || builtin(&el, t, op) != OC_OK) return OC_EINVAL;
-  return oc_exec_scan(c, sendbuf, recvbuf, count, &el);
-}
-
-/* ---- distributed sum ------------------------------------------------------------ */
-
-typedef struct sumplan {
-  oc_sched s;
-  int64_t first, held, time;
-} sumplan;
-
-static int sum_plan(oc_comm *c, int64_t n, int64_t count, oc_type t, int root,
-                    sumplan *sp) {
-  oc_params p;
-  oc_reduce *r = NULL;
-  int e;
-  size_t sz = oc_type_size(t);
-  oc_sched_init(&sp->s);
-  sp->first = 0;
-  sp->held = 0;
-  if (sz == 0 || n < 1 || count < 0 || root < 0 || root >= c->tp.size) return OC_EINVAL;
-  if (n > OC_REDUCE_PLAN_MAX) return OC_ERANGE;
-  if ((uint64_t)count > (uint64_t)INT64_MAX / sz) return OC_ERANGE;
-  e = oc_rtparams_model(&c->prm, count * (int64_t)sz, c->tp.size, c->unit_ns, &p);
-  if (e == OC_OK) e = oc_sum_new(&r, &p, root, n);
-  if (e == OC_OK) e = oc_reduce_schedule(r, &sp->s);
-  if (e == OC_OK) sp->time = oc_reduce_completion(r);
-  oc_reduce_free(r);
-  if (e) {
-    oc_sched_free(&sp->s);
-    return e;
-  }
-  for (size_t i = 0; i < sp->s.nseg; i++)
-    if (sp->s.seg[i].proc == c->tp.rank) {
-      sp->first = sp->s.seg[i].lo;
-      sp->held = sp->s.seg[i].hi - sp->s.seg[i].lo;
-    }
-  return OC_OK;
-}
-
-int oc_coll_sum_share(oc_comm *c, int64_t n, int64_t count, oc_type t, int root,
-                      int64_t *first, int64_t *held) {
-  sumplan sp;
-  int e;
-  if (c == NULL || first == NULL || held == NULL) return OC_EINVAL;
-  if ((e = sum_plan(c, n, count, t, root, &sp)) != OC_OK) return e;
-  *first = sp.first;
-  *held = sp.held;
-  oc_sched_free(&sp.s);
-  return OC_OK;
-}
-
-static int op_cmp(const void *a, const void *b) {
-  const oc_op *x = *(const oc_op *const *)a, *y = *(const oc_op *const *)b;
-  return (x->t > y->t) - (x->t < y->t);
-}
-
-int oc_coll_sum(oc_comm *c, int64_t n, const void *operands, void *recvbuf,
-                int64_t count, oc_type t, const oc_reducer *op, int root) {
-  sumplan sp;
-  oc_elem el;
-  int me, e, tag;
-  int64_t *lo_of = NULL, *who = NULL, nmine = 0, nin = 0, j = 0, parent = -1;
-  const oc_op **mine = NULL;
-  oc_req *rq = NULL;
-  unsigned char *live = NULL;
-  char *acc = NULL, *rb = NULL;
-  size_t vb;
-  int have = 0;
-  if (c == NULL) return OC_EINVAL;
-  memset(&c->last, 0, sizeof c->last);
   if (op == NULL || oc_elem_builtin(&el, t, op) != OC_OK) return OC_EINVAL;
-  me = c->tp.rank;
-  if ((e = sum_plan(c, n, count, t, root, &sp)) != OC_OK) return e;
-  /* this rank's own arguments first: nothing sent when they are wrong */
-  if ((sp.held > 0 && count > 0 && operands == NULL) ||
-      (me == root && recvbuf == NULL && count > 0)) {
-    oc_sched_free(&sp.s);
-    return OC_EINVAL;
-  }
-  if ((e = rt_agree(c, RT_SUM, root, oc_mul_sat(n, count), &el)) != OC_OK) {
-    oc_sched_free(&sp.s);
-    return e;
-  }
-  tag = rt_next_tag(c, RT_SUM, root, n, NULL);
-  c->last.algorithm = "shou-chen-sum";
-  c->last.segments = 1;
-  c->last.unit_ns = c->unit_ns;
-  c->last.predicted = sp.time;
-  vb = (size_t)count * el.extent;
-  c->last.segment_bytes = (int64_t)vb;
-  /* every processor's final interval starts at lo_of[q]; among the ranks
-   * that send to this one (its children, whose intervals are disjoint)
-   * who[lo] names the one whose value starts at lo */
-  who = (int64_t *)malloc((size_t)n * sizeof *who);
-  lo_of = (int64_t *)malloc((size_t)c->tp.size * sizeof *lo_of);
-  mine = (const oc_op **)malloc((sp.s.nop + 1) * sizeof(const oc_op *));
-  if (who == NULL || lo_of == NULL || mine == NULL) {
-    e = OC_ENOMEM;
-    goto out;
-  }
-  for (int64_t q = 0; q < c->tp.size; q++) lo_of[q] = -1;
-  for (size_t i = 0; i < sp.s.nseg; i++)
-    if (sp.s.seg[i].hi > sp.s.seg[i].lo) lo_of[sp.s.seg[i].proc] = sp.s.seg[i].lo;
-  for (size_t i = 0; i < sp.s.nop; i++) { /* PREPEND grows it leftwards */
-    const oc_op *o = &sp.s.op[i];
-    if (lo_of[o->proc] < 0 || o->lo < lo_of[o->proc]) lo_of[o->proc] = o->lo;
-    if (o->proc == me) {
-      mine[nmine++] = o;
-      nin += o->kind != OC_OP_LOCAL;
-    }
-  }
-  for (size_t i = 0; i < sp.s.n; i++) {
-    const oc_msg *mg = &sp.s.msg[i];
-    if (mg->src == me) parent = mg->dst;
-    if (mg->dst == me && lo_of[mg->src] >= 0) who[lo_of[mg->src]] = mg->src;
-  }
-  qsort(mine, (size_t)nmine, sizeof(const oc_op *), op_cmp);
-  acc = (char *)malloc(vb ? vb : 1);
-  rb = (char *)malloc(vb * (size_t)(nin + 1) + 1); /* receive slots + scratch */
-  rq = (oc_req *)calloc((size_t)nin + 1, sizeof *rq);
-  live = (unsigned char *)calloc((size_t)nin + 1, 1);
-  if (acc == NULL || rb == NULL || rq == NULL || live == NULL) {
-    e = OC_ENOMEM;
-    goto out;
-  }
-  /* one receive per APPEND / PREPEND, posted up front in op order */
-  for (int64_t i = 0; i < nmine && e == OC_OK; i++)
-    if (mine[i]->kind != OC_OP_LOCAL) {
-      int64_t from = who[mine[i]->kind == OC_OP_APPEND ? mine[i]->mid : mine[i]->lo];
-      e = rt_xrecv(c, rb + (size_t)j * vb, count, &el, (int)from, tag, &rq[j]);
-      if (e == OC_OK) live[j++] = 1;
-    }
-  j = 0;
-  for (int64_t i = 0; i < nmine && e == OC_OK; i++) {
-    const oc_op *o = mine[i];
-    if (o->kind == OC_OP_LOCAL) {
-      for (int64_t k = o->mid; k < o->hi && e == OC_OK; k++) {
-        const char *x = (const char *)operands + (size_t)(k - sp.first) * vb;
-        if (!have) {
-          if (vb) memcpy(acc, x, vb);
-          have = 1;
-        } else { /* acc = acc (op) x, formed in the scratch slot */
-          char *cp = rb + (size_t)nin * vb;
-          if (vb) memcpy(cp, x, vb);
-          e = el.combine(&el, acc, cp, count);
-          if (vb) memcpy(acc, cp, vb);
-        }
-      }
-    } else {
-      char *r = rb + (size_t)j * vb;
-      live[j] = 0;
-      e = rt_xwait(c, &rq[j++], count);
-      if (e != OC_OK) break;
-      if (o->kind == OC_OP_PREPEND) {
-        e = el.combine(&el, r, acc, count);
-      } else {
-        e = el.combine(&el, acc, r, count);
-        if (vb) memcpy(acc, r, vb);
-      }
-      have = 1;
-    }
-  }
-  if (e == OC_OK && !have && sp.held == 1) { /* a lone operand, no operation */
-    if (vb) memcpy(acc, operands, vb);
-    have = 1;
-  }
-  if (e == OC_OK && parent >= 0 && have) {
-    oc_req s;
-    e = rt_xsend(c, acc, count, &el, (int)parent, tag, &s);
-    if (e == OC_OK) e = rt_xwait(c, &s, -1);
-  }
-  if (e == OC_OK && me == root && vb) memcpy(recvbuf, acc, vb);
-  if (e != OC_OK) rt_drain(c, rq, nin, live);
-out:
-  free(who);
-  free(lo_of);
-  free(mine);
-  free(rq);
-  free(live);
-  free(acc);
-  free(rb);
-  oc_sched_free(&sp.s);
-  return e;
-}
-
-/* ---- P threads ---------------------------------------------------------------------- */
-
-typedef struct thr_arg {
-  oc_threads *w;
-  const oc_rtparams *params;
-  int64_t timeout_ms;
-  int rank;
-  oc_rank_fn *fn;
-  void *arg;
-  int rc;
-} thr_arg;
-
-static void *thr_main(void *p) {
-  thr_arg *a = (thr_arg *)p;
-  oc_transport tp;
-  oc_comm *c = NULL;
-  a->rc = oc_threads_endpoint(a->w, a->rank, &tp);
-  if (a->rc == OC_OK) a->rc = oc_comm_new(&c, &tp, a->params);
-  if (a->rc == OC_OK) {
-    if (a->timeout_ms >= 0) oc_comm_set_timeout(c, a->timeout_ms);
-    a->rc = a->fn(c, a->arg);
-  }
-  oc_comm_free(c);
-  return NULL;
-}
-
-int oc_threads_run(int P, const oc_rtparams *params, int64_t timeout_ms,
-                   oc_rank_fn *fn, void *arg, int *rcs) {
-  oc_threads *w = NULL;
-  thr_arg *a;
-  pthread_t *th;
-  int e, started = 0;
-  if (P < 1 || fn == NULL) return OC_EINVAL;
-  if ((e = oc_threads_new(&w, P)) != OC_OK) return e;
-  a = (thr_arg *)calloc((size_t)P, sizeof *a);
-  th = (pthread_t *)calloc((size_t)P, sizeof *th);
-  if (a == NULL || th == NULL) {
-    e = OC_ENOMEM;
-    goto out;
-  }
-  for (int r = 0; r < P; r++) {
-    a[r].w = w;
-    a[r].params = params;
-    a[r].timeout_ms = timeout_ms;
-    a[r].rank = r;
-    a[r].fn = fn;
-    a[r].arg = arg;
-    if (pthread_create(&th[r], NULL, thr_main, &a[r]) != 0) {
-      e = OC_ETRANSPORT;
-      break;
-    }
-    started++;
-  }
-  for (int r = 0; r < started; r++) pthread_join(th[r], NULL);
-  if (rcs != NULL)
-    for (int r = 0; r < P; r++) rcs[r] = r < started ? a[r].rc : e;
-out:
-  free(a);
-  free(th);
-  oc_threads_free(w);
-  return e;
+  return oc_exec_scan(c, sendbuf, recvbuf, count, &el);
 }

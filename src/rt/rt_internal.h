@@ -1,4 +1,16 @@
-/* rt_internal.h - the runtime's shared internals (not installed). */
+/* rt_internal.h - the runtime's shared internals (not installed).
+ *
+ * The runtime's files, in the order a call goes through them:
+ *   rt_coll.c    the public collective API: validate, agree, call rt__*
+ *   rt_choose.c  which algorithm and how many segments (a table of
+ *                candidates with their cost functions; one memo)
+ *   rt_model.c   the cost model: each candidate's predicted time
+ *   rt_plan.c    a rank's cached part of a tree (parent, children, m)
+ *   rt_exec.c    the generic per-rank executor and the collectives on it
+ *   rt_pattern.c the hand-coded exchange patterns (ring, doubling, all-to-all)
+ *   rt_xport.c   transport calls with deadline and counting, tags, agreement
+ *   rt_comm.c    the communicator, its settings, oc_threads_run
+ *   rt_sum.c     the distributed sum (replays a global plan) */
 #ifndef RT_INTERNAL_H
 #define RT_INTERNAL_H
 
@@ -16,11 +28,30 @@
 #define OC_RT_BYTES_MAX ((int64_t)1 << 60)
 
 enum { RT_ALG_AUTO = 0, RT_ALG_TREE, RT_ALG_RING, RT_ALG_DOUBLING, RT_ALG_CHAIN };
-enum { RT_BCAST = 1, RT_REDUCE, RT_ALLGATHER, RT_SCAN, RT_SUM, RT_CHECK, RT_ALLREDUCE };
+/* the collectives (also the kinds mixed into tags and signatures) */
+enum { RT_BCAST = 1, RT_REDUCE, RT_ALLGATHER, RT_SCAN, RT_SUM, RT_CHECK, RT_ALLREDUCE,
+       RT_NCOLL };
 
-/* A rank's cached part of a tree: parent and children (reduce: in the
- * order they are combined, the first nleft prepended), the segment count
- * m of len elements, and the model's prediction. */
+/* ---- small helpers ---------------------------------------------------------- */
+
+/* elements per segment when count is cut into m */
+static inline int64_t rt_seg_len(int64_t count, int64_t m) { return (count + m - 1) / m; }
+/* block b of count cut into P blocks (the first count % P one longer) */
+static inline int64_t rt_blk_lo(int64_t count, int P, int b) {
+  return (count / P) * b + (b < count % P ? b : count % P);
+}
+static inline int64_t rt_blk_len(int64_t count, int P, int b) {
+  return count / P + (b < count % P ? 1 : 0);
+}
+/* element i of a buffer */
+static inline char *rt_at(const void *base, int64_t i, const oc_elem *el) {
+  return (char *)base + (size_t)i * el->extent;
+}
+
+/* ---- a rank's part of a tree (rt_plan.c) ------------------------------------
+ * Parent and children (reduce: in the order they are combined, the first
+ * nleft prepended), the segment count m of len elements, and the model's
+ * prediction.  O(number of children) state, never O(P). */
 typedef struct rt_plan {
   int valid;
   int64_t count;
@@ -34,6 +65,41 @@ typedef struct rt_plan {
 } rt_plan;
 
 void rt_plan_clear(rt_plan *pl);
+/* kind RT_BCAST or RT_REDUCE: the cached plan of that shape, built (the
+ * segment count from rt_choose) when the cache holds another */
+int rt_plan_get(oc_comm *c, int kind, int64_t count, const oc_elem *el, int root,
+                int ordered, rt_plan **out);
+
+/* ---- the cost model (rt_model.c) ---------------------------------------------
+ * A candidate's predicted time in model units for a call of collective
+ * coll on count elements, cut into m segments of len elements
+ * (unsegmented algorithms ignore len and m). */
+typedef struct rt_shape {
+  int coll;
+  int64_t count, len, m;
+  const oc_elem *el;
+} rt_shape;
+typedef int rt_cost_fn(oc_comm *c, const rt_shape *s, int64_t *t);
+rt_cost_fn rt_cost_tree, rt_cost_ring, rt_cost_rd, rt_cost_scan_rd, rt_cost_chain;
+/* the tree a pipeline of m segments of `bytes` runs on (LogP with the gap
+ * m G), and its time: kind RT_BCAST or RT_REDUCE */
+int rt_model_tree(const oc_comm *c, int kind, int64_t bytes, int64_t m, oc_params *tree,
+                  int64_t *t);
+
+/* ---- the choice (rt_choose.c) ------------------------------------------------ */
+typedef struct rt_choice {
+  int alg;          /* RT_ALG_*                                   */
+  const char *name; /* oc_callinfo's algorithm                    */
+  int64_t m, t;     /* segments (0: the algorithm is unsegmented), time */
+} rt_choice;
+
+/* The algorithm (c->alg[coll] or the model's least) and its segment count
+ * for a call of count elements; memoised per collective. */
+int rt_choose(oc_comm *c, int coll, int64_t count, const oc_elem *el, rt_choice *out);
+/* oc_comm_set_algorithm's names: OC_EINVAL for an unknown pair */
+int rt_alg_lookup(const char *collective, const char *algorithm, int *coll, int *alg);
+
+/* ---- transport glue (rt_xport.c) --------------------------------------------- */
 
 /* With the check on: agree with every rank on the call's signature
  * (OC_EMISMATCH everywhere when they differ); OC_OK at once when off. */
@@ -43,7 +109,7 @@ int rt_agree(oc_comm *c, int kind, int root, int64_t count, const oc_elem *el);
  * (kind, root, m, model parameters p or NULL). */
 int rt_next_tag(oc_comm *c, int kind, int root, int64_t m, const oc_params *p);
 
-/* transport calls with the communicator's deadline and counting (rt_exec.c);
+/* transport calls with the communicator's deadline and counting;
  * rt_xwait: expect >= 0 checks a receive's element count (OC_EMISMATCH) */
 int rt_xsend(oc_comm *c, const void *buf, int64_t n, const oc_elem *el, int peer,
              int tag, oc_req *r);
@@ -51,9 +117,24 @@ int rt_xrecv(oc_comm *c, void *buf, int64_t n, const oc_elem *el, int peer,
              int tag, oc_req *r);
 int rt_xwait(oc_comm *c, oc_req *r, int64_t expect);
 void rt_drain(oc_comm *c, oc_req *r, int64_t n, const unsigned char *live);
+/* One exchange: nout elements of `out` to peer `to` and nin into `in` from
+ * peer `from` at once (either peer < 0: that half skipped); returns when
+ * both are done (a receive of other than nin elements: OC_EMISMATCH). */
+int rt_xchg(oc_comm *c, const void *out, int64_t nout, int to, void *in, int64_t nin,
+            int from, const oc_elem *el, int tag);
 /* a buffer of n elements laid out like the caller's (free *raw) */
 char *rt_tmp_alloc(const oc_elem *el, int64_t n, void **raw);
 void rt_copy_elems(void *dst, const void *src, int64_t n, const oc_elem *el);
+
+/* ---- the communicator (rt_comm.c) ------------------------------------------- */
+
+/* the last choice of one collective: key and result (rt_choose.c) */
+typedef struct rt_memo {
+  int valid, alg, commutative;
+  int64_t count, seg;
+  size_t extent;
+  rt_choice pick;
+} rt_memo;
 
 struct oc_comm {
   oc_transport tp;
@@ -62,20 +143,39 @@ struct oc_comm {
   int64_t timeout_ms;  /* 0: none                                      */
   int64_t seg_bytes;   /* 0: chosen from the model                     */
   int check;           /* agree on the arguments first                 */
-  int allreduce_alg;   /* RT_ALG_AUTO, RT_ALG_TREE, RT_ALG_RING            */
-  int scan_alg;        /* RT_ALG_AUTO, RT_ALG_DOUBLING, RT_ALG_CHAIN       */
+  int alg[RT_NCOLL];   /* per collective: RT_ALG_AUTO or the forced one */
   uint64_t seq;        /* collective calls made                        */
   oc_callinfo last;
-  rt_plan bplan, rplan;
+  rt_plan plans[2];    /* the trees: [0] broadcast, [1] reduce          */
+  rt_memo memo[RT_NCOLL];
   void *scratch;       /* request arrays of the last calls, reused       */
-  /* the last allreduce / scan decision: key, choice, predicted time */
-  struct {
-    int valid, alg, commutative;
-    int64_t count, seg;
-    size_t extent;
-    int64_t pick, t;
-  } ar_memo, scan_memo;
   size_t scratch_cap;
 };
+
+/* bytes of zeroed scratch owned by the communicator (NULL: no memory) */
+void *rt_scratch(oc_comm *c, size_t bytes);
+/* a call starts: its oc_callinfo cleared */
+void rt_begin(oc_comm *c);
+/* the call's oc_callinfo: algorithm, m segments of len elements, time */
+void rt_set_info(oc_comm *c, const char *alg, int64_t m, int64_t seg_bytes,
+                 int64_t predicted);
+
+/* ---- the executor (rt_exec.c) and the patterns (rt_pattern.c) ----------------
+ * The work of each collective, arguments already checked and agreed. */
+int rt__bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int root);
+int rt__reduce(oc_comm *c, const void *own, void *result, int64_t count,
+               const oc_elem *el, int root);
+int rt__allreduce(oc_comm *c, const void *own, void *result, int64_t count,
+                  const oc_elem *el);
+int rt__scan(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
+             const oc_elem *el);
+int rt__allgather(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
+                  const oc_elem *el);
+/* acc := in (op) acc when left, acc (op) in when right (in overwritten) */
+int rt_fold(const oc_elem *el, char *acc, char *in, int64_t n, int left);
+/* the patterns, on result (already holding this rank's data) */
+int rt_allreduce_ring(oc_comm *c, char *res, int64_t count, const oc_elem *el);
+int rt_allreduce_rd(oc_comm *c, char *acc, int64_t count, const oc_elem *el);
+int rt_scan_rd(oc_comm *c, char *res, int64_t count, const oc_elem *el, int tag);
 
 #endif

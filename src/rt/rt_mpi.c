@@ -39,52 +39,26 @@ _Static_assert(sizeof(MPI_Comm) <= sizeof(void *), "MPI_Comm fits a pointer");
 _Static_assert(sizeof(MPI_Datatype) <= sizeof(void *), "MPI_Datatype fits a pointer");
 _Static_assert(sizeof(MPI_Op) <= sizeof(void *), "MPI_Op fits a pointer");
 
-typedef union {
-  MPI_Comm h;
-  void *p;
-} comm_u;
-typedef union {
-  MPI_Datatype h;
-  const void *p;
-} dt_u;
-typedef union {
-  MPI_Op h;
-  void *p;
-} op_u;
-
-static void *comm_pack(MPI_Comm c) {
-  comm_u u;
-  u.p = NULL;
-  u.h = c;
-  return u.p;
-}
-static MPI_Comm comm_unpack(void *p) {
-  comm_u u;
-  u.p = p;
-  return u.h;
-}
-static const void *dt_pack(MPI_Datatype d) {
-  dt_u u;
-  u.p = NULL;
-  u.h = d;
-  return u.p;
-}
-static MPI_Datatype dt_unpack(const void *p) {
-  dt_u u;
-  u.p = p;
-  return u.h;
-}
-static void *op_pack(MPI_Op o) {
-  op_u u;
-  u.p = NULL;
-  u.h = o;
-  return u.p;
-}
-static MPI_Op op_unpack(void *p) {
-  op_u u;
-  u.p = p;
-  return u.h;
-}
+/* name_pack / name_unpack: handle type H carried in pointer type P */
+#define HANDLE_CARRIER(name, H, P)                                             \
+  typedef union {                                                              \
+    H h;                                                                       \
+    P p;                                                                       \
+  } name##_u;                                                                  \
+  static P name##_pack(H x) {                                                  \
+    name##_u u;                                                                \
+    u.p = NULL;                                                                \
+    u.h = x;                                                                   \
+    return u.p;                                                                \
+  }                                                                            \
+  static H name##_unpack(P p) {                                                \
+    name##_u u;                                                                \
+    u.p = p;                                                                   \
+    return u.h;                                                                \
+  }
+HANDLE_CARRIER(comm, MPI_Comm, void *)
+HANDLE_CARRIER(dt, MPI_Datatype, const void *)
+HANDLE_CARRIER(op, MPI_Op, void *)
 
 /* a request as it sits in oc_req.opaque */
 enum { MREQ_NONE = 0, MREQ_SEND = 1, MREQ_RECV = 2 };
@@ -150,32 +124,30 @@ static int prepare(MPI_Comm comm, int64_t n, const oc_elem *el, int peer, int ta
   return OC_OK;
 }
 
-static int mp_isend(void *ctx, const void *buf, int64_t n, const oc_elem *el,
-                    int peer, int tag, oc_req *r) {
+/* post a send (buf read) or a receive (into buf) */
+static int mp_post(void *ctx, int kind, void *buf, int64_t n, const oc_elem *el, int peer,
+                   int tag, oc_req *r) {
   MPI_Comm comm = comm_unpack(ctx);
   mreq q;
   int count = 0, rc, e;
   memset(&q, 0, sizeof q);
   if ((e = prepare(comm, n, el, peer, tag, &q, &count)) != OC_OK) return e;
-  q.kind = MREQ_SEND;
-  rc = PMPI_Isend(buf, count, q.dt, peer, tag, comm, &q.req);
+  q.kind = kind;
+  rc = kind == MREQ_SEND ? PMPI_Isend(buf, count, q.dt, peer, tag, comm, &q.req)
+                         : PMPI_Irecv(buf, count, q.dt, peer, tag, comm, &q.req);
   if (rc != MPI_SUCCESS) return mpi_err(rc);
   req_put(r, &q);
   return OC_OK;
 }
 
+static int mp_isend(void *ctx, const void *buf, int64_t n, const oc_elem *el,
+                    int peer, int tag, oc_req *r) {
+  return mp_post(ctx, MREQ_SEND, (void *)(uintptr_t)buf, n, el, peer, tag, r);
+}
+
 static int mp_irecv(void *ctx, void *buf, int64_t n, const oc_elem *el,
                     int peer, int tag, oc_req *r) {
-  MPI_Comm comm = comm_unpack(ctx);
-  mreq q;
-  int count = 0, rc, e;
-  memset(&q, 0, sizeof q);
-  if ((e = prepare(comm, n, el, peer, tag, &q, &count)) != OC_OK) return e;
-  q.kind = MREQ_RECV;
-  rc = PMPI_Irecv(buf, count, q.dt, peer, tag, comm, &q.req);
-  if (rc != MPI_SUCCESS) return mpi_err(rc);
-  req_put(r, &q);
-  return OC_OK;
+  return mp_post(ctx, MREQ_RECV, buf, n, el, peer, tag, r);
 }
 
 static int mp_wait(void *ctx, oc_req *r, int64_t deadline_ns, int64_t *got) {

@@ -1,0 +1,120 @@
+/* rt_model.c - the runtime's cost model: each candidate algorithm's
+ * predicted time in model units (c->unit_ns), from the communicator's
+ * PLogP parameters (oc_rtparams) at the message size the algorithm sends.
+ * rt_choose.c compares them; the executor runs the least.
+ *
+ * Broadcast (Karp et al.'s optimal LogP tree run as Bar-Noy & Kipnis's
+ * PIPELINE of m segments): a child is "sent" in m G time units (G =
+ * max(g, o) at the segment's size) and can forward after L + 2o, so the
+ * tree is the optimal tree for (L, o, mG) and the last segment lands at
+ *   T_bcast(m) = B_{L,o,mG}(P) + (m - 1) G.
+ * Reduce (the time-reversed optimal tree, pipelined the same way): a
+ * combination costs a = COMBINE_NS_PER_BYTE per byte, folded into o:
+ *   T_reduce(m) = R_{L,o+a,mG'}(P) + (m - 1) G',  G' = max(g, o + a).
+ * Ring allreduce (Patarasuk & Yuan), at a block's size:
+ *   T_ring = 2 (P - 1) max(G, L + 2o) + (P - 1) a.
+ * Recursive doubling allreduce, at the whole size (a round is one send and
+ * one receive at once: L + 2o, then the fold):
+ *   T_rd = (ceil(log2 P') + 2 [r > 0]) (L + 2o + a),  P' = 2^floor(log2 P).
+ * Scan by recursive doubling: ceil(log2 P)(L + 2o + a) at the whole size.
+ * Scan as a pipelined chain, at the segment size:
+ *   T_chain(m) = (P - 1)(L + 2o + a) + (m - 1)(G + a). */
+#include "core/oc_core.h"
+#include "optcast_rt.h"
+#include "rt/rt_internal.h"
+
+#define COMBINE_NS_PER_BYTE 0.1 /* a vectorised sum: ~20 us per MiB here */
+
+/* model for kind at segment size `bytes`: stream tree parameters */
+static int stream_params(const oc_comm *c, int kind, int64_t bytes, int64_t m,
+                         oc_params *tree, int64_t *G) {
+  oc_params q;
+  int e = oc_rtparams_model(&c->prm, bytes, c->tp.size, c->unit_ns, &q);
+  int64_t o = q.o;
+  if (e) return e;
+  if (kind == RT_REDUCE) {
+    double a = COMBINE_NS_PER_BYTE * (double)bytes / c->unit_ns;
+    o = oc_add_sat(o, (int64_t)a + 1);
+  }
+  *G = oc_max64(q.g, o);
+  if (*G > OC_PARAM_MAX / m) return OC_ERANGE;
+  return oc_params_logp(tree, c->tp.size, q.L, oc_min64(o, OC_PARAM_MAX),
+                        *G * m);
+}
+
+int rt_model_tree(const oc_comm *c, int kind, int64_t bytes, int64_t m,
+                  oc_params *tree, int64_t *t) {
+  int64_t G, b;
+  int e = stream_params(c, kind, bytes, m, tree, &G);
+  if (e) return e;
+  e = kind == RT_REDUCE ? oc_reduce_time(tree, &b) : oc_bcast_time(tree, &b);
+  if (e) return e;
+  *t = oc_add_sat(b, oc_mul_sat(m - 1, G));
+  return OC_OK;
+}
+
+/* The model at one message size: L, o, G = max(g, o) and a combination's
+ * cost a, in model units. */
+static int costs_at(const oc_comm *c, int64_t bytes, int64_t *L, int64_t *o, int64_t *G,
+                    int64_t *a) {
+  oc_params q;
+  int e = oc_rtparams_model(&c->prm, bytes, c->tp.size, c->unit_ns, &q);
+  if (e) return e;
+  *L = q.L;
+  *o = q.o;
+  *G = oc_max64(q.g, q.o);
+  *a = (int64_t)(COMBINE_NS_PER_BYTE * (double)bytes / c->unit_ns) + 1;
+  return OC_OK;
+}
+
+/* the trees (coll RT_BCAST or RT_REDUCE): m segments of
+ * rt_seg_len(count, m) elements (the segment the executor sends; len is
+ * only the search's nominal one) */
+int rt_cost_tree(oc_comm *c, const rt_shape *s, int64_t *t) {
+  oc_params tree;
+  return rt_model_tree(c, s->coll, (int64_t)s->el->extent * rt_seg_len(s->count, s->m),
+                       s->m, &tree, t);
+}
+
+int rt_cost_ring(oc_comm *c, const rt_shape *s, int64_t *t) {
+  int64_t L, o, G, a, P = c->tp.size;
+  int e = costs_at(c, rt_blk_len(s->count, (int)P, 0) * (int64_t)s->el->extent, &L, &o, &G,
+                   &a);
+  if (e) return e;
+  *t = oc_add_sat(oc_mul_sat(2 * (P - 1), oc_max64(G, oc_add_sat(L, 2 * o))),
+                  oc_mul_sat(P - 1, a));
+  return OC_OK;
+}
+
+/* rounds x (L + 2o + a) at the whole size */
+static int rounds_cost(oc_comm *c, const rt_shape *s, int64_t rounds, int64_t *t) {
+  int64_t L, o, G, a;
+  int e = costs_at(c, s->count * (int64_t)s->el->extent, &L, &o, &G, &a);
+  if (e) return e;
+  *t = oc_mul_sat(rounds, oc_add_sat(oc_add_sat(L, 2 * o), a));
+  return OC_OK;
+}
+
+int rt_cost_rd(oc_comm *c, const rt_shape *s, int64_t *t) {
+  int64_t P = c->tp.size, rounds = 0;
+  while (((int64_t)2 << rounds) <= P) rounds++;
+  if (((int64_t)1 << rounds) < P) rounds += 2;
+  return rounds_cost(c, s, rounds, t);
+}
+
+int rt_cost_scan_rd(oc_comm *c, const rt_shape *s, int64_t *t) {
+  int64_t P = c->tp.size, rounds = 0;
+  while (((int64_t)1 << rounds) < P) rounds++;
+  return rounds_cost(c, s, rounds, t);
+}
+
+/* the chain: m segments of len elements (the caller's segment size when
+ * it set one) */
+int rt_cost_chain(oc_comm *c, const rt_shape *s, int64_t *t) {
+  int64_t L, o, G, a, P = c->tp.size;
+  int e = costs_at(c, s->len * (int64_t)s->el->extent, &L, &o, &G, &a);
+  if (e) return e;
+  *t = oc_add_sat(oc_mul_sat(P - 1, oc_add_sat(oc_add_sat(L, 2 * o), a)),
+                  oc_mul_sat(s->m - 1, oc_add_sat(G, a)));
+  return OC_OK;
+}

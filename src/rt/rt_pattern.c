@@ -1,0 +1,151 @@
+/* rt_pattern.c - the hand-coded exchange patterns: the ring and recursive
+ * doubling allreduces, recursive doubling scan and the all-to-all
+ * allgather.  Each round is one exchange (rt_xchg) with a peer computed
+ * from the round; unlike the trees they do not stream segments of one
+ * buffer between fixed peers, so they are not plans of the generic
+ * executor (rt_exec.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/oc_core.h"
+#include "optcast_rt.h"
+#include "rt/rt_internal.h"
+
+/* ---- ring allreduce (commutative operators, long messages) -------------------
+ * Patarasuk & Yuan's bandwidth-optimal allreduce: the buffer in P blocks;
+ * P - 1 ring steps of reduce-scatter (send block r - s to the right,
+ * combine block r - s - 1 from the left), after which rank r holds block
+ * r + 1 complete, then P - 1 steps of allgather around the same ring.
+ * Each rank sends 2 (P - 1) / P of the buffer, the least any allreduce can
+ * (cost: rt_model.c).  The fold order differs between blocks, so only for
+ * commutative operators; used when the model puts it below reduce +
+ * broadcast. */
+int rt_allreduce_ring(oc_comm *c, char *res, int64_t count, const oc_elem *el) {
+  int P = c->tp.size, me = c->tp.rank, right = (me + 1) % P, left = (me + P - 1) % P;
+  int tag = rt_next_tag(c, RT_ALLREDUCE, -1, P, NULL), e = OC_OK;
+  void *raw = NULL;
+  char *tmp = rt_tmp_alloc(el, rt_blk_len(count, P, 0), &raw);
+  if (tmp == NULL) return OC_ENOMEM;
+  for (int phase = 0; phase < 2 && e == OC_OK; phase++)
+    for (int st = 0; st < P - 1 && e == OC_OK; st++) {
+      /* phase 0: reduce-scatter; phase 1: allgather of the finished blocks */
+      int sb = ((phase == 0 ? me - st : me + 1 - st) % P + P) % P;
+      int rb = ((phase == 0 ? me - st - 1 : me - st) % P + P) % P;
+      int64_t rn = rt_blk_len(count, P, rb);
+      char *blk = rt_at(res, rt_blk_lo(count, P, rb), el);
+      e = rt_xchg(c, rt_at(res, rt_blk_lo(count, P, sb), el), rt_blk_len(count, P, sb), right,
+                  phase == 0 ? tmp : blk, rn, left, el, tag);
+      if (e == OC_OK && phase == 0) e = el->combine(el, tmp, blk, rn);
+    }
+  free(raw);
+  return e;
+}
+
+/* ---- recursive doubling allreduce (any associative operator) ---------------------
+ * With P' = 2^floor(log2 P) and r = P - P': ranks 2i+1 (i < r) first hand
+ * their value to 2i (which forms x_2i op x_2i+1); the P' survivors, each
+ * holding a contiguous run of ranks in order, exchange with partner v ^ 2^k
+ * in round k and fold the partner's run on its side (left when the partner
+ * is lower); finally 2i passes the result back to 2i+1.  Rank order is kept,
+ * so any associative operator works (cost: rt_model.c). */
+int rt_allreduce_rd(oc_comm *c, char *acc, int64_t count, const oc_elem *el) {
+  int P = c->tp.size, me = c->tp.rank, Pp = 1, r, v, tag, e = OC_OK;
+  void *raw = NULL;
+  char *tmp = rt_tmp_alloc(el, count, &raw);
+  if (tmp == NULL) return OC_ENOMEM;
+  while (Pp * 2 <= P) Pp *= 2;
+  r = P - Pp;
+  tag = rt_next_tag(c, RT_ALLREDUCE, -2, P, NULL);
+  /* pre-step: 2i+1 hands its value to 2i */
+  if (me < 2 * r) {
+    if (me % 2 == 1) {
+      e = rt_xchg(c, acc, count, me - 1, NULL, 0, -1, el, tag);
+      v = -1;
+    } else {
+      e = rt_xchg(c, NULL, 0, -1, tmp, count, me + 1, el, tag);
+      if (e == OC_OK) e = rt_fold(el, acc, tmp, count, 0); /* acc op x_{me+1} */
+      v = me / 2;
+    }
+  } else {
+    v = me - r;
+  }
+  for (int mask = 1; v >= 0 && mask < Pp && e == OC_OK; mask <<= 1) {
+    int pv = v ^ mask, peer = pv < r ? 2 * pv : pv + r;
+    e = rt_xchg(c, acc, count, peer, tmp, count, peer, el, tag);
+    if (e == OC_OK) e = rt_fold(el, acc, tmp, count, pv < v);
+  }
+  /* post-step: 2i passes the result to 2i+1 */
+  if (e == OC_OK && me < 2 * r) {
+    if (me % 2 == 0) e = rt_xchg(c, acc, count, me + 1, NULL, 0, -1, el, tag);
+    else {
+      e = rt_xchg(c, NULL, 0, -1, tmp, count, me - 1, el, tag);
+      if (e == OC_OK) rt_copy_elems(acc, tmp, count, el);
+    }
+  }
+  free(raw);
+  return e;
+}
+
+/* ---- recursive doubling scan ------------------------------------------------------
+ * Hillis & Steele: ceil(log2 P) rounds, round d sends the partial prefix to
+ * rank r + 2^d and prepends the one from r - 2^d; rank order is kept for
+ * any operator. */
+int rt_scan_rd(oc_comm *c, char *res, int64_t count, const oc_elem *el, int tag) {
+  int P = c->tp.size, me = c->tp.rank, e = OC_OK;
+  void *raw = NULL;
+  char *rb = rt_tmp_alloc(el, count, &raw);
+  if (rb == NULL) return OC_ENOMEM;
+  for (int64_t d = 1; d < P && e == OC_OK; d *= 2) {
+    int to = me + d < P ? (int)(me + d) : -1, from = me - d >= 0 ? (int)(me - d) : -1;
+    e = rt_xchg(c, res, count, to, rb, count, from, el, tag);
+    if (e == OC_OK && from >= 0) e = el->combine(el, rb, res, count);
+  }
+  free(raw);
+  return e;
+}
+
+/* ---- allgather --------------------------------------------------------------------
+ * Karp et al. section 4.1: rank i sends its block to i + 1, i + 2, ...,
+ * i + P - 1 (mod P) and receives every other block; optimal for one item
+ * per rank in LogP (P - 1 sends and receives each). */
+int rt__allgather(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
+                  const oc_elem *el) {
+  int P = c->tp.size, me = c->tp.rank, tag, e = OC_OK;
+  oc_req *rq = NULL;
+  unsigned char *live = NULL;
+  char *mine;
+  int64_t nr = 0;
+  tag = rt_next_tag(c, RT_ALLGATHER, 0, 1, NULL);
+  rt_set_info(c, "karp-all-to-all", 1, 0, -1);
+  if (count == 0) return OC_OK;
+  mine = rt_at(recvbuf, (int64_t)me * count, el);
+  if (sendbuf != OC_IN_PLACE) rt_copy_elems(mine, sendbuf, count, el);
+  if (P == 1) return OC_OK;
+  {
+    size_t nreq = 2 * (size_t)(P - 1);
+    char *base = (char *)rt_scratch(c, nreq * (sizeof(oc_req) + 1));
+    if (base == NULL) return OC_ENOMEM;
+    rq = (oc_req *)(void *)base;
+    live = (unsigned char *)(base + nreq * sizeof(oc_req));
+  }
+  for (int i = 1; i < P && e == OC_OK; i++) {
+    int src = (me - i + P) % P;
+    e = rt_xrecv(c, rt_at(recvbuf, (int64_t)src * count, el), count, el, src, tag, &rq[nr]);
+    if (e == OC_OK) live[nr++] = 1;
+  }
+  for (int i = 1; i < P && e == OC_OK; i++) {
+    e = rt_xsend(c, mine, count, el, (me + i) % P, tag, &rq[nr]);
+    if (e == OC_OK) live[nr++] = 1;
+  }
+  for (int64_t i = 0; i < nr && e == OC_OK; i++) {
+    live[i] = 0;
+    e = rt_xwait(c, &rq[i], i < P - 1 ? count : -1);
+  }
+  if (e != OC_OK) {
+    /* receives (the first P - 1) cancelled; sends waited for */
+    rt_drain(c, rq, nr < P - 1 ? nr : P - 1, live);
+    for (int64_t i = P - 1; i < nr; i++)
+      if (live[i]) (void)rt_xwait(c, &rq[i], -1);
+  }
+  return e;
+}

@@ -1,0 +1,129 @@
+/* rt_plan.c - the per-rank plan cache: the calling rank's part of the
+ * model's tree (its parent, its children in send / combine order) and the
+ * segment count, built from oc_bcast_rank / oc_reduce_rank (O(log P)
+ * set-up, no O(P) state) and kept per communicator for the next call of
+ * the same shape.
+ *
+ * Broadcast: Karp et al.'s optimal LogP tree for (L, o, mG) (see
+ * rt_model.c).  Reduce: the time-reversed optimal tree of oc_reduce_new
+ * (Karp et al. section 5; rank-order fold for non-commutative operators);
+ * children are combined in rank order: left of the node nearest first,
+ * each prepended (in op acc), right of it nearest first, appended. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/oc_core.h"
+#include "optcast_rt.h"
+#include "rt/rt_internal.h"
+
+void rt_plan_clear(rt_plan *pl) {
+  free(pl->kids);
+  memset(pl, 0, sizeof *pl);
+}
+
+static int bcast_kids(oc_comm *c, rt_plan *pl, int root) {
+  oc_bcast *b = NULL;
+  oc_bcast_view v;
+  int e = oc_bcast_new(&b, &pl->params, root, OC_BCAST_KARP);
+  if (e == OC_OK) e = oc_bcast_rank(b, c->tp.rank, &v);
+  if (e == OC_OK) {
+    pl->parent = (int)v.parent;
+    pl->nkids = v.nchildren;
+    pl->kids = (int *)malloc((size_t)oc_max64(1, v.nchildren) * sizeof *pl->kids);
+    if (pl->kids == NULL) e = OC_ENOMEM;
+    for (int64_t k = 0; e == OC_OK && k < v.nchildren; k++) {
+      int64_t kr, st;
+      e = oc_bcast_child(b, &v, k, &kr, &st);
+      pl->kids[k] = (int)kr;
+    }
+  }
+  oc_bcast_free(b);
+  return e;
+}
+
+/* insertion sort of kids[lo..hi) : descending when down, else ascending */
+static void sort_kids(int *kids, int64_t lo, int64_t hi, int down) {
+  for (int64_t i = lo + 1; i < hi; i++)
+    for (int64_t j = i; j > lo && (down ? kids[j] > kids[j - 1] : kids[j] < kids[j - 1]);
+         j--) {
+      int s = kids[j];
+      kids[j] = kids[j - 1];
+      kids[j - 1] = s;
+    }
+}
+
+static int reduce_kids(oc_comm *c, rt_plan *pl, int root, int ordered) {
+  oc_reduce *r = NULL;
+  oc_reduce_view v;
+  int e = oc_reduce_new(&r, &pl->params, root, ordered);
+  if (e == OC_OK) e = oc_reduce_rank(r, c->tp.rank, &v);
+  if (e == OC_OK) {
+    int64_t nl = 0, k;
+    int *tmp;
+    pl->parent = (int)v.parent;
+    pl->nkids = v.nchildren;
+    pl->kids = (int *)malloc((size_t)oc_max64(1, 2 * v.nchildren) * sizeof *pl->kids);
+    if (pl->kids == NULL) e = OC_ENOMEM;
+    tmp = pl->kids == NULL ? NULL : pl->kids + v.nchildren;
+    for (k = 0; e == OC_OK && k < v.nchildren; k++) {
+      int64_t kr, st;
+      e = oc_reduce_child(r, &v, k, &kr, &st);
+      if (tmp != NULL) tmp[k] = (int)kr;
+    }
+    if (e == OC_OK) {
+      /* combine order: arrival order (child 0 sends last) when the
+       * operator commutes; else left children nearest first, then
+       * right children nearest first */
+      if (!ordered) {
+        for (k = 0; k < v.nchildren; k++) pl->kids[k] = tmp[v.nchildren - 1 - k];
+        pl->nleft = v.nchildren;
+      } else {
+        int me = c->tp.rank;
+        for (k = 0; k < v.nchildren; k++)
+          if (tmp[k] < me) pl->kids[nl++] = tmp[k];
+        pl->nleft = nl;
+        for (k = 0; k < v.nchildren; k++)
+          if (tmp[k] > me) pl->kids[nl++] = tmp[k];
+        /* insertion sorts: left descending, right ascending */
+        sort_kids(pl->kids, 0, pl->nleft, 1);
+        sort_kids(pl->kids, pl->nleft, nl, 0);
+        if (nl != v.nchildren) e = OC_EINVAL; /* a child equal to me */
+      }
+    }
+  }
+  oc_reduce_free(r);
+  return e;
+}
+
+/* Choose the segment count (rt_choose) and build this rank's part of the
+ * tree for it. */
+int rt_plan_get(oc_comm *c, int kind, int64_t count, const oc_elem *el, int root,
+                int ordered, rt_plan **out) {
+  rt_plan *pl = &c->plans[kind == RT_BCAST ? 0 : 1];
+  rt_choice ch;
+  int e;
+  *out = pl;
+  if (pl->valid && pl->count == count && pl->extent == el->extent &&
+      pl->root == root && pl->ordered == ordered)
+    return OC_OK;
+  rt_plan_clear(pl);
+  if ((e = rt_choose(c, kind, count, el, &ch)) != OC_OK) return e;
+  pl->m = ch.m;
+  pl->len = rt_seg_len(count, ch.m);
+  pl->predicted = ch.t;
+  /* the tree the choice was priced on */
+  e = rt_model_tree(c, kind, (int64_t)el->extent * pl->len, pl->m, &pl->params,
+                    &pl->predicted);
+  if (e == OC_OK) e = kind == RT_BCAST ? bcast_kids(c, pl, root)
+                                       : reduce_kids(c, pl, root, ordered);
+  if (e) {
+    rt_plan_clear(pl);
+    return e;
+  }
+  pl->count = count;
+  pl->extent = el->extent;
+  pl->root = root;
+  pl->ordered = ordered;
+  pl->valid = 1;
+  return OC_OK;
+}
