@@ -35,7 +35,14 @@ typedef struct cli_option {
   const char *value;   /* its value in the help ("P"), or NULL                  */
   const char *help;    /* one line                                              */
   const char *refusal; /* the refusal text for the commands that read, not take */
+  /* the problems (bits 1 << P_*) it is legal for, 0: all of them; vproblems:
+   * more problems it is legal for with 'optcast verify' alone; the refusal
+   * text for the others after "--NAME: " ("%s": the problem's name) */
+  unsigned problems, vproblems;
+  const char *prefusal;
+  unsigned refused_by; /* the models (CLI_NM_*) that refuse it with their row's text */
 } cli_option;
+enum { CLI_NM_KPORT = 1, CLI_NM_RRP = 2 };
 extern const cli_option CLI_OPTS[O_NOPTS];
 
 typedef struct cli_args {
@@ -53,6 +60,12 @@ void cli_parse(cli_args *a, const char *cmd, unsigned bit, const char *prefix, i
 /* Refuses (cli_die) every option given that the command reads but does not
  * take, with its refusal text; the options in `except` are let through. */
 void cli_refuse_untaken(const cli_args *a, const int *except, size_t nexcept);
+/* Refuses (cli_die) the first option given, in the table's order, that the
+ * problem (its bit 1 << P_*, its name) does not take with a's command. */
+void cli_refuse_for_problem(const cli_args *a, unsigned pbit, const char *problem);
+/* Refuses the first option given, in the table's order, that model (a
+ * CLI_NM_* bit) refuses: "--NAME: " and the model's text. */
+void cli_refuse_for_model(const cli_args *a, unsigned model, const char *text);
 /* One command's help: its usage, then its options with their help lines. */
 void cli_print_options(FILE *f, unsigned bit);
 

@@ -15,12 +15,8 @@
 /* --model kport: n processors, k ports, m items (Bar-Noy & Ho) */
 static void kp_build(cli *c) {
   if (c->a.set[O_PRESET]) die("--preset: sets LogP parameters; not for --model kport");
-  static const int other[] = {O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_LINES,
-                              O_DEGREE, O_RANK, O_PARAMS};
-  for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
-    if (c->a.set[other[i]])
-      die("--%s: not a parameter of --model kport (it takes --ports, --procs, "
-          "--items, --root, --algorithm)", CLI_OPTS[other[i]].name);
+  cli_refuse_for_model(&c->a, CLI_NM_KPORT, "not a parameter of --model kport (it takes --ports, "
+                                            "--procs, --items, --root, --algorithm)");
   if (!is(c, P_BCAST) && !is(c, P_KBCAST))
     die("problem '%s' is not implemented for --model kport (available: bcast, "
         "kbcast)", c->problem);

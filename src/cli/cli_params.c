@@ -144,20 +144,7 @@ void cli_check_problem(cli *c, int required) {
   c->id = (cli_pid)i;
   if (is(c, P_SCAN) && !(c->a.val[O_MODEL] && strcmp(c->a.val[O_MODEL], "rrp") == 0))
     die("problem 'scan' is implemented for --model rrp only");
-  if (c->a.set[O_DEGREE] && !is(c, P_KBCAST)) die("--degree: only meaningful for 'kbcast'");
-  if (c->a.set[O_OPERANDS] && !is(c, P_SUM)) die("--operands: only meaningful for 'sum'");
-  if (c->a.set[O_PERSONALIZED] && !is(c, P_ALLTOALL))
-    die("--personalized: only meaningful for 'alltoall'");
-  if (c->a.set[O_COMMUTATIVE] && !is(c, P_REDUCE))
-    die("--commutative: only meaningful for 'reduce'");
-  if (c->a.set[O_ORDERED] && !(is(c, P_REDUCE) && c->a.bit == CMD_VERIFY) &&
-      !is(c, P_ALLREDUCE))
-    die("--ordered: only meaningful for 'allreduce' and 'optcast verify reduce'");
-  if (c->a.set[O_COUNTS] && !(is(c, P_SUM) && c->a.bit == CMD_VERIFY))
-    die("--counts: only meaningful for 'optcast verify sum'");
-  if (c->a.set[O_ITEMS] && !is(c, P_BCAST) && !is(c, P_ALLTOALL) && !is(c, P_KBCAST) &&
-      !is(c, P_CBCAST))
-    die("--items: not a parameter of '%s'", c->problem);
+  cli_refuse_for_problem(&c->a, 1u << c->id, c->problem);
   if (c->a.bit == CMD_RANK && !is(c, P_BCAST) && !is(c, P_REDUCE))
     die("rank: the per-rank view is available for bcast and reduce");
 }

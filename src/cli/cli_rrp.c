@@ -15,13 +15,8 @@
 
 /* --model rrp: N processors, L bus lines (Rosenberg, Scarano, Sitaraman) */
 static void rr_build(cli *c) {
-  static const int other[] = {O_LATENCY, O_OVERHEAD, O_GAP, O_LAMBDA, O_PORTS, O_ITEMS,
-                              O_OPERANDS, O_DEGREE, O_RANK, O_PERSONALIZED,
-                              O_COMMUTATIVE, O_ORDERED, O_COUNTS, O_PRESET, O_PARAMS};
-  for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
-    if (c->a.set[other[i]])
-      die("--%s: not a parameter of --model rrp (it takes --procs, --lines, --root, "
-          "--segments, --algorithm)", CLI_OPTS[other[i]].name);
+  cli_refuse_for_model(&c->a, CLI_NM_RRP, "not a parameter of --model rrp (it takes --procs, "
+                                          "--lines, --root, --segments, --algorithm)");
   if (is(c, P_BCAST)) c->rproblem = OC_RRP_BCAST;
   else if (is(c, P_REDUCE)) c->rproblem = OC_RRP_REDUCE;
   else if (is(c, P_SCAN)) c->rproblem = OC_RRP_SCAN;
