@@ -35,7 +35,14 @@ typedef struct cli_option {
   const char *value;   /* its value in the help ("P"), or NULL                  */
   const char *help;    /* one line                                              */
   const char *refusal; /* the refusal text for the commands that read, not take */
+  /* the problems (bits 1 << P_*) it is legal for, 0: all of them; vproblems:
+   * more problems it is legal for with 'optcast verify' alone; the refusal
+   * text for the others after "--NAME: " ("%s": the problem's name) */
+  unsigned problems, vproblems;
+  const char *prefusal;
+  unsigned refused_by; /* the models (CLI_NM_*) that refuse it with their row's text */
 } cli_option;
+enum { CLI_NM_KPORT = 1, CLI_NM_RRP = 2 };
 extern const cli_option CLI_OPTS[O_NOPTS];
 
 typedef struct cli_args {
@@ -53,6 +60,12 @@ void cli_parse(cli_args *a, const char *cmd, unsigned bit, const char *prefix, i
 /* Refuses (cli_die) every option given that the command reads but does not
  * take, with its refusal text; the options in `except` are let through. */
 void cli_refuse_untaken(const cli_args *a, const int *except, size_t nexcept);
+/* Refuses (cli_die) the first option given, in the table's order, that the
+ * problem (its bit 1 << P_*, its name) does not take with a's command. */
+void cli_refuse_for_problem(const cli_args *a, unsigned pbit, const char *problem);
+/* Refuses the first option given, in the table's order, that model (a
+ * CLI_NM_* bit) refuses: "--NAME: " and the model's text. */
+void cli_refuse_for_model(const cli_args *a, unsigned model, const char *text);
 /* One command's help: its usage, then its options with their help lines. */
 void cli_print_options(FILE *f, unsigned bit);
 
@@ -99,58 +112,6 @@ void cli_print_violation(const oc_verdict *v, int json, const char *unit, const 
 /* Reads verify's CSV schedule into s (initialised here); a bad one prints one
  * line on stderr and returns 2 (s freed), else 0. */
 int cli_read_schedule(char *buf, size_t len, const oc_params *p, oc_sched *s);
-
-/* k-port problems (cli_kport.c); the options are checked by cli.c.  buf:
- * the schedule read from stdin for verify (NUL at len).  Returns the exit
- * code; errors print one line on stderr. */
-typedef struct cli_kport_args {
-  const char *cmd, *problem;
-  int64_t n, k, m, root;
-  oc_kport_alg alg;
-  int json, csv;
-  int draw;           /* `optcast draw`: an SVG instead of text */
-  const char *svg;    /* its file, or NULL for standard output */
-  int report;         /* `optcast report`: an HTML page instead of text */
-  const char *html;   /* its file, or NULL for standard output */
-  const char *command; /* report: the `optcast plan` line that rebuilds it */
-} cli_kport_args;
-int cli_kport(const cli_kport_args *a, char *buf, size_t len);
-
-
-/* continuous broadcast (cli_cbcast.c): postal, integer latency L. */
-typedef struct cli_cbcast_args {
-  const char *cmd;
-  int64_t P, L, k, root;
-  int json, csv;
-  int buffered; /* --buffered: Karp et al. 3.5 (cli_buffered.c)           */
-  int kitem;    /* kbcast --buffered: all items at the source from time 0 */
-  int draw, report;        /* `optcast draw` / `report` instead of text  */
-  const char *svg, *html;  /* their files, or NULL for standard output   */
-  const char *command;     /* report: the `optcast plan` line            */
-  int64_t karp_block;      /* --karp-block r: Theorem 3.7's block table  */
-} cli_cbcast_args;
-int cli_cbcast(const cli_cbcast_args *a, char *buf, size_t len);
-int cli_buffered(const cli_cbcast_args *a, char *buf, size_t len);
-/* draw or report (a->draw / a->report) a verified continuous or buffered
- * schedule (cli_cbpic.c): item 0's tree and Karp et al.'s reception
- * table; rt: reception times (buffered) or NULL; time and lb as printed by
- * plan, what: "delay" or "time"; returns the exit code. */
-int cli_cb_picture(const cli_cbcast_args *a, const oc_sched *s, const int64_t *rt,
-                   int64_t time, int64_t lb, const char *alg, const char *what);
-
-/* ring problems (cli_rrp.c); the options are checked by cli.c. */
-typedef struct cli_rrp_args {
-  const char *cmd;
-  oc_rrp_problem problem;
-  int64_t N, L, root;
-  const int64_t *seg;  /* --segments, or NULL */
-  size_t nseg;
-  oc_rrp_alg alg;
-  int json, csv;
-  int draw, report;
-  const char *svg, *html, *command;
-} cli_rrp_args;
-int cli_rrp(const cli_rrp_args *a, char *buf, size_t len);
 
 /* ---- SVG primitives (cli_svg.c) ------------------------------------------ */
 void cli_svg_escape(FILE *f, const char *s);
@@ -224,6 +185,149 @@ int cli_report_write(const cli_report_in *in, const char *path, char *err,
  * Returns the exit code: 0, or 2 with one line on stderr. */
 int cli_report_finish(cli_report_in *in, const char *done, const char *lb, int optimal,
                       const char *html);
+
+/* ---- one command line's context, the problems and the models ---------------
+ * The problems are looked up once by name (cli_check_problem), then by id;
+ * the model row (cli_row) does the model's own part: its parameters, its
+ * solver, bound and verifier, its text and its pictures.  The flow
+ * (cli_flow.c) runs plan, bound, verify, draw and report the same way for
+ * every row: the JSON head, the CSV, the verdict, the exit code. */
+typedef enum { P_BCAST, P_KBCAST, P_CBCAST, P_ALLTOALL, P_ALLREDUCE, P_REDUCE, P_SUM, P_SCAN,
+               P_NPROBLEMS } cli_pid;
+typedef struct cli_problem {
+  const char *name;
+  const char *alg; /* the algorithm it runs (LogP, postal), when it has one */
+  int kind;        /* its oc_problem_kind (LogP, postal), or -1 */
+} cli_problem;
+extern const cli_problem CLI_PROBLEMS[P_NPROBLEMS];
+#define is(c, id_) ((c)->id == (id_))
+/* the one text for k items given to bcast */
+#define BCAST_ONE_ITEM "--items: bcast carries one item; k items is 'kbcast'"
+
+typedef struct cli_row cli_row;
+typedef struct cli {
+  const char *cmd;
+  const char *problem;
+  cli_pid id;           /* the problem's row in CLI_PROBLEMS */
+  const cli_row *row;   /* the model's row */
+  cli_args a;           /* the parsed command line */
+  oc_params p;          /* LogP, postal; P alone for k-port and the ring */
+  int64_t root, items, rank, degree;
+  oc_bcast_alg alg;
+  oc_kbcast_alg kalg;
+  oc_rrp_problem rproblem; /* --model rrp */
+  oc_rrp_alg ralg;
+  int64_t lines;
+  int64_t *segs;        /* --segments */
+  size_t nsegs;
+  int64_t kports;       /* --model kport: its k */
+  oc_kport_alg kpalg;
+  int64_t L;            /* cbcast: the integer postal latency */
+  int64_t karp_block;   /* --karp-block r: Theorem 3.7's block table */
+  int buffered;         /* --buffered: Karp et al. 3.5 (cli_buffered.c) */
+  int kitem;            /* kbcast --buffered: all items at the source from time 0 */
+  FILE *in;             /* the schedule for verify */
+  int argc;             /* the command line, for report's "reproduce" */
+  char **argv;
+} cli;
+
+/* What a row's plan, bound or verify leaves for the flow to print. */
+typedef struct cli_res {
+  const char *alg;
+  int64_t time, lb;
+  int known;         /* bound: a schedule stands behind time (else never "optimal") */
+  const char *bound; /* bound JSON: where the bound comes from, or NULL */
+  oc_sched s;        /* the schedule (plan), or verify's input */
+  oc_rrp_sched rs;   /* the ring's */
+  size_t n;          /* its messages */
+  oc_verdict v;      /* verify: the verdict */
+  char *extra;       /* verify JSON: more keys (malloc'd), or NULL */
+  /* the rows' own */
+  int64_t *counts, used; /* sum, reduce */
+  int upper_only;        /* bound: time is an upper bound, no plan behind it */
+  oc_kbcast_result kres; /* kbcast */
+  oc_kport_result kr;
+  oc_kport_bounds kb;
+  oc_rrp_result rr;
+  oc_rrp_bounds rb;
+  oc_cbcast *cb;         /* the continuous plan */
+  int64_t max_wait;      /* buffered */
+} cli_res;
+
+/* A model's row: NULL functions are the flow's defaults. */
+struct cli_row {
+  const char *model;      /* JSON "model"; NULL: logp or postal by the parameters */
+  const char *head_extra; /* JSON keys before "algorithm" */
+  const char *unit;       /* a violation's time: "time ", "round ", "step " */
+  int additions;          /* plan JSON: "additions" after "messages" */
+  void (*build)(cli *c);  /* the model's parameters from the options (dies) */
+  /* return an exit code (0: go on); errors print one line */
+  int (*plan)(cli *c, cli_res *r);  /* a verified schedule */
+  int (*bound)(cli *c, cli_res *r); /* the lower bound, the best known time */
+  int (*verify)(cli *c, char *buf, size_t len, cli_res *r); /* r->v, time, lb */
+  void (*json_params)(FILE *f, const cli *c, const cli_res *r, int after);
+  void (*json_plan)(FILE *f, const cli *c, const cli_res *r);  /* before "messages" */
+  void (*json_bound)(FILE *f, const cli *c, const cli_res *r); /* before "bound" */
+  void (*text_plan)(const cli *c, const cli_res *r);
+  void (*text_bound)(const cli *c, const cli_res *r);
+  void (*text_valid)(const cli *c, const cli_res *r);
+  int (*picture)(cli *c, cli_res *r);    /* draw, report */
+  void (*csv)(const cli *c, cli_res *r); /* NULL: the schedule as it is */
+  void (*free)(cli_res *r);
+};
+extern const cli_row CLI_ROW_LOGP, CLI_ROW_KPORT, CLI_ROW_RRP, CLI_ROW_CBCAST,
+    CLI_ROW_BUFFERED;
+
+/* the flow (cli_flow.c): plan, bound, verify, draw and report through c->row */
+int cli_flow(cli *c);
+/* `optcast rank` (cli_rank.c) */
+int cli_rank(cli *c);
+/* cbcast and --buffered (cli_cbcast.c): the parameters, the JSON head's
+ * parameters; --karp-block r: Theorem 3.7's table of one r-block */
+void cli_cb_build(cli *c);
+void cli_cb_json_params(FILE *f, const cli *c, const cli_res *r, int after);
+int cli_karp_block(const cli *c);
+/* the model's row from --model, then its parameters (cli_params.c) */
+void cli_build_model(cli *c);
+void cli_build_logp(cli *c);
+
+/* option values (cli_params.c); a bad one dies with one line */
+int64_t cli_need_int(const cli *c, int o, int64_t lo, int64_t hi);
+void cli_parse_lambda(const cli *c, int o, int64_t *num, int64_t *den);
+size_t cli_parse_segments(const cli *c, int64_t *out);
+int64_t *cli_parse_counts(const cli *c, int64_t n);
+int64_t cli_operands(const cli *c);
+void cli_check_plan_size(const cli *c);
+void cli_check_problem(cli *c, int required);
+void cli_check_output(const cli *c);
+/* the algorithm each non-broadcast problem runs */
+const char *cli_problem_alg(const cli *c);
+/* "--procs: WHAT: ..." for a planner's refusal (dies) */
+_Noreturn void cli_lib_fail(const char *what, int e);
+/* leaves the command with exit code x (the fuzzing build: back to oc_cli_fuzz) */
+_Noreturn void cli_exit(int x);
+
+/* "LogP L=.. o=.. g=.., P=.., root r" or the postal form (cli_logp.c) */
+void cli_print_params(FILE *f, const cli *c);
+/* output (cli_flow.c) */
+const char *cli_tfmt(char *b, size_t n, const cli *c, int64_t x);
+void cli_json_time(FILE *f, const char *key, const cli *c, int64_t x);
+/* the JSON object's head: problem, model, algorithm, the row's parameters,
+ * time, lower bound, optimal (valid = 0: never optimal) */
+void cli_json_head(FILE *f, const cli *c, const cli_res *r, const char *alg, int64_t time,
+                   int64_t lb, int valid);
+/* report: the `optcast plan` line that rebuilds the plan (malloc'd) */
+char *cli_reproduce_line(const cli *c);
+/* draw: d written to --svg FILE or stdout; report: the page to --html FILE
+ * or stdout (cli_report_finish); the exit code */
+int cli_draw_out(const cli *c, const cli_draw_in *d);
+
+/* draw or report a verified continuous or buffered schedule (cli_cbpic.c):
+ * item 0's tree and Karp et al.'s reception table; rt: reception times
+ * (buffered) or NULL; time and lb as printed by plan, what: "delay" or
+ * "time"; returns the exit code. */
+int cli_cb_picture(const cli *c, const oc_sched *s, const int64_t *rt, int64_t time,
+                   int64_t lb, const char *alg, const char *what);
 
 /* "optcast: <message>" and a newline on stderr (the one-line error form) */
 void cli_verror(const char *fmt, va_list ap);

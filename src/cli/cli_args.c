@@ -15,46 +15,55 @@
 #define NOT_COMPARE                                                                        \
   "not a parameter of 'optcast compare' (it takes --preset or --latency, --overhead, "    \
   "--gap; --procs or --sweep; --items or --size; bcast: --root, --segment)"
+#define PB(x) (1u << (x))
 #define COMPARE_ONLY "only meaningful with 'optcast compare' (or with --params)"
 
 const cli_option CLI_OPTS[O_NOPTS] = {
     [O_MODEL] = {"model", 1, M | C, M | C, "M", "logp (default), postal, kport or rrp", NULL},
     [O_PROCS] = {"procs", 1, M | C | R | ME, M | C | R | ME, "P",
                  "processors (run: threads; measure: ranks, default 2)", NULL},
-    [O_LATENCY] = {"latency", 1, M | C, M | C, "L", "LogP latency L (postal: lambda)", NULL},
-    [O_OVERHEAD] = {"overhead", 1, M | C, M | C, "o", "LogP overhead o", NULL},
-    [O_GAP] = {"gap", 1, M | C, M | C, "g", "LogP gap g (at least 1)", NULL},
-    [O_LAMBDA] = {"lambda", 1, M | C, M, "X", "postal latency, X >= 1: 2.5 or 5/2", NOT_COMPARE},
-    [O_PORTS] = {"ports", 1, M | C, M, "k", "kport: ports per processor", NOT_COMPARE},
-    [O_LINES] = {"lines", 1, M | C, M, "L", "rrp: bus lines", NOT_COMPARE},
+    [O_LATENCY] = {"latency", 1, M | C, M | C, "L", "LogP latency L (postal: lambda)", NULL, .refused_by = CLI_NM_KPORT | CLI_NM_RRP},
+    [O_OVERHEAD] = {"overhead", 1, M | C, M | C, "o", "LogP overhead o", NULL, .refused_by = CLI_NM_KPORT | CLI_NM_RRP},
+    [O_GAP] = {"gap", 1, M | C, M | C, "g", "LogP gap g (at least 1)", NULL, .refused_by = CLI_NM_KPORT | CLI_NM_RRP},
+    [O_LAMBDA] = {"lambda", 1, M | C, M, "X", "postal latency, X >= 1: 2.5 or 5/2", NOT_COMPARE, .refused_by = CLI_NM_KPORT | CLI_NM_RRP},
+    [O_PORTS] = {"ports", 1, M | C, M, "k", "kport: ports per processor", NOT_COMPARE, .refused_by = CLI_NM_RRP},
+    [O_LINES] = {"lines", 1, M | C, M, "L", "rrp: bus lines", NOT_COMPARE, .refused_by = CLI_NM_KPORT},
     [O_ITEMS] = {"items", 1, M | C, M | C, "m",
-                 "items (kbcast, cbcast, alltoall; compare: packets)", NULL},
-    [O_OPERANDS] = {"operands", 1, M | C | R, M | R, "n", "sum: operands to add", NOT_COMPARE},
+                 "items (kbcast, cbcast, alltoall; compare: packets)", NULL,
+                 PB(P_BCAST) | PB(P_ALLTOALL) | PB(P_KBCAST) | PB(P_CBCAST), 0,
+                 "not a parameter of '%s'", .refused_by = CLI_NM_RRP},
+    [O_OPERANDS] = {"operands", 1, M | C | R, M | R, "n", "sum: operands to add", NOT_COMPARE,
+                    PB(P_SUM), 0, "only meaningful for 'sum'", .refused_by = CLI_NM_RRP},
     [O_ROOT] = {"root", 1, M | C | R, M | C | R, "r", "the root (default 0)", NULL},
     [O_ALGORITHM] = {"algorithm", 1, M | C | R, M | R, "NAME",
                      "the algorithm (per problem and model; default the best)", NOT_COMPARE},
-    [O_RANK] = {"rank", 1, M | C, CMD_RANK, "R", "rank: which processor's plan", NOT_COMPARE},
+    [O_RANK] = {"rank", 1, M | C, CMD_RANK, "R", "rank: which processor's plan", NOT_COMPARE, .refused_by = CLI_NM_KPORT | CLI_NM_RRP},
     [O_JSON] = {"json", 0, M | C | R | ME, M | C | R | ME, NULL, "one JSON object", NULL},
     [O_CSV] = {"csv", 0, M | C, M | C, NULL, "plan: the schedule as CSV; compare: a table",
                NULL},
     [O_QUIET] = {"quiet", 0, M | C, M | C, NULL, "no progress lines on stderr", NULL},
     [O_HELP] = {"help", 0, ALL, ALL, NULL, "this help", NULL},
     [O_PERSONALIZED] = {"personalized", 0, M | C, M, NULL,
-                        "alltoall: a distinct item per destination", NOT_COMPARE},
+                        "alltoall: a distinct item per destination", NOT_COMPARE, PB(P_ALLTOALL), 0,
+                        "only meaningful for 'alltoall'", .refused_by = CLI_NM_RRP},
     [O_COMMUTATIVE] = {"commutative", 0, M | C, M, NULL,
-                       "reduce: fold cyclically from root + 1", NOT_COMPARE},
+                       "reduce: fold cyclically from root + 1", NOT_COMPARE, PB(P_REDUCE), 0,
+                       "only meaningful for 'reduce'", .refused_by = CLI_NM_RRP},
     [O_ORDERED] = {"ordered", 0, M | C, M, NULL,
-                   "allreduce: rank order; verify reduce: require rank order", NOT_COMPARE},
+                   "allreduce: rank order; verify reduce: require rank order", NOT_COMPARE,
+                   PB(P_ALLREDUCE), PB(P_REDUCE),
+                   "only meaningful for 'allreduce' and 'optcast verify reduce'", .refused_by = CLI_NM_RRP},
     [O_COUNTS] = {"counts", 1, M | C, M, "c0,c1,...", "verify sum: operands per processor",
-                  NOT_COMPARE},
-    [O_DEGREE] = {"degree", 1, M | C, M, "d", "kbcast dtree: the tree's degree", NOT_COMPARE},
+                  NOT_COMPARE, 0, PB(P_SUM), "only meaningful for 'optcast verify sum'", .refused_by = CLI_NM_RRP},
+    [O_DEGREE] = {"degree", 1, M | C, M, "d", "kbcast dtree: the tree's degree", NOT_COMPARE,
+                  PB(P_KBCAST), 0, "only meaningful for 'kbcast'", .refused_by = CLI_NM_KPORT | CLI_NM_RRP},
     [O_SVG] = {"svg", 1, M | C, M | C, "FILE", "draw, compare: write the SVG to FILE", NULL},
     [O_HTML] = {"html", 1, M | C, M, "FILE", "report: write the HTML page to FILE",
                 NOT_COMPARE},
     [O_FORMAT] = {"format", 1, M | C, M, "svg|html", "draw, report: to standard output",
                   NOT_COMPARE},
     [O_PRESET] = {"preset", 1, M | C, M | C, "NAME",
-                  "published LogP parameters: cm5, ib-tukey, loggopsim, atlahs", NULL},
+                  "published LogP parameters: cm5, ib-tukey, loggopsim, atlahs", NULL, .refused_by = CLI_NM_RRP},
     [O_SIZE] = {"size", 1, M | C | R, C | R, "B",
                 "bytes (compare with --preset, run; with --params)", COMPARE_ONLY},
     [O_SWEEP] = {"sweep", 1, M | C, C, "procs=A..B[:S]", "compare: a range of P",
@@ -64,7 +73,7 @@ const cli_option CLI_OPTS[O_NOPTS] = {
     [O_SEGMENTS] = {"segments", 1, M | C, M, "0,s1,...", "rrp: the blocks' first processors",
                     NOT_COMPARE},
     [O_PARAMS] = {"params", 1, M | C | R, M | R, "FILE",
-                  "measured LogP parameters (optcast measure --out)", NOT_COMPARE},
+                  "measured LogP parameters (optcast measure --out)", NOT_COMPARE, .refused_by = CLI_NM_KPORT | CLI_NM_RRP},
     [O_BUFFERED] = {"buffered", 0, M | C, M, NULL,
                     "cbcast, kbcast: the buffered postal model (Karp et al. 3.5)", NOT_COMPARE},
     [O_KARP_BLOCK] = {"karp-block", 1, M | C, M, "r",
@@ -155,4 +164,21 @@ void cli_print_options(FILE *f, unsigned bit) {
              CLI_OPTS[o].value ? CLI_OPTS[o].value : "");
     fprintf(f, "  %-24s %s\n", head, CLI_OPTS[o].help);
   }
+}
+
+void cli_refuse_for_problem(const cli_args *a, unsigned pbit, const char *problem) {
+  for (int o = 0; o < O_NOPTS; o++) {
+    const cli_option *t = &CLI_OPTS[o];
+    const char *at;
+    if (!a->set[o] || t->prefusal == NULL || (t->problems & pbit) ||
+        ((t->vproblems & pbit) && a->bit == CMD_VERIFY))
+      continue;
+    if ((at = strstr(t->prefusal, "%s")) == NULL) cli_die("--%s: %s", t->name, t->prefusal);
+    cli_die("--%s: %.*s%s%s", t->name, (int)(at - t->prefusal), t->prefusal, problem, at + 2);
+  }
+}
+
+void cli_refuse_for_model(const cli_args *a, unsigned model, const char *text) {
+  for (int o = 0; o < O_NOPTS; o++)
+    if (a->set[o] && (CLI_OPTS[o].refused_by & model)) cli_die("--%s: %s", CLI_OPTS[o].name, text);
 }

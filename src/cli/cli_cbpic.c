@@ -16,23 +16,23 @@
 
 #include "cli.h"
 
-static void pic_input(const cli_cbcast_args *a, const oc_params *p, const oc_sched *s,
+static void pic_input(const cli *c, const oc_params *p, const oc_sched *s,
                       const int64_t *rt, int64_t time, int64_t lb, const char *alg,
                       const char *what, cli_draw_in *d, char *title, size_t tn, char *sub,
                       size_t sn) {
   snprintf(title, tn, "optcast %s %s%s: postal L=%lld, P=%lld, %lld items from processor %lld",
-           a->cmd, a->kitem ? "kbcast" : "cbcast", a->buffered ? " --buffered" : "",
-           (long long)a->L, (long long)a->P, (long long)a->k, (long long)a->root);
+           c->cmd, c->problem, c->buffered ? " --buffered" : "",
+           (long long)c->L, (long long)c->p.P, (long long)c->items, (long long)c->root);
   snprintf(sub, sn, "algorithm %s; %s %lld, lower bound %lld (%s); %zu messages; "
            "checked by the verifier: valid%s", alg, what, (long long)time, (long long)lb,
            time == lb ? "optimal" : "above the bound", s->n,
-           a->buffered ? " (buffered rules)" : "");
+           c->buffered ? " (buffered rules)" : "");
   memset(d, 0, sizeof *d);
   d->title = title;
   d->subtitle = sub;
   d->p = p;
-  d->P = a->P;
-  d->root = a->root;
+  d->P = c->p.P;
+  d->root = c->root;
   d->time = time;
   d->s = s;
   d->tree = CLI_TREE_ITEM0;
@@ -41,38 +41,29 @@ static void pic_input(const cli_cbcast_args *a, const oc_params *p, const oc_sch
   d->recv = rt;
 }
 
-int cli_cb_picture(const cli_cbcast_args *a, const oc_sched *s, const int64_t *rt,
-                   int64_t time, int64_t lb, const char *alg, const char *what) {
+int cli_cb_picture(const cli *c, const oc_sched *s, const int64_t *rt, int64_t time,
+                   int64_t lb, const char *alg, const char *what) {
   oc_params p;
   cli_draw_in d;
   cli_report_in in;
   cli_report_kv par[6], res[4];
   char title[200], sub[240], err[320], v[6][64];
-  char *svg = NULL;
+  char *svg = NULL, *cmdline;
   size_t svglen = 0;
   int e;
-  if ((e = oc_params_postal(&p, a->P, a->L, 1)) != OC_OK) {
-    fprintf(stderr, "optcast: %s: %s\n", a->cmd, oc_strerror(e));
-    return 2;
+  if ((e = oc_params_postal(&p, c->p.P, c->L, 1)) != OC_OK) {
+    fprintf(stderr, "optcast: %s: %s\n", c->cmd, oc_strerror(e));
+    return CLI_EXIT_INPUT;
   }
-  pic_input(a, &p, s, rt, time, lb, alg, what, &d, title, sizeof title, sub, sizeof sub);
-  if (a->draw) {
-    if (cli_draw(&d, a->svg, err, sizeof err) != OC_OK) {
-      fprintf(stderr, "optcast: %s: %s\n", a->svg ? "--svg" : "--format", err);
-      return 2;
-    }
-    return 0;
-  }
-  if (cli_draw_doc(&d, &svg, &svglen, err, sizeof err) != OC_OK) {
-    fprintf(stderr, "optcast: report: %s\n", err);
-    return 2;
-  }
-  snprintf(v[0], sizeof v[0], "%lld", (long long)a->P);
-  snprintf(v[1], sizeof v[1], "%lld", (long long)a->L);
-  snprintf(v[2], sizeof v[2], "%lld", (long long)a->k);
-  snprintf(v[3], sizeof v[3], "%lld", (long long)a->root);
-  par[0] = (cli_report_kv){"problem", a->kitem ? "kbcast" : "cbcast"};
-  par[1] = (cli_report_kv){"model", a->buffered ? "postal, buffered (Karp et al. 3.5)"
+  pic_input(c, &p, s, rt, time, lb, alg, what, &d, title, sizeof title, sub, sizeof sub);
+  if (c->a.bit == CMD_DRAW) return cli_draw_out(c, &d);
+  if (cli_draw_doc(&d, &svg, &svglen, err, sizeof err) != OC_OK) cli_die("report: %s", err);
+  snprintf(v[0], sizeof v[0], "%lld", (long long)c->p.P);
+  snprintf(v[1], sizeof v[1], "%lld", (long long)c->L);
+  snprintf(v[2], sizeof v[2], "%lld", (long long)c->items);
+  snprintf(v[3], sizeof v[3], "%lld", (long long)c->root);
+  par[0] = (cli_report_kv){"problem", c->problem};
+  par[1] = (cli_report_kv){"model", c->buffered ? "postal, buffered (Karp et al. 3.5)"
                                                 : "postal"};
   par[2] = (cli_report_kv){"processors P", v[0]};
   par[3] = (cli_report_kv){"latency L", v[1]};
@@ -84,10 +75,12 @@ int cli_cb_picture(const cli_cbcast_args *a, const oc_sched *s, const int64_t *r
   res[1] = (cli_report_kv){what, v[4] + strlen(what) + 1};
   res[2] = (cli_report_kv){"lower bound", v[5]};
   res[3] = (cli_report_kv){"checked by the verifier", "valid"};
+  cmdline = cli_reproduce_line(c);
   in = (cli_report_in){.title = title, .params = par, .nparams = 6, .result = res,
                        .nresult = 4, .svg = svg, .svglen = svglen, .s = s, .max_rows = 200,
-                       .unit = 1, .command = a->command ? a->command : ""};
-  e = cli_report_finish(&in, v[4], v[5], time == lb, a->html);
+                       .unit = 1, .command = cmdline};
+  e = cli_report_finish(&in, v[4], v[5], time == lb, c->a.val[O_HTML]);
   free(svg);
+  free(cmdline);
   return e;
 }
