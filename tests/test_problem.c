@@ -119,6 +119,16 @@ void test_problem_agrees(void) {
       CHECK(r.time >= r.lower_bound);
       CHECK_EQ(r.optimal, r.time == r.lower_bound);
       CHECK(r.algorithm != NULL && r.bound_source != NULL);
+      if (k == OC_PROB_KBCAST) { /* the winner and its tree, as the planner says */
+        oc_kbcast_result kr;
+        CHECK_OK(oc_kbcast_plan(&p, pr.root, pr.items, (oc_kbcast_alg)pr.alg, 0, NULL, &kr));
+        CHECK(r.alg == (int)kr.alg && r.degree == kr.degree && r.formula == kr.formula);
+        CHECK(strcmp(r.algorithm, oc_kbcast_alg_name(kr.alg)) == 0);
+      } else if (k == OC_PROB_BCAST) {
+        CHECK_EQ(r.alg, pr.alg);
+      } else {
+        CHECK_EQ(r.alg, -1);
+      }
       if (k == OC_PROB_SUM) { /* operands per processor add up to n */
         int64_t sum = 0;
         for (int64_t q = 0; q < p.P; q++) sum += r.counts[q];

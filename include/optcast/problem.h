@@ -60,6 +60,11 @@ typedef struct oc_problem {
 
 typedef struct oc_result {
   const char *algorithm;    /* what made the schedule (a static string)      */
+  int alg;                  /* the same as the problem's enum value (bcast:
+                               oc_bcast_alg, kbcast: oc_kbcast_alg or
+                               oc_kport_alg - for BEST the winner); -1 for
+                               problems with one algorithm                  */
+  int64_t degree;           /* kbcast DTREE: the tree's degree               */
   int64_t time;             /* completion time, model units                  */
   int64_t lower_bound;      /* the strongest lower bound known               */
   const char *bound_source; /* where that bound comes from (static string)   */
@@ -70,7 +75,7 @@ typedef struct oc_result {
                                operands per processor (oc_result_free)       */
   int64_t used;             /* sum, reduce: processors used                  */
   int64_t formula;          /* kbcast: the algorithm's formula (see
-                               oc_kbcast_result; k-port: the height)        */
+                               oc_kbcast_result); k-port: the height        */
   oc_verdict check;         /* the verifier's verdict on the schedule         */
 } oc_result;
 

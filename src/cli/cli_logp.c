@@ -99,31 +99,6 @@ static _Noreturn void lp_self_check(const cli *c, const char *alg, int64_t time,
   cli_exit(CLI_EXIT_CHECK);
 }
 
-/* kbcast: its planner directly (its result names the algorithm and the
- * tree's degree) */
-static void kb_solve(cli *c, int plan, cli_res *r) {
-  oc_verdict v;
-  int64_t l8, k31;
-  int e;
-  if ((e = oc_kbcast_bound(&c->p, c->items, &r->lb, &l8, &k31)) != OC_OK)
-    cli_lib_fail("kbcast", e);
-  if (plan) cli_check_plan_size(c);
-  e = oc_kbcast_plan(&c->p, c->root, c->items, c->kalg, c->degree, plan ? &r->s : NULL,
-                     &r->kres);
-  if (e == OC_ERANGE)
-    die("--procs, --items: P=%lld with %lld items is too large (at most 2^26 "
-        "messages)", (long long)c->p.P, (long long)c->items);
-  if (e) cli_lib_fail("kbcast", e);
-  r->time = r->kres.time;
-  r->alg = oc_kbcast_alg_name(r->kres.alg);
-  r->bound = "Bar-Noy & Kipnis Lemma 8: (m-1) + f(n); Karp et al. Thm 3.1 (integer lambda)";
-  if (!plan) return;
-  if ((e = oc_verify_bcast(&c->p, c->root, c->items, &r->s, &v)) != OC_OK)
-    cli_lib_fail("verify", e);
-  if (!v.ok) lp_self_check(c, r->alg, r->time, &v);
-  r->time = v.time;
-}
-
 /* plan = 1: build and verify the schedule (oc_problem_plan); 0: times
  * only (oc_problem_bound).  The planners' refusals get the CLI's texts. */
 static void lp_solve(cli *c, int plan, cli_res *r) {
@@ -131,15 +106,17 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
   oc_result res;
   int e;
   r->known = 1;
-  if (is(c, P_KBCAST)) {
-    kb_solve(c, plan, r);
-  } else {
+  {
     if (is(c, P_BCAST) && c->items != 1) die("%s", BCAST_ONE_ITEM);
     oc_problem_init(&pr, (oc_problem_kind)CLI_PROBLEMS[c->id].kind, &c->p);
     pr.root = c->root;
     pr.items = c->items;
     if (is(c, P_SUM)) pr.operands = cli_operands(c);
     if (is(c, P_BCAST)) pr.alg = (int)c->alg;
+    if (is(c, P_KBCAST)) {
+      pr.alg = (int)c->kalg;
+      pr.degree = c->degree;
+    }
     if (c->a.set[O_COMMUTATIVE]) pr.flags |= OC_PF_COMMUTATIVE;
     if (c->a.set[O_ORDERED]) pr.flags |= OC_PF_ORDERED;
     if (c->a.set[O_PERSONALIZED]) pr.flags |= OC_PF_PERSONALIZED;
@@ -159,6 +136,9 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     if (e == OC_ERANGE && is(c, P_ALLTOALL))
       die("--procs, --items: P=%lld with %lld items is too large for a global "
           "schedule", (long long)c->p.P, (long long)c->items);
+    if (e == OC_ERANGE && is(c, P_KBCAST))
+      die("--procs, --items: P=%lld with %lld items is too large (at most 2^26 "
+          "messages)", (long long)c->p.P, (long long)c->items);
     if (e == OC_ENOMEM) die("out of memory");
     if (e) cli_lib_fail(c->problem, e);
     r->alg = res.algorithm;
@@ -168,6 +148,12 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     r->used = res.used;
     r->upper_only = res.upper_only;
     r->bound = res.bound_source;
+    if (is(c, P_KBCAST)) { /* what the JSON and the report say of the tree */
+      r->kres.alg = (oc_kbcast_alg)res.alg;
+      r->kres.degree = res.degree;
+      r->kres.time = res.time;
+      r->kres.formula = res.formula;
+    }
   }
   r->n = r->s.n;
 }

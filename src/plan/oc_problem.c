@@ -31,6 +31,7 @@ static int pb_bcast(const oc_problem *pr, oc_sched *out, oc_result *res) {
   if (pr->items != 1) return OC_EINVAL; /* k items: kbcast */
   if (pr->alg < OC_BCAST_KARP || pr->alg > OC_BCAST_BARNOY) return OC_EINVAL;
   res->algorithm = oc_bcast_alg_name((oc_bcast_alg)pr->alg);
+  res->alg = pr->alg;
   res->optimal = 1;
   if (out == NULL) {
     if ((e = oc_bcast_time(&pr->params, &res->lower_bound)) != OC_OK) return e;
@@ -57,6 +58,7 @@ static int pb_kbcast(const oc_problem *pr, oc_sched *out, oc_result *res) {
                            out, &kr)) != OC_OK)
       return e;
     res->algorithm = oc_kport_alg_name(kr.alg);
+    res->alg = (int)kr.alg;
     res->time = kr.time;
     res->lower_bound = kb.lb;
     res->bound_source = KPORT_BOUND;
@@ -72,6 +74,8 @@ static int pb_kbcast(const oc_problem *pr, oc_sched *out, oc_result *res) {
                             out, &kr)) != OC_OK)
       return e;
     res->algorithm = oc_kbcast_alg_name(kr.alg);
+    res->alg = (int)kr.alg;
+    res->degree = kr.degree;
     res->time = kr.time;
     res->formula = kr.formula;
     return OC_OK;
@@ -222,6 +226,7 @@ static int pb_run(const oc_problem *pr, oc_sched *out, oc_result *res) {
   if (res == NULL) return OC_EINVAL;
   memset(res, 0, sizeof *res);
   res->check.ok = 1;
+  res->alg = -1;
   if ((e = pb_check(pr)) != OC_OK) return e;
   if (out != NULL && out->n != 0) return OC_EINVAL;
   q = *pr;
