@@ -42,7 +42,7 @@ if have valgrind "valgrind memcheck"; then
 fi
 echo "== cppcheck"
 if have cppcheck cppcheck; then
-  if cppcheck --enable=warning,performance,portability --std=c11 --quiet \
+  if cppcheck --enable=warning,performance,portability --std=c11 --quiet --library=tests/cppcheck.cfg \
        --error-exitcode=1 -Iinclude -Isrc src tests bench fuzz 2> build/cppcheck.log; then
     pass cppcheck
   else

@@ -46,7 +46,6 @@ void cli_die(const char *fmt, ...) {
 
 void cli_exit(int x) { CLI_EXIT(x); }
 
-#define die cli_die
 
 /* What PROBLEM and the model parameters are: the help of the commands that
  * plan one model's schedule. */

@@ -73,9 +73,10 @@ void cli_print_options(FILE *f, unsigned bit);
  * oc_cli_fuzz) */
 _Noreturn void cli_die(const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
+    __attribute__((noreturn, format(printf, 1, 2)))
 #endif
     ;
+#define die cli_die
 
 /* `optcast run` and `optcast measure` (cli_run.c) on the parsed options;
  * return the exit code. */

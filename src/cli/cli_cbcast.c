@@ -12,7 +12,6 @@
 
 #include "cli.h"
 
-#define die cli_die
 
 /* cbcast and --buffered: the postal model with an integer latency L; items
  * default to 16 (enough to see the steady state), kbcast's to 1.  --karp-

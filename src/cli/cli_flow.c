@@ -10,7 +10,6 @@
 
 #include "cli.h"
 
-#define die cli_die
 
 const char *cli_tfmt(char *b, size_t n, const cli *c, int64_t x) {
   oc_format_time(b, n, x, c->p.unit);

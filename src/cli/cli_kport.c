@@ -10,7 +10,6 @@
 
 #include "cli.h"
 
-#define die cli_die
 
 /* --model kport: n processors, k ports, m items (Bar-Noy & Ho) */
 static void kp_build(cli *c) {

@@ -10,7 +10,6 @@
 
 #include "cli.h"
 
-#define die cli_die
 
 void cli_print_params(FILE *f, const cli *c) {
   if (c->p.model == OC_MODEL_LOGP)

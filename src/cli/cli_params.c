@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "optcast_rt.h"
 
-#define die cli_die
 #define CLI_PARAMS_UNIT_NS 10.0 /* --params: the model unit is 10 ns */
 
 const cli_problem CLI_PROBLEMS[P_NPROBLEMS] = {

@@ -7,7 +7,6 @@
 
 #include "cli.h"
 
-#define die cli_die
 
 /* a child the view counted but cannot name: a bug (exit 1) */
 static _Noreturn void internal_error(void) {

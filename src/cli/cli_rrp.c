@@ -11,7 +11,6 @@
 
 #include "cli.h"
 
-#define die cli_die
 
 /* --model rrp: N processors, L bus lines (Rosenberg, Scarano, Sitaraman) */
 static void rr_build(cli *c) {

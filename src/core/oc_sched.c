@@ -190,6 +190,7 @@ static int keyed_cmp(const void *x, const void *y) {
 int oc_sched_sort(oc_sched *s) { /* long messages: sort their packets */
   int cols = 0;
   keyed *k;
+  int64_t *wide; /* scratch for one column: the widest, int64_t */
   char *tmp;
   if (s->n < 2 || s->len != NULL) return OC_OK;
   for (int c = 0; c < OC_COL_COUNT; c++) cols |= col_get(s, c) != NULL;
@@ -198,12 +199,13 @@ int oc_sched_sort(oc_sched *s) { /* long messages: sort their packets */
     return OC_OK;
   }
   k = (keyed *)malloc(s->n * sizeof *k);
-  tmp = (char *)malloc(s->n * sizeof(int64_t)); /* the widest column */
-  if (k == NULL || tmp == NULL) {
+  wide = (int64_t *)malloc(s->n * sizeof *wide);
+  if (k == NULL || wide == NULL) {
     free(k);
-    free(tmp);
+    free(wide);
     return OC_ENOMEM;
   }
+  tmp = (char *)wide;
   for (size_t i = 0; i < s->n; i++) {
     k[i].m = s->msg[i];
     k[i].i = i;
@@ -218,6 +220,6 @@ int oc_sched_sort(oc_sched *s) { /* long messages: sort their packets */
     memcpy(a, tmp, s->n * sz);
   }
   free(k);
-  free(tmp);
+  free(wide);
   return OC_OK;
 }
