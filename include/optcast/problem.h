@@ -17,10 +17,11 @@
  *   oc_sched_free(&s);
  *
  * Every schedule it returns has passed the problem's verifier with the
- * planned time; a schedule the verifier rejects is never returned (the
- * verdict is in r.check, the error OC_EINVALID).  The reconfigurable ring
+ * planned time (broadcasts in LogP/postal: the verifier's time); when the
+ * verifier rejects one, the call fails with OC_EINVALID and the verdict in
+ * r.check (the rejected messages are still in out, for inspection).  The reconfigurable ring
  * has a schedule type of its own (oc_rrp_sched) and the same shape:
- * oc_rrp_plan(spec, out, result). */
+ * oc_rrp_plan(spec, alg, out, result). */
 #ifndef OPTCAST_PROBLEM_H
 #define OPTCAST_PROBLEM_H
 

@@ -92,6 +92,9 @@ int oc_sched_push(oc_sched *s, int64_t t, int64_t src, int64_t dst, int64_t item
  * the last packet is in: s + L + 2o + (len-1)g. */
 int oc_sched_push_long(oc_sched *s, int64_t t, int64_t src, int64_t dst,
                        int64_t item, int64_t len);
+/* Room for `extra` more messages (and their columns) without moving them
+ * again; OC_OK or OC_ENOMEM (nothing changed). */
+int oc_sched_reserve(oc_sched *s, size_t extra);
 /* Adds column col (if absent), every message so far at its default;
  * OC_OK, OC_EINVAL (no such column) or OC_ENOMEM. */
 int oc_sched_add_col(oc_sched *s, oc_col col);

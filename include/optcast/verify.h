@@ -135,7 +135,8 @@ int oc_rrp_read_csv(char *buf, size_t len, int64_t N, int64_t L,
 int oc_verify_alltoall(const oc_params *p, int64_t k, int personalized,
                        const oc_sched *s, oc_verdict *v);
 
-/* Combining schedules read from CSV (messages only; oc_verify_tree.c).
+/* Combining schedules read from CSV (messages only; oc_verify_tree.c);
+ * P up to OC_GLOBAL_PROCS_MAX (OC_ERANGE above).
  * oc_verify_tree_rows: the rows a reduction tree into root cannot have,
  * reported at their own time: a processor or time out of range (the first
  * such row at the least time), else the root sending or a processor
@@ -148,8 +149,8 @@ int oc_verify_tree_rows(const oc_params *p, int64_t root, const oc_sched *s, oc_
 int oc_verify_reduce_rows(const oc_params *p, int64_t root, const int64_t *counts,
                           int ordered, oc_sched *s, oc_verdict *v);
 /* A rank-order allreduce: item 0's messages a rank-order reduction into
- * rank 0 (additions inferred into s), item 1's the broadcast back; then
- * oc_verify_allreduce_ordered. */
+ * rank 0 (additions inferred into s, which must have none: OC_EINVAL),
+ * item 1's the broadcast back; then oc_verify_allreduce_ordered. */
 int oc_verify_allreduce_ordered_rows(const oc_params *p, oc_sched *s, oc_verdict *v);
 
 #ifdef __cplusplus

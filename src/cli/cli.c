@@ -220,18 +220,21 @@ static int cli_run(int argc, char **argv, FILE *in) {
   if ((k = find_command(argv[1])) == NULL)
     die("unknown command '%s' (expected plan, bound, verify, rank, draw, report, compare, run or "
         "measure)", argv[1]);
-  for (int i = 2; i < argc; i++) /* `optcast COMMAND ... --help`: its help, nothing else */
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      command_help(stdout, k);
-      return 0;
-    }
+  if (cli_wants_help(k->bit, argc, argv, 2)) { /* `optcast COMMAND ... --help`: its help */
+    command_help(stdout, k);
+    return 0;
+  }
   c.cmd = k->name;
   c.argc = argc;
   c.argv = argv;
   cli_parse(&c.a, k->name, k->bit, (k->flags & F_PREFIX) ? (k->bit == CMD_RUN ? "run: " : "measure: ") : "",
             argc, argv, 2);
   c.problem = c.a.problem;
-  if (k->flags & F_MODEL) return run_model(&c, k);
+  if (k->flags & F_MODEL) {
+    int rc = run_model(&c, k);
+    free(c.segs); /* --segments (the ring) */
+    return rc;
+  }
   return k->run(&c);
 }
 

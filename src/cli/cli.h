@@ -52,6 +52,9 @@ typedef struct cli_args {
   const char *val[O_NOPTS];
   int set[O_NOPTS];
 } cli_args;
+/* Whether argv[first..] asks for help (--help or -h, not as an option's
+ * value). */
+int cli_wants_help(unsigned bit, int argc, char **argv, int first);
 /* Parses argv[first..) for the command bit (named cmd) into a; a bad
  * command line prints one line and exits 2 (cli_die).  prefix: "" or the
  * command's name and ": " in front of its parse errors (run, measure). */

@@ -106,6 +106,20 @@ static int is_option(const char *s, unsigned bit) {
   return find(s, strcspn(s, "="), bit) >= 0;
 }
 
+int cli_wants_help(unsigned bit, int argc, char **argv, int first) {
+  for (int i = first; i < argc; i++) {
+    const char *s = argv[i];
+    int o;
+    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) return 1;
+    if (strncmp(s, "--", 2) != 0 || strchr(s, '=') != NULL) continue;
+    /* an option's value is a value, even "-h" (as cli_parse reads it) */
+    if ((o = find(s + 2, strlen(s + 2), bit)) >= 0 && CLI_OPTS[o].arg && i + 1 < argc &&
+        !is_option(argv[i + 1], bit))
+      i++;
+  }
+  return 0;
+}
+
 void cli_parse(cli_args *a, const char *cmd, unsigned bit, const char *prefix, int argc,
                char **argv, int first) {
   memset(a, 0, sizeof *a);

@@ -160,7 +160,7 @@ static int cb_plan(cli *c, cli_res *r) {
     return cli_fail("plan", e);
   if (!r->v.ok || (P > 1 && r->v.time != in->delay)) /* a bug: never print it */
     return cli_self_check_failed("continuous", r->v.ok ? "delay differs" : r->v.detail);
-  oc_sched_sort(&r->s);
+  (void)oc_sched_sort(&r->s);
   r->alg = "block-cyclic";
   r->time = in->delay;
   r->lb = in->bound;

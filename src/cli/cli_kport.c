@@ -171,7 +171,7 @@ static int kp_plan(cli *c, cli_res *r) {
   r->alg = oc_kport_alg_name(r->kr.alg);
   if (!r->v.ok || r->v.time != r->kr.time) /* a bug: never print an unchecked plan */
     return cli_self_check_failed(r->alg, r->v.ok ? "time differs" : r->v.detail);
-  oc_sched_sort(&r->s);
+  (void)oc_sched_sort(&r->s);
   r->time = r->kr.time;
   r->lb = r->kb.lb;
   r->n = r->s.n;

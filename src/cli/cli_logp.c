@@ -1,8 +1,7 @@
 /* cli_logp.c - the LogP and postal models' row: bcast, kbcast, sum,
  * reduce, allreduce, alltoall through the library's one call
- * (oc_problem_plan, oc_problem_bound; kbcast through its planner, whose
- * result names the tree degree), the CLI's own texts for the planners'
- * refusals, the text output, the pictures and the report. */
+ * (oc_problem_plan, oc_problem_bound), the CLI's own texts for the
+ * planners' refusals, the text output, the pictures and the report. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +60,7 @@ static void lp_csv(const cli *c, cli_res *r) {
     oc_sched_free(s);
     *s = x;
   }
-  oc_sched_sort(s);
+  (void)oc_sched_sort(s);
   if (oc_sched_write_csv(stdout, s, &c->p) == OC_ENOMEM) die("out of memory");
 }
 
@@ -112,7 +111,10 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     pr.items = c->items;
     if (is(c, P_SUM)) pr.operands = cli_operands(c);
     if (is(c, P_BCAST)) pr.alg = (int)c->alg;
-    if (is(c, P_KBCAST)) {
+    if (is(c, P_KBCAST)) { /* its bound's refusals first, in their own words */
+      int64_t lb, l8, k31;
+      if ((e = oc_kbcast_bound(&c->p, c->items, &lb, &l8, &k31)) != OC_OK)
+        cli_lib_fail("kbcast", e);
       pr.alg = (int)c->kalg;
       pr.degree = c->degree;
     }
@@ -135,7 +137,7 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     if (e == OC_ERANGE && is(c, P_ALLTOALL))
       die("--procs, --items: P=%lld with %lld items is too large for a global "
           "schedule", (long long)c->p.P, (long long)c->items);
-    if (e == OC_ERANGE && is(c, P_KBCAST))
+    if (e == OC_ERANGE && is(c, P_KBCAST)) /* the plan's size */
       die("--procs, --items: P=%lld with %lld items is too large (at most 2^26 "
           "messages)", (long long)c->p.P, (long long)c->items);
     if (e == OC_ENOMEM) die("out of memory");
@@ -388,7 +390,7 @@ static int lp_picture(cli *c, cli_res *rp) {
   if (cli_draw_doc(&d, &svg, &svglen, err, sizeof err) != OC_OK) die("report: %s", err);
   oc_sched_init(&tab);
   if (oc_sched_packets(&rp->s, c->p.g, &tab) != OC_OK) die("out of memory"); /* a copy */
-  oc_sched_sort(&tab);
+  (void)oc_sched_sort(&tab);
   memset(&in, 0, sizeof in);
   par[np++] = (cli_report_kv){"problem", c->problem};
   par[np++] = (cli_report_kv){"model", c->p.model == OC_MODEL_LOGP ? "LogP" : "postal"};

@@ -64,16 +64,31 @@ int oc_grow(void **arr, size_t n, size_t *cap, size_t sz) {
   return OC_OK;
 }
 
-/* Every column present with room for s->cap entries. */
-static int cols_fit(oc_sched *s) {
+/* Room for `need` messages: every column present first, then the messages,
+ * so that a failure leaves cap (what all of them hold) as it was. */
+static int sched_fit(oc_sched *s, size_t need) {
+  size_t nc;
+  void *m;
+  if (need <= s->cap) return OC_OK;
+  nc = s->cap ? s->cap + s->cap / 2 : 64;
+  if (nc < need) nc = need;
+  if (nc > SIZE_MAX / sizeof *s->msg) return OC_ENOMEM;
   for (int c = 0; c < OC_COL_COUNT; c++) {
-    void **a = col_ptr(s, c), *m;
+    void **a = col_ptr(s, c);
     if (*a == NULL) continue;
-    m = realloc(*a, (s->cap ? s->cap : 1) * COLS[c].size);
-    if (m == NULL) return OC_ENOMEM;
+    if ((m = realloc(*a, nc * COLS[c].size)) == NULL) return OC_ENOMEM;
     *a = m;
   }
+  if ((m = realloc(s->msg, nc * sizeof *s->msg)) == NULL) return OC_ENOMEM;
+  s->msg = (oc_msg *)m;
+  s->cap = nc;
   return OC_OK;
+}
+
+int oc_sched_reserve(oc_sched *s, size_t extra) {
+  if (s == NULL) return OC_EINVAL;
+  if (extra > SIZE_MAX - s->n) return OC_ENOMEM;
+  return sched_fit(s, s->n + extra);
 }
 
 int oc_sched_add_col(oc_sched *s, oc_col col) {
@@ -90,9 +105,7 @@ int oc_sched_add_col(oc_sched *s, oc_col col) {
 int oc_sched_push(oc_sched *s, int64_t t, int64_t src, int64_t dst,
                   int64_t item) {
   oc_msg *m;
-  size_t cap = s->cap;
-  if (oc_grow((void **)&s->msg, s->n, &s->cap, sizeof *s->msg)) return OC_ENOMEM;
-  if (s->cap != cap && cols_fit(s) != OC_OK) return OC_ENOMEM; /* columns alongside */
+  if (sched_fit(s, s->n + 1) != OC_OK) return OC_ENOMEM; /* columns alongside */
   m = &s->msg[s->n];
   m->t = t;
   m->src = src;

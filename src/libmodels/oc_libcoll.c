@@ -660,7 +660,7 @@ int oc_libcoll_tree_pipelined(const oc_params *p, int64_t root, int64_t m,
   b.root = 0; /* ranks are physical here */
   if ((e = oc_bcast_new(&bc, p, root, OC_BCAST_KARP)) != OC_OK) goto out;
   if ((e = oc_bcast_schedule(bc, &tree)) != OC_OK) goto out;
-  oc_sched_sort(&tree); /* by time, then src: each sender's children in order */
+  (void)oc_sched_sort(&tree); /* by time, then src: each sender's children in order */
   b.off = (size_t *)calloc((size_t)p->P + 1, sizeof *b.off);
   {
     size_t *cnt = (size_t *)calloc((size_t)p->P + 1, sizeof *cnt);

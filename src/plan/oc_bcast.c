@@ -338,12 +338,7 @@ int oc_bcast_schedule(const oc_bcast *b, oc_sched *out) {
   size_t want;
   if (b->p.P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
   want = (size_t)(b->p.P - 1);
-  if (out->cap < out->n + want) {
-    oc_msg *m = (oc_msg *)realloc(out->msg, (out->n + want + 1) * sizeof *m);
-    if (m == NULL) return OC_ENOMEM;
-    out->msg = m;
-    out->cap = out->n + want + 1;
-  }
+  if ((e = oc_sched_reserve(out, want + 1)) != OC_OK) return e;
   e = (b->alg == OC_BCAST_BARNOY) ? barnoy_schedule(b, out)
                                   : tree_schedule(b, out);
   return e;

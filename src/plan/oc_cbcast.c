@@ -105,7 +105,7 @@ static int64_t enc_wait(const oc_cbcast *c, int64_t enc);
 
 /* ---- f_t ------------------------------------------------------------------ */
 
-int64_t *cb_fseq(int64_t L, int64_t T) {
+int64_t *oc_cb_fseq(int64_t L, int64_t T) {
   int64_t *f = (int64_t *)malloc((size_t)(T + 1) * sizeof *f);
   if (f == NULL) return NULL;
   for (int64_t i = 0; i <= T; i++)
@@ -117,7 +117,7 @@ static int64_t bfun(int64_t L, int64_t n) { /* B(n), n >= 1 */
   int64_t t = 0, *f;
   if (n <= 1) return 0;
   /* f_t >= t/L + 1 ... grows; at most L * 64 steps for n < 2^62 */
-  f = cb_fseq(L, 64 * L + 64);
+  f = oc_cb_fseq(L, 64 * L + 64);
   if (f == NULL) return -1;
   while (f[t] < n) t++;
   free(f);
@@ -126,7 +126,7 @@ static int64_t bfun(int64_t L, int64_t n) { /* B(n), n >= 1 */
 
 /* Makes room for `need` elements of `size` bytes in *arr (capacity *cap,
  * doubled from `first`). */
-int cb_grow(void **arr, int64_t *cap, int64_t need, size_t size, int64_t first) {
+int oc_cb_grow(void **arr, int64_t *cap, int64_t need, size_t size, int64_t first) {
   int64_t nc = *cap ? *cap : first;
   void *n;
   if (need <= *cap) return OC_OK;
@@ -139,17 +139,17 @@ int cb_grow(void **arr, int64_t *cap, int64_t need, size_t size, int64_t first) 
 
 /* ---- solutions -------------------------------------------------------------- */
 
-void cb_sol_free(cb_sol *s) {
+void oc_cb_sol_free(cb_sol *s) {
   free(s->b);
   free(s->w);
   memset(s, 0, sizeof *s);
 }
 
-int cb_sol_add(cb_sol *s, int32_t r, int64_t J, const int64_t *word) {
+int oc_cb_sol_add(cb_sol *s, int32_t r, int64_t J, const int64_t *word) {
   int64_t bcap = s->cap;
-  int e = cb_grow((void **)&s->b, &bcap, s->nb + 1, sizeof *s->b, 16);
+  int e = oc_cb_grow((void **)&s->b, &bcap, s->nb + 1, sizeof *s->b, 16);
   s->cap = bcap;
-  if (e || (e = cb_grow((void **)&s->w, &s->wcap, s->nw + r, sizeof *s->w, 64))) return e;
+  if (e || (e = oc_cb_grow((void **)&s->w, &s->wcap, s->nw + r, sizeof *s->w, 64))) return e;
   memset(&s->b[s->nb], 0, sizeof s->b[0]);
   s->b[s->nb].r = r;
   s->b[s->nb].J = J;
@@ -199,7 +199,7 @@ typedef struct cb_ctx {
 
 static void ctx_free(cb_ctx *x) {
   if (x->base)
-    for (int64_t t = 0; t <= x->T; t++) cb_sol_free(&x->base[t]);
+    for (int64_t t = 0; t <= x->T; t++) oc_cb_sol_free(&x->base[t]);
   free(x->base);
   free(x->how);
   free(x->f);
@@ -240,7 +240,7 @@ static int ctx_init(cb_ctx *x, int64_t L, int64_t T, int64_t s, int64_t *left) {
                  : L <= 18    ? 3 * CB_FORM_EX_BUDGET
                               : CB_FORM_EX_BUDGET;
   x->base_lo = -1;
-  x->f = cb_fseq(L, T + 2 * L + 6);
+  x->f = oc_cb_fseq(L, T + 2 * L + 6);
   x->how = (signed char *)calloc((size_t)T + 1, 1);
   x->base = (cb_sol *)calloc((size_t)T + 1, sizeof *x->base);
   if (x->f == NULL || x->how == NULL || x->base == NULL) return OC_ENOMEM;
@@ -256,27 +256,27 @@ static int ctx_init(cb_ctx *x, int64_t L, int64_t T, int64_t s, int64_t *left) {
         cb_inst I;
         int r, e;
         memset(&I, 0, sizeof I);
-        e = s ? pruned_inst(&I, x->f, L, x->f[t], t + s, variant) : cb_full_inst(&I, x->f, L, t);
+        e = s ? pruned_inst(&I, x->f, L, x->f[t], t + s, variant) : oc_cb_full_inst(&I, x->f, L, t);
         if (e == OC_EINVAL) {
-          cb_inst_free(&I);
+          oc_cb_inst_free(&I);
           if (fit) break; /* past the feasible m3 */
           continue;
         }
         fit = 1;
-        if (e) { cb_inst_free(&I); return e; }
+        if (e) { oc_cb_inst_free(&I); return e; }
         {
           /* s = 0: the complete search in Karp's form first (it settles
            * t < 3L - 3 as "none" and finds the rest, L <= 16 checked),
            * then the candidate search */
           int64_t b = s == 0 ? take(x, x->ex_budget) : 0, used = 0;
-          r = b > 0 ? cb_solve_exhaustive_form(&I, 1, b, &x->base[t], &used) : -1;
+          r = b > 0 ? oc_cb_solve_exhaustive_form(&I, 1, b, &x->base[t], &used) : -1;
           if (x->left != NULL) *x->left += b - used; /* what it did not spend */
           if (r != 1 && (b = take(x, CB_FORM_BUDGET)) > 0)
-            r = cb_solve_inst(&I, 1, 1, b, &x->base[t]);
+            r = oc_cb_solve_inst(&I, 1, 1, b, &x->base[t]);
           else if (r != 1)
             r = -1;
         }
-        cb_inst_free(&I);
+        oc_cb_inst_free(&I);
         if (r < -1) return r;
         if (r == 1) x->how[t] = 1;
       }
@@ -295,7 +295,7 @@ static int emit_block(cb_sol *out, int32_t r, int64_t J, const int64_t *w, int64
   word[0] = J + delta;
   for (int64_t i = 1; i < nw; i++) word[i] = w[i] + delta;
   for (int64_t i = 0; i < extra_b; i++) word[nw + i] = 1 + delta;
-  e = cb_sol_add(out, r, J + delta, word);
+  e = oc_cb_sol_add(out, r, J + delta, word);
   free(word);
   return e;
 }
@@ -351,7 +351,7 @@ static int plan_n(const cb_ctx *x0, const cb_ctx *x1, int64_t n, int64_t maxD,
 static void node_free(cb_node *nd) {
   while (nd != NULL) {
     cb_node *s = nd->sub;
-    cb_sol_free(&nd->found);
+    oc_cb_sol_free(&nd->found);
     free(nd);
     nd = s;
   }
@@ -411,7 +411,7 @@ static int pruned_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64
   int64_t cut, progress = 1;
   int e;
   if (D < L || f[D] < n || f[D] - n > 4 * n) return OC_EINVAL;
-  if ((e = cb_shape_inst(I, f, L, f[D], D)) != OC_OK) return e;
+  if ((e = oc_cb_shape_inst(I, f, L, f[D], D)) != OC_OK) return e;
   cut = f[D] - n;
   if (variant >= 4) return karp_prune(I, L, cut, variant - 4);
   /* nodes as built: order by r (desc for variant 1, asc for 2) */
@@ -487,22 +487,22 @@ static int plan_search(const cb_ctx *x, cb_node *nd, int64_t D0, int64_t D1) {
       int r;
       memset(&I, 0, sizeof I);
       if (variant == 3) continue; /* 3: forms only; 4 + m3: Karp's pruning */
-      e = variant == 0 ? cb_shape_inst(&I, x->f, x->L, n, D)
+      e = variant == 0 ? oc_cb_shape_inst(&I, x->f, x->L, n, D)
                        : pruned_inst(&I, x->f, x->L, n, D, variant);
       if (e == OC_EINVAL) {
-        cb_inst_free(&I);
+        oc_cb_inst_free(&I);
         if (variant > 4 && fit) break;
         continue;
       }
       if (variant >= 4) fit = 1;
-      if (e) { cb_inst_free(&I); return e; }
+      if (e) { oc_cb_inst_free(&I); return e; }
       {
         int64_t b = take(x, CB_BUDGET);
-        r = b > 0 ? cb_solve_inst(&I, -1, 0, b, &nd->found) : -1;
+        r = b > 0 ? oc_cb_solve_inst(&I, -1, 0, b, &nd->found) : -1;
         if ((r == 0 || r == -1) && n <= 400 && (b = take(x, CB_BUDGET)) > 0)
-          r = cb_solve_exhaustive(&I, b, &nd->found);
+          r = oc_cb_solve_exhaustive(&I, b, &nd->found);
       }
-      cb_inst_free(&I);
+      oc_cb_inst_free(&I);
       if (r < -1) return r;
       if (r == 1) {
         nd->method = CB_M_SEARCH;
@@ -553,7 +553,7 @@ static int plan_n(const cb_ctx *x0, const cb_ctx *x1, int64_t n, int64_t maxD,
  * words): delay L (P - 1). */
 static int emit_path(int64_t n, int64_t L, cb_sol *out) {
   for (int64_t i = 0; i + 1 < n; i++) {
-    int e = cb_sol_add(out, 1, (n - 1 - i) * L, NULL);
+    int e = oc_cb_sol_add(out, 1, (n - 1 - i) * L, NULL);
     if (e) return e;
   }
   out->D = (n - 1) * L;
@@ -695,7 +695,7 @@ out:
 
 void oc_cbcast_free(oc_cbcast *c) {
   if (c == NULL) return;
-  cb_sol_free(&c->s);
+  oc_cb_sol_free(&c->s);
   free(c->send_to);
   free(c->recv_from);
   free(c->orig);
@@ -712,7 +712,7 @@ static void info_from_sol(oc_cbcast *c) {
 }
 
 static int nest_add(void *ctx, int32_t r, int64_t J, const int64_t *word) {
-  return cb_sol_add((cb_sol *)ctx, r, J, word);
+  return oc_cb_sol_add((cb_sol *)ctx, r, J, word);
 }
 
 /* The nested construction (oc_cbnest.c) for deadlines B .. maxD, the
@@ -729,7 +729,7 @@ static int try_nested(const oc_cbcast *c, cb_sol *out, int64_t maxD) {
         out->ro = ro;
         return OC_OK;
       }
-      cb_sol_free(out);
+      oc_cb_sol_free(out);
       if (e != OC_EINVAL) return e;
     }
   return OC_OK;
@@ -801,7 +801,7 @@ int oc_cbcast_new(oc_cbcast **out, int64_t P, int64_t L) {
     goto fail;
   if (ns.nb > 0 && ns.D < nd->D) {
   take_nested:
-    cb_sol_free(&c->s);
+    oc_cb_sol_free(&c->s);
     c->s = ns;
     memset(&ns, 0, sizeof ns);
     c->info.method = OC_CB_NESTED;
@@ -828,7 +828,7 @@ done:
     free(c->blk_of);
     c->send_to = c->recv_from = NULL;
     c->blk_of = NULL;
-    cb_sol_free(&c->s);
+    oc_cb_sol_free(&c->s);
     if ((e = emit_path(c->n, L, &c->s)) != OC_OK) goto fail;
     c->info.method = OC_CB_PATH;
     info_from_sol(c);
@@ -838,12 +838,12 @@ done:
   node_free(nd);
   ctx_free(&x);
   ctx_free(&x1);
-  cb_sol_free(&ns);
+  oc_cb_sol_free(&ns);
   *out = c;
   return OC_OK;
 fail:
   node_free(nd);
-  cb_sol_free(&ns);
+  oc_cb_sol_free(&ns);
   ctx_free(&x);
   ctx_free(&x1);
   oc_cbcast_free(c);
@@ -964,11 +964,11 @@ static int buffered_words(const cb_inst *I, int allow_late, cb_sol *s, int64_t *
   if (*orig_out == NULL) { e = OC_ENOMEM; goto out; }
   for (int64_t i = 0; i < I->nn && e == OC_OK; i++) {
     memcpy(*orig_out + s->nw, O[i], (size_t)I->r[i] * sizeof **orig_out);
-    e = cb_sol_add(s, I->r[i], I->J[i], W[i]);
+    e = oc_cb_sol_add(s, I->r[i], I->J[i], W[i]);
   }
 out:
   if (e && orig_out && *orig_out) { free(*orig_out); *orig_out = NULL; }
-  if (e) cb_sol_free(s);
+  if (e) oc_cb_sol_free(s);
   for (int64_t i = 0; W != NULL && O != NULL && i < I->nn; i++) {
     free(W[i]);
     free(O[i]);
@@ -1001,8 +1001,8 @@ int oc_cbcast_new_buffered(oc_cbcast **out, int64_t P, int64_t L) {
   c->L = L;
   c->n = P - 1;
   c->B = bfun(L, c->n);
-  if (c->B < 0 || (f = cb_fseq(L, c->B + 1)) == NULL) { e = OC_ENOMEM; goto fail; }
-  if ((e = cb_shape_inst(&I, f, L, c->n, c->B)) != OC_OK) goto fail;
+  if (c->B < 0 || (f = oc_cb_fseq(L, c->B + 1)) == NULL) { e = OC_ENOMEM; goto fail; }
+  if ((e = oc_cb_shape_inst(&I, f, L, c->n, c->B)) != OC_OK) goto fail;
   if ((e = buffered_words(&I, 1, &c->s, &c->orig, &late)) != OC_OK) goto fail;
   c->info.P = P;
   c->info.L = L;
@@ -1018,12 +1018,12 @@ int oc_cbcast_new_buffered(oc_cbcast **out, int64_t P, int64_t L) {
   if ((e = finalize(c)) != OC_OK) goto fail;
   for (int64_t i = 0; i < c->s.nw; i++)
     if (slot_wait(c, i) > c->info.max_wait) c->info.max_wait = slot_wait(c, i);
-  cb_inst_free(&I);
+  oc_cb_inst_free(&I);
   free(f);
   *out = c;
   return OC_OK;
 fail:
-  cb_inst_free(&I);
+  oc_cb_inst_free(&I);
   free(f);
   oc_cbcast_free(c);
   return e;

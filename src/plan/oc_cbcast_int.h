@@ -41,30 +41,30 @@ typedef struct cb_inst {
 } cb_inst;
 
 /* f_0 .. f_T of latency L (malloc'd; NULL: out of memory) */
-int64_t *cb_fseq(int64_t L, int64_t T);
+int64_t *oc_cb_fseq(int64_t L, int64_t T);
 /* Makes room for `need` elements of `size` bytes in *arr (capacity *cap,
  * doubled from `first`). */
-int cb_grow(void **arr, int64_t *cap, int64_t need, size_t size, int64_t first);
-void cb_sol_free(cb_sol *s);
-int cb_sol_add(cb_sol *s, int32_t r, int64_t J, const int64_t *word);
+int oc_cb_grow(void **arr, int64_t *cap, int64_t need, size_t size, int64_t first);
+void oc_cb_sol_free(cb_sol *s);
+int oc_cb_sol_add(cb_sol *s, int32_t r, int64_t J, const int64_t *word);
 
 /* ---- the partition search (oc_cbsearch.c) ---- */
-void cb_inst_free(cb_inst *I);
+void oc_cb_inst_free(cb_inst *I);
 /* The tree for n processors and deadline D (letters relative to D, offset
  * base); *rr the root's child count (0: a leaf). */
-int cb_shape(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64_t D, int64_t base,
+int oc_cb_shape(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64_t D, int64_t base,
              int32_t *rr);
-/* The instance of cb_shape for n processors and deadline D; the full tree
+/* The instance of oc_cb_shape for n processors and deadline D; the full tree
  * of f_t processors, deadline t. */
-int cb_shape_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64_t D);
-int cb_full_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t t);
+int oc_cb_shape_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64_t D);
+int oc_cb_full_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t t);
 /* A solution of the instance: 1 found (into out), 0 none, -1 budget out
  * (want_ro: the receive-only letter, -1 any; root_form: Karp's form). */
-int cb_solve_inst(const cb_inst *I, int64_t want_ro, int root_form, int64_t budget,
+int oc_cb_solve_inst(const cb_inst *I, int64_t want_ro, int root_form, int64_t budget,
                   cb_sol *out);
 /* The complete search (every word of every block), its steps in *used. */
-int cb_solve_exhaustive_form(const cb_inst *I, int root_form, int64_t budget, cb_sol *out,
+int oc_cb_solve_exhaustive_form(const cb_inst *I, int root_form, int64_t budget, cb_sol *out,
                              int64_t *used);
-int cb_solve_exhaustive(const cb_inst *I, int64_t budget, cb_sol *out);
+int oc_cb_solve_exhaustive(const cb_inst *I, int64_t budget, cb_sol *out);
 
 #endif

@@ -56,7 +56,7 @@ typedef struct cb_search {
 } cb_search;
 
 static int cand_push(cb_type *t, const cb_cand *c) {
-  int e = cb_grow((void **)&t->c, &t->cc, t->nc + 1, sizeof *t->c, 8);
+  int e = oc_cb_grow((void **)&t->c, &t->cc, t->nc + 1, sizeof *t->c, 8);
   if (e) return e;
   t->c[t->nc++] = *c;
   return OC_OK;
@@ -282,7 +282,7 @@ static int dfs_c(cb_search *S, int64_t ti, int64_t k, int64_t prev, int64_t pos)
 }
 
 
-void cb_inst_free(cb_inst *I) {
+void oc_cb_inst_free(cb_inst *I) {
   free(I->r);
   free(I->J);
   free(I->leaf);
@@ -291,8 +291,8 @@ void cb_inst_free(cb_inst *I) {
 
 static int inst_node(cb_inst *I, int32_t r, int64_t J) {
   int64_t rcap = I->cap;
-  int e = cb_grow((void **)&I->r, &rcap, I->nn + 1, sizeof *I->r, 16);
-  if (e || (e = cb_grow((void **)&I->J, &I->cap, I->nn + 1, sizeof *I->J, 16))) return e;
+  int e = oc_cb_grow((void **)&I->r, &rcap, I->nn + 1, sizeof *I->r, 16);
+  if (e || (e = oc_cb_grow((void **)&I->J, &I->cap, I->nn + 1, sizeof *I->J, 16))) return e;
   I->r[I->nn] = r;
   I->J[I->nn] = J;
   I->nn++;
@@ -304,7 +304,7 @@ static int inst_node(cb_inst *I, int32_t r, int64_t J) {
  * keeps sending as the root of the other n - n1 (deadline D - 1).  Node
  * letters are relative to D.  Returns the root's child count through *rr
  * (0: a leaf). */
-int cb_shape(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64_t D, int64_t base,
+int oc_cb_shape(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64_t D, int64_t base,
              int32_t *rr) {
   /* iterative over the root part: the root sends at delays 0, 1, ..., each
    * child subtree with deadline D - L - c */
@@ -319,7 +319,7 @@ int cb_shape(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64_t D, int6
     if (cap1 == 0) return OC_EINVAL; /* n does not fit in the deadline */
     if (n1 < 1) n1 = 1;
     if (n1 > cap1) n1 = cap1;
-    if ((e = cb_shape(I, f, L, n1, Dc - L, base, &rc)) != OC_OK) return e;
+    if ((e = oc_cb_shape(I, f, L, n1, Dc - L, base, &rc)) != OC_OK) return e;
     n -= n1;
     c++;
   }
@@ -427,7 +427,7 @@ static int solve_inst1(const cb_inst *I, int64_t want_ro, int root_form, int64_t
         if (word == NULL) { r = OC_ENOMEM; goto out; }
         cand_word(c, S.ty[i].r, S.ty[i].J, word);
         for (int64_t j = 0; j < I->A; j++) S.rem[j] -= cand_get(c, S.ty[i].r, j);
-        e = cb_sol_add(out, S.ty[i].r, S.ty[i].J, word);
+        e = oc_cb_sol_add(out, S.ty[i].r, S.ty[i].J, word);
         free(word);
         if (e) { r = e; goto out; }
       }
@@ -436,7 +436,7 @@ static int solve_inst1(const cb_inst *I, int64_t want_ro, int root_form, int64_t
       if (S.rem[j] == 1) out->ro = j;
   }
 out:
-  if (r < -1) cb_sol_free(out);
+  if (r < -1) oc_cb_sol_free(out);
   free(S.rem);
   free(S.pick);
   free(S.memo);
@@ -446,7 +446,7 @@ out:
 
 /* First with the family words only (blocks up to 3 also exhaustive): few
  * candidates, fast; then with every word of blocks up to CB_EX_R. */
-int cb_solve_inst(const cb_inst *I, int64_t want_ro, int root_form, int64_t budget,
+int oc_cb_solve_inst(const cb_inst *I, int64_t want_ro, int root_form, int64_t budget,
                   cb_sol *out) {
   int r = solve_inst1(I, want_ro, root_form, budget, 3, out);
   if (r == 0 || r == -1) r = solve_inst1(I, want_ro, root_form, budget, CB_EX_R, out);
@@ -499,7 +499,7 @@ static int ex_build(cb_search *S, int64_t first_ty, cb_sol *out) {
           o = 1;
         }
         if (o != 1) r = o == 0 ? OC_EINVAL : -1; /* 0 would contradict Hall */
-        else if ((e = cb_sol_add(out, rb, S->ty[i].J, w)) != OC_OK) r = e;
+        else if ((e = oc_cb_sol_add(out, rb, S->ty[i].J, w)) != OC_OK) r = e;
       }
       free(w);
       free(ul);
@@ -513,7 +513,7 @@ static int ex_build(cb_search *S, int64_t first_ty, cb_sol *out) {
  * root_form: the root (the first type, alone) takes Karp's form word
  * a^p (ca)^m b^n (p + 1 = J - r; every m tried) and the receive-only
  * processor b, the rest is searched - the base cases of the induction. */
-int cb_solve_exhaustive_form(const cb_inst *I, int root_form, int64_t budget, cb_sol *out,
+int oc_cb_solve_exhaustive_form(const cb_inst *I, int root_form, int64_t budget, cb_sol *out,
                              int64_t *used) {
   cb_search S;
   int r = 0, e;
@@ -565,7 +565,7 @@ int cb_solve_exhaustive_form(const cb_inst *I, int root_form, int64_t budget, cb
           r = OC_ENOMEM;
         } else {
           cand_word(&c, rt->r, rt->J, w);
-          if ((e = cb_sol_add(out, rt->r, rt->J, w)) != OC_OK) r = e;
+          if ((e = oc_cb_sol_add(out, rt->r, rt->J, w)) != OC_OK) r = e;
           free(w);
         }
         if (r == 1) r = ex_build(&S, 1, out);
@@ -582,7 +582,7 @@ int cb_solve_exhaustive_form(const cb_inst *I, int root_form, int64_t budget, cb
       if (S.rem[j] == 1) out->ro = j;
   if (r == 1 && root_form) out->ro = 1;
 out:
-  if (r != 1) cb_sol_free(out); /* a partial build (budget, memory) */
+  if (r != 1) oc_cb_sol_free(out); /* a partial build (budget, memory) */
   if (used != NULL) *used = S.steps < budget ? S.steps : budget;
   free(S.rem);
   free(S.stack);
@@ -591,24 +591,24 @@ out:
   return r;
 }
 
-int cb_solve_exhaustive(const cb_inst *I, int64_t budget, cb_sol *out) {
-  return cb_solve_exhaustive_form(I, 0, budget, out, NULL);
+int oc_cb_solve_exhaustive(const cb_inst *I, int64_t budget, cb_sol *out) {
+  return oc_cb_solve_exhaustive_form(I, 0, budget, out, NULL);
 }
 
-/* The instance of cb_shape() for n processors and deadline D. */
-int cb_shape_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64_t D) {
+/* The instance of oc_cb_shape() for n processors and deadline D. */
+int oc_cb_shape_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t n, int64_t D) {
   int32_t rr;
   memset(I, 0, sizeof *I);
   I->D = D;
   I->A = D + 1;
   I->leaf = (int64_t *)calloc((size_t)I->A, sizeof *I->leaf);
   if (I->leaf == NULL) return OC_ENOMEM;
-  return cb_shape(I, f, L, n, D, 0, &rr);
+  return oc_cb_shape(I, f, L, n, D, 0, &rr);
 }
 
 /* The full tree of f_t processors, deadline t. */
-int cb_full_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t t) {
-  return cb_shape_inst(I, f, L, f[t], t);
+int oc_cb_full_inst(cb_inst *I, const int64_t *f, int64_t L, int64_t t) {
+  return oc_cb_shape_inst(I, f, L, f[t], t);
 }
 
 int oc_cbcast_exists(int64_t L, int64_t t, int64_t budget, int *result) {
@@ -618,22 +618,22 @@ int oc_cbcast_exists(int64_t L, int64_t t, int64_t budget, int *result) {
   int e, r;
   if (L < 1 || L > 64 || t < 0 || t > 64 * L || budget < 1 || result == NULL)
     return OC_ERANGE;
-  if ((f = cb_fseq(L, t)) == NULL) return OC_ENOMEM;
-  e = cb_full_inst(&I, f, L, t);
+  if ((f = oc_cb_fseq(L, t)) == NULL) return OC_ENOMEM;
+  e = oc_cb_full_inst(&I, f, L, t);
   free(f);
-  if (e) { cb_inst_free(&I); return e; }
+  if (e) { oc_cb_inst_free(&I); return e; }
   memset(&S, 0, sizeof S);
   S.A = I.A;
   S.budget = budget;
   S.want_ro = -1;
-  if ((e = make_types(&I, &S.ty, &S.nty)) != OC_OK) { cb_inst_free(&I); return e; }
+  if ((e = make_types(&I, &S.ty, &S.nty)) != OC_OK) { oc_cb_inst_free(&I); return e; }
   S.rem = I.leaf;
   for (int64_t j = 0; j < I.A; j++) S.left += S.rem[j];
   r = dfs_ex(&S, 0, 0, 0, 0, 0);
   *result = r;
   free(S.memo);
   types_free(S.ty, S.nty);
-  cb_inst_free(&I);
+  oc_cb_inst_free(&I);
   return OC_OK;
 }
 

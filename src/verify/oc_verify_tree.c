@@ -9,6 +9,15 @@
 
 #include "verify/oc_verify_int.h"
 
+/* the arguments every one of these takes: valid parameters, a P whose
+ * per-processor arrays fit (a global schedule's limit) */
+static int rows_check(const oc_params *p, const oc_sched *s, const oc_verdict *v) {
+  int e;
+  if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  return p->P > OC_GLOBAL_PROCS_MAX ? OC_ERANGE : OC_OK;
+}
+
 int oc_verify_tree_rows(const oc_params *p, int64_t root, const oc_sched *s, oc_verdict *v) {
   int64_t best = INT64_MAX, P;
   /* the one violation kept: the first row at the least time out of range,
@@ -16,8 +25,9 @@ int oc_verify_tree_rows(const oc_params *p, int64_t root, const oc_sched *s, oc_
   oc_rule rule = OC_RULE_RANGE;
   int64_t proc = 0, at = 0;
   char detail[sizeof v->detail];
-  int bad = 0;
-  if (p == NULL || s == NULL || v == NULL || root < 0 || root >= p->P) return OC_EINVAL;
+  int bad = 0, e;
+  if ((e = rows_check(p, s, v)) != OC_OK) return e;
+  if (root < 0 || root >= p->P) return OC_EINVAL;
   P = p->P;
   oc_verdict_init(v);
   for (size_t i = 0; i < s->n; i++) {
@@ -76,7 +86,7 @@ int oc_verify_reduce_rows(const oc_params *p, int64_t root, const int64_t *count
                           int ordered, oc_sched *s, oc_verdict *v) {
   int64_t n = 0;
   int e;
-  if (p == NULL || counts == NULL || s == NULL || v == NULL) return OC_EINVAL;
+  if (counts == NULL) return OC_EINVAL;
   if ((e = oc_verify_tree_rows(p, root, s, v)) != OC_OK || !v->ok) return e;
   for (int64_t q = 0; q < p->P; q++) n += counts[q];
   e = oc_reduce_infer(p, root, counts, ordered, s);
@@ -99,8 +109,9 @@ int oc_verify_reduce_rows(const oc_params *p, int64_t root, const int64_t *count
 int oc_verify_allreduce_ordered_rows(const oc_params *p, oc_sched *s, oc_verdict *v) {
   oc_sched a;
   int64_t *one;
-  int e = OC_OK;
-  if (p == NULL || s == NULL || v == NULL) return OC_EINVAL;
+  int e;
+  if ((e = rows_check(p, s, v)) != OC_OK) return e;
+  if (s->nop != 0 || s->nseg != 0) return OC_EINVAL; /* messages only: additions are inferred */
   one = (int64_t *)malloc((size_t)p->P * sizeof *one);
   if (one == NULL) return OC_ENOMEM;
   for (int64_t q = 0; q < p->P; q++) one[q] = 1;
