@@ -53,6 +53,22 @@ int64_t test_range(int64_t lo, int64_t hi) {
 int test_sweep(void) { return getenv("OPTCAST_SWEEP") != NULL; }
 int test_valgrind(void) { return getenv("OPTCAST_VALGRIND") != NULL; }
 
+/* A test's time limit: TEST_TIMEOUT_S, scaled for slow runs - sweeps run
+ * 10x the cases, valgrind runs the code 20-50x slower (4x the limit), and
+ * OPTCAST_TIMEOUT_FACTOR (1..100) scales it again for a loaded machine. */
+static unsigned timeout_s(void) {
+  unsigned t = TEST_TIMEOUT_S;
+  const char *f = getenv("OPTCAST_TIMEOUT_FACTOR");
+  if (test_sweep()) t *= 10;
+  if (test_valgrind()) t *= 4;
+  if (f != NULL) {
+    char *end;
+    long k = strtol(f, &end, 10);
+    if (*f != '\0' && *end == '\0' && k >= 1 && k <= 100) t *= (unsigned)k;
+  }
+  return t;
+}
+
 int main(int argc, char **argv) {
   int passed = 0, failed = 0;
   const char *filter = argc > 1 ? argv[1] : NULL;
@@ -72,7 +88,7 @@ int main(int argc, char **argv) {
     pid = fork();
     if (pid == 0) {
       rng_state ^= (uint64_t)(i + 1) * 0x9E3779B97F4A7C15ULL;
-      alarm(test_sweep() ? 10 * TEST_TIMEOUT_S : TEST_TIMEOUT_S); /* sweeps run long */
+      alarm(timeout_s());
       TESTS[i].fn();
       fflush(stdout);
       _exit(0);
