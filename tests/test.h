@@ -113,6 +113,10 @@
   X(draw_review_regressions)                                                   \
   X(compare_svg_wellformed)                                                    \
   X(libcoll_random)                                                            \
+  X(mbcast_random)                                                             \
+  X(mbcast_never_slower)                                                       \
+  X(mbcast_mutants)                                                            \
+  X(mbcast_refusals)                                                           \
   X(libcoll_formulas)                                                          \
   X(libcoll_hand)                                                              \
   X(libcoll_select)                                                            \
@@ -176,6 +180,8 @@ void test_failf(const char *file, int line, const char *fmt, ...);
 uint64_t test_rand(void);
 int64_t test_range(int64_t lo, int64_t hi); /* inclusive */
 int test_sweep(void); /* 1 when OPTCAST_SWEEP is set: long runs */
+/* random valid LogP parameters, P <= maxP, o > g included (test_libcoll.c) */
+void test_rand_logp(oc_params *p, int64_t maxP);
 /* 1 when OPTCAST_VALGRIND is set (tests/run.sh's valgrind pass): the
  * runtime's sweeps run a smaller grid there (valgrind serialises threads) */
 int test_valgrind(void);

@@ -26,7 +26,7 @@ static int all_specs(oc_libcoll_spec *s, int64_t m) {
   return n;
 }
 
-static void rand_logp(oc_params *p, int64_t maxP) {
+void test_rand_logp(oc_params *p, int64_t maxP) {
   for (;;) {
     int64_t L = test_range(0, 12), o = test_range(0, 6), g = test_range(1, 8);
     if (test_range(0, 9) == 0) L = test_range(0, 200);
@@ -50,7 +50,7 @@ void test_libcoll_random(void) {
     oc_libcoll_spec sp[24];
     int64_t m, root, lb, B;
     int n;
-    rand_logp(&p, it % 10 == 0 ? 300 : 40);
+    test_rand_logp(&p, it % 10 == 0 ? 300 : 40);
     m = test_range(1, it % 3 == 0 ? 16 : 4);
     root = test_range(0, p.P - 1);
     n = all_specs(sp, m);
@@ -101,7 +101,7 @@ void test_libcoll_formulas(void) {
     oc_params p;
     oc_libcoll_spec s = {OC_LC_LINEAR, 0, 2};
     int64_t m = test_range(1, 8), t, h, G;
-    rand_logp(&p, 64);
+    test_rand_logp(&p, 64);
     if (p.P < 2) continue;
     h = p.L + 2 * p.o;
     G = oc_max64(p.g, p.o);

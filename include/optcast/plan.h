@@ -62,6 +62,67 @@ int oc_bcast_child(const oc_bcast *b, const oc_bcast_view *v, int64_t k,
  * P <= OC_GLOBAL_PROCS_MAX.  Messages come in no particular order. */
 int oc_bcast_schedule(const oc_bcast *b, oc_sched *out);
 
+/* ---- multi-packet broadcast in LogP (oc_mbcast.c) ---------------------------
+ * m packets (items 0..m-1) from root under LogP, any L, o, g.  Several
+ * constructions, each a send program timed by one LogP simulator, each at
+ * its best segment size (segments of seg packets sent as one long message);
+ * oc_mbcast_plan times them and keeps the fastest (the choice and why in
+ * info).  Sources, cost formulas and where each wins: oc_mbcast.c and
+ * docs/algorithms/logp.md, "Many packets".
+ *  KARP         Karp et al.'s optimal single-item tree built for a segment,
+ *               segment by segment (seg = m: the whole message; optimal
+ *               for m = 1)
+ *  CHAIN        pipelined chain (period max(g, 2o) a segment, depth P-1)
+ *  BINARY       pipelined binary tree (Open MPI's shape)
+ *  BINOMIAL     pipelined binomial tree (MPICH's shape)
+ *  TWOTREE      two binary trees, segments alternating (Sanders, Speck &
+ *               Traeff 2009): the chain's period at depth O(log P)
+ *  SPLIT        the binary tree with the message split in halves, one per
+ *               subtree, then exchanged between partners (Open MPI
+ *               split_bintree)
+ *  SCATTER_RD   binomial scatter + recursive-doubling allgather
+ *  SCATTER_RING binomial scatter + ring allgather (both van de Geijn et
+ *               al.; MPICH) */
+typedef enum oc_mbcast_alg {
+  OC_MB_KARP = 0,
+  OC_MB_CHAIN,
+  OC_MB_BINARY,
+  OC_MB_BINOMIAL,
+  OC_MB_TWOTREE,
+  OC_MB_SPLIT,
+  OC_MB_SCATTER_RD,
+  OC_MB_SCATTER_RING,
+  OC_MB_COUNT,
+  OC_MB_BEST = -1 /* oc_mbcast_plan: the fastest of all */
+} oc_mbcast_alg;
+#define OC_MBCAST_MAX ((int64_t)1 << 26) /* P * m                          */
+
+typedef struct oc_mbcast_info {
+  oc_mbcast_alg alg;        /* the construction chosen                      */
+  int64_t seg;              /* its segment size in packets                  */
+  int64_t time;             /* its completion time                          */
+  int64_t runner_up;        /* the next best construction's time (or -1)    */
+  oc_mbcast_alg runner_alg; /* and which                                    */
+  int64_t timed;            /* (construction, segment) pairs simulated      */
+} oc_mbcast_info;
+
+const char *oc_mbcast_alg_name(oc_mbcast_alg a);
+int oc_mbcast_alg_parse(const char *name, oc_mbcast_alg *out);
+/* One construction with segments of seg packets (seg 0: the whole message;
+ * the scatters ignore it): time, and the schedule when out is not NULL. */
+int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
+                  int64_t seg, oc_sched *out, int64_t *time);
+/* The construction alg (OC_MB_BEST: all) at its best segment size; out
+ * may be NULL (times only).  P * m <= OC_MBCAST_MAX, else OC_ERANGE. */
+int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
+                   oc_sched *out, oc_mbcast_info *info);
+/* The strongest lower bound on an m-packet LogP broadcast known here, with
+ * its source (a static string), without building anything:
+ *   B(P) + (m-1) max(g, o)        the last packet to leave the root
+ *   the overhead bound            receptions and forwarding sends cost o each
+ * (docs/algorithms/logp.md, "Lower bounds for many packets"). */
+int oc_mbcast_bound(const oc_params *p, int64_t m, int64_t *lb, const char **source);
+
 /* ---- multi-item broadcast in the postal model (Bar-Noy & Kipnis section 4) ---
  * m items from the root to n processors, postal latency lambda = p/q.
  *  REPEAT    BCAST once per item, the next started after the root's last

@@ -10,6 +10,8 @@
 /* Makes room for one more element of size sz in *arr (count n, capacity
  * *cap), growing by half (oc_sched.c).  OC_OK or OC_ENOMEM. */
 int oc_grow(void **arr, size_t n, size_t *cap, size_t sz);
+/* the index of name in names[0..n), or -1 (algorithm name tables) */
+int oc_name_index(const char *const *names, int n, const char *name);
 
 /* The reach function's normalised view: labels are multiples of d, so
  * everything runs in units of d with h = (L+2o)/d and G = max(g,o)/d. */

@@ -225,3 +225,10 @@ int oc_params_postal(oc_params *p, int64_t P, int64_t num, int64_t den) {
   *p = q;
   return OC_OK;
 }
+
+int oc_name_index(const char *const *names, int n, const char *name) {
+  if (name == NULL) return -1;
+  for (int i = 0; i < n; i++)
+    if (strcmp(name, names[i]) == 0) return i;
+  return -1;
+}

@@ -66,4 +66,47 @@ int oc_rrp_spec_check(const oc_rrp_spec *sp);
  * closed form. */
 void oc_bcast_test_closed_form(oc_bcast *b);
 
+
+/* ---- LogP send programs (oc_lprog.c) and their shapes (oc_lpshape.c) -----------
+ * A multi-packet broadcast as a program per processor: the sends it issues,
+ * in order.  Programs are written by relative rank (v is rank (v + root)
+ * mod P) 0, 1, ..., P-1: oc_lprog_begin(b, v), then v's sends with
+ * oc_lp_emit (destination as a relative rank, first item, packets);
+ * oc_lprog_finish puts them in rank order; oc_lprog_run times them under
+ * LogP (each send as early as the rules allow, in program order) and
+ * returns the completion time, and the schedule when out is not NULL.
+ * Errors while writing are kept in b->err (finish returns them). */
+typedef struct oc_lp_op {
+  int64_t dst, item, len;
+} oc_lp_op;
+typedef struct oc_lprog {
+  int64_t P, m, root;
+  oc_lp_op *op;
+  size_t n, cap;
+  size_t *off; /* off[q] .. off[q+1]: q's sends in issue order */
+  int err;
+} oc_lprog;
+int oc_lprog_init(oc_lprog *b, int64_t P, int64_t m, int64_t root);
+void oc_lprog_free(oc_lprog *b);
+void oc_lprog_begin(oc_lprog *b, int64_t v);
+int64_t oc_lp_act(const oc_lprog *b, int64_t v); /* relative rank -> rank */
+void oc_lp_emit(oc_lprog *b, int64_t dst_rel, int64_t item, int64_t len);
+int64_t oc_lp_nsegs(int64_t lo, int64_t hi, int64_t seg); /* seg <= 0: one */
+void oc_lp_emit_seg(oc_lprog *b, int64_t dst, int64_t lo, int64_t hi, int64_t seg,
+                    int64_t j);
+int oc_lprog_finish(oc_lprog *b);
+int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *time);
+
+/* Shapes: trees (children in the libraries' send order), segments of seg
+ * packets (seg <= 0: the whole message).  KNOMIAL takes the radix k in
+ * 2..OC_LP_RADIX_MAX. */
+#define OC_LP_RADIX_MAX 64
+typedef enum oc_lp_shape { OC_LP_CHAIN = 0, OC_LP_BINARY, OC_LP_KNOMIAL, OC_LP_BMTREE } oc_lp_shape;
+void oc_lp_tree(oc_lprog *b, oc_lp_shape shape, int64_t k, int64_t seg);
+void oc_lp_linear(oc_lprog *b);
+void oc_lp_split(oc_lprog *b, int64_t seg);
+void oc_lp_scatter_allgather(oc_lprog *b, int ring);
+int oc_lp_twotree(oc_lprog *b, int64_t seg);
+int oc_lp_karp(oc_lprog *b, const oc_params *p, int64_t seg);
+
 #endif

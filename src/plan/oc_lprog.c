@@ -1,0 +1,370 @@
+/* oc_lprog.c - LogP send programs and the simulator that times them.
+ *
+ * A multi-packet broadcast is written as a *program* per processor: the
+ * sends it issues, in order (destination, first item, packets).  One
+ * simulator (oc_lprog_run) times every program under the LogP rules of
+ * docs/MODEL.md: a processor issues its next send as early as
+ *   - it holds every item of the message (all of a long message's packets
+ *     are usable at the receiver at s + L + 2o + (len-1)G),
+ *   - its own send starts are G = max(g, o) apart (g per packet),
+ *   - neither its send overheads nor the receiver's receive overheads
+ *     overlap another busy interval of that processor,
+ *   - the receiver's receive starts are G apart,
+ * allow.  Messages are committed in the order of their send starts (a heap),
+ * so a new send only has to be checked against what is already committed;
+ * see docs/algorithms/libraries.md for the argument.  A message of len
+ * packets is a long message (oc_sched_push_long) when g >= o; when o > g
+ * its packets are G apart and written one by one (the verifier spaces a
+ * long message's packets g apart, which o > g forbids).
+ *
+ * The planner's multi-packet broadcasts (oc_mbcast.c) and the MPI
+ * libraries' algorithms (oc_libcoll.c) are programs of this kind; their
+ * shapes are in oc_lpshape.c.
+ *
+ * Work: O(n log P) for n messages plus O(packets) for the data checks (a
+ * conflict search per packet only when o > 0), memory O(P m + n).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/oc_plan.h"
+
+/* ---- programs ------------------------------------------------------------------ */
+int oc_lprog_init(oc_lprog *b, int64_t P, int64_t m, int64_t root) {
+  memset(b, 0, sizeof *b);
+  b->P = P;
+  b->m = m;
+  b->root = root;
+  b->off = (size_t *)calloc((size_t)P + 1, sizeof *b->off);
+  return b->off == NULL ? OC_ENOMEM : OC_OK;
+}
+
+void oc_lprog_free(oc_lprog *b) {
+  free(b->op);
+  free(b->off);
+  memset(b, 0, sizeof *b);
+}
+
+void oc_lprog_begin(oc_lprog *b, int64_t v) { b->off[oc_lp_act(b, v)] = b->n; }
+
+/* Programs were written by relative rank 0, 1, ..., P-1: make off[] a CSR
+ * by rank (a no-op when the root is 0). */
+int oc_lprog_finish(oc_lprog *b) {
+  oc_lp_op *sorted;
+  size_t *cnt, pos = 0;
+  if (b->err) return b->err;
+  if (b->root == 0) {
+    b->off[b->P] = b->n;
+    return OC_OK;
+  }
+  sorted = (oc_lp_op *)malloc((b->n + 1) * sizeof *sorted);
+  cnt = (size_t *)calloc((size_t)b->P + 1, sizeof *cnt);
+  if (sorted == NULL || cnt == NULL) {
+    free(sorted);
+    free(cnt);
+    return OC_ENOMEM;
+  }
+  for (int64_t v = 0; v < b->P; v++) { /* lengths, by relative rank */
+    int64_t q = oc_lp_act(b, v);
+    size_t end = (v + 1 < b->P) ? b->off[oc_lp_act(b, v + 1)] : b->n;
+    cnt[q] = end - b->off[q];
+  }
+  for (int64_t q = 0; q < b->P; q++) {
+    if (cnt[q] > 0) memcpy(sorted + pos, b->op + b->off[q], cnt[q] * sizeof *sorted);
+    b->off[q] = pos;
+    pos += cnt[q];
+  }
+  b->off[b->P] = pos;
+  free(cnt);
+  free(b->op);
+  b->op = sorted;
+  b->cap = b->n;
+  return OC_OK;
+}
+
+int64_t oc_lp_act(const oc_lprog *b, int64_t v) { /* relative rank -> rank */
+  int64_t r = v + b->root;
+  return r >= b->P ? r - b->P : r;
+}
+
+/* the current program's next send: items [item, item + len) to relative rank dst (len <= 0:
+ * nothing, as a message without data is left out) */
+void oc_lp_emit(oc_lprog *b, int64_t dst_rel, int64_t item, int64_t len) {
+  if (len <= 0 || b->err) return;
+  if (b->n == b->cap) {
+    size_t nc = b->cap ? 2 * b->cap : 256;
+    oc_lp_op *x = (oc_lp_op *)realloc(b->op, nc * sizeof *x);
+    if (x == NULL) {
+      b->err = OC_ENOMEM;
+      return;
+    }
+    b->op = x;
+    b->cap = nc;
+  }
+  b->op[b->n].dst = oc_lp_act(b, dst_rel);
+  b->op[b->n].item = item;
+  b->op[b->n].len = len;
+  b->n++;
+}
+
+/* segment j of [lo, hi) in pieces of seg packets (seg <= 0: one piece) */
+int64_t oc_lp_nsegs(int64_t lo, int64_t hi, int64_t seg) {
+  if (hi <= lo) return 0;
+  if (seg <= 0) return 1;
+  return (hi - lo + seg - 1) / seg;
+}
+void oc_lp_emit_seg(oc_lprog *b, int64_t dst, int64_t lo, int64_t hi,
+                     int64_t seg, int64_t j) {
+  int64_t a = seg <= 0 ? lo : lo + j * seg;
+  int64_t e = seg <= 0 ? hi : oc_min64(hi, a + seg);
+  oc_lp_emit(b, dst, a, e - a);
+}
+
+
+/* ---- the simulator ------------------------------------------------------------- */
+typedef struct lp_blk {
+  int64_t t, len; /* packets at t, t + G, ..., t + (len-1) G */
+} lp_blk;
+
+typedef struct lp_heap {
+  int64_t *key, *proc;
+  size_t n;
+} lp_heap;
+
+static int heap_less(const lp_heap *h, size_t a, size_t b) {
+  return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && h->proc[a] < h->proc[b]);
+}
+static void heap_swap(lp_heap *h, size_t a, size_t b) {
+  int64_t k = h->key[a], p = h->proc[a];
+  h->key[a] = h->key[b];
+  h->proc[a] = h->proc[b];
+  h->key[b] = k;
+  h->proc[b] = p;
+}
+static void heap_push(lp_heap *h, int64_t key, int64_t proc) {
+  size_t i = h->n++;
+  h->key[i] = key;
+  h->proc[i] = proc;
+  while (i > 0 && heap_less(h, i, (i - 1) / 2)) {
+    heap_swap(h, i, (i - 1) / 2);
+    i = (i - 1) / 2;
+  }
+}
+static void heap_pop(lp_heap *h) {
+  size_t i = 0;
+  h->n--;
+  h->key[0] = h->key[h->n];
+  h->proc[0] = h->proc[h->n];
+  for (;;) {
+    size_t l = 2 * i + 1, r = l + 1, s = i;
+    if (l < h->n && heap_less(h, l, s)) s = l;
+    if (r < h->n && heap_less(h, r, s)) s = r;
+    if (s == i) break;
+    heap_swap(h, i, s);
+    i = s;
+  }
+}
+
+/* In blocks a[0..n) (sorted, disjoint), the packet x closest below
+ * lim (x < lim); returns 1 and *x when there is one. */
+static int last_packet_below(const lp_blk *a, size_t n, int64_t G, int64_t lim,
+                             int64_t *x) {
+  size_t lo = 0, hi = n; /* first block with t >= lim */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (a[mid].t < lim) lo = mid + 1; else hi = mid;
+  }
+  if (lo == 0) return 0;
+  {
+    const lp_blk *k = &a[lo - 1];
+    int64_t i = oc_min64(k->len - 1, (lim - 1 - k->t) / G);
+    *x = k->t + i * G;
+  }
+  return 1;
+}
+
+typedef struct lp_sim {
+  const oc_params *p;
+  int64_t G, h;
+  int64_t *avail;           /* P * m: when item i is usable at q      */
+  int64_t *send_free, *recv_free;
+  lp_blk *sb, *rb;          /* CSR by processor: sends, receptions    */
+  size_t *soff, *roff, *sn, *rn;
+  size_t *head;             /* next op of each processor              */
+  int64_t *scan, *ready;    /* head op: items checked, their latest   */
+  unsigned char *waiting;   /* head op blocked on data                */
+} lp_sim;
+
+/* 1 when q's head op has all its data; ready[q] = when */
+static int head_ready(lp_sim *s, const oc_lprog *b, int64_t q) {
+  const oc_lp_op *o = &b->op[s->head[q]];
+  int64_t *av = s->avail + q * b->m;
+  while (s->scan[q] < o->len) {
+    int64_t a = av[o->item + s->scan[q]];
+    if (a == INT64_MAX) return 0;
+    if (a > s->ready[q]) s->ready[q] = a;
+    s->scan[q]++;
+  }
+  return 1;
+}
+
+/* the earliest send start >= t of q's head op that breaks no rule against
+ * what is committed */
+static int64_t earliest(const lp_sim *s, const oc_lprog *b, int64_t q, int64_t t) {
+  const oc_lp_op *op = &b->op[s->head[q]];
+  int64_t d = op->dst, o = s->p->o, L = s->p->L, G = s->G;
+  t = oc_max64(t, oc_max64(s->send_free[q], s->recv_free[d] - o - L));
+  if (o == 0) return t;
+  for (;;) {
+    int moved = 0;
+    for (int64_t k = 0; k < op->len && !moved; k++) {
+      int64_t a = t + k * G, x;
+      /* the sender's overhead against its own receptions */
+      if (last_packet_below(s->rb + s->roff[q], s->rn[q], G, a + o, &x) && x > a - o) {
+        t += x + o - a;
+        moved = 1;
+        break;
+      }
+      a += o + L; /* the receiver's overhead against its own sends */
+      if (last_packet_below(s->sb + s->soff[d], s->sn[d], G, a + o, &x) && x > a - o) {
+        t += x + o - a;
+        moved = 1;
+      }
+    }
+    if (!moved) return t;
+  }
+}
+
+static void lp_sim_free(lp_sim *s) {
+  free(s->avail);
+  free(s->send_free);
+  free(s->recv_free);
+  free(s->sb);
+  free(s->rb);
+  free(s->soff);
+  free(s->roff);
+  free(s->sn);
+  free(s->rn);
+  free(s->head);
+  free(s->scan);
+  free(s->ready);
+  free(s->waiting);
+}
+
+/* the head op of q can be scheduled: into the heap, or wait for data */
+static void lp_arm(lp_sim *s, const oc_lprog *b, lp_heap *hp, int64_t q, int64_t now) {
+  if (s->head[q] >= b->off[q + 1]) return;
+  if (head_ready(s, b, q)) {
+    s->waiting[q] = 0;
+    heap_push(hp, oc_max64(now, s->ready[q]), q);
+  } else {
+    s->waiting[q] = 1;
+  }
+}
+
+int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *time) {
+  lp_sim s;
+  lp_heap hp;
+  int64_t P = b->P, m = b->m, done = 0;
+  size_t nmsg = 0;
+  int e = OC_OK;
+  memset(&s, 0, sizeof s);
+  memset(&hp, 0, sizeof hp);
+  s.p = p;
+  s.G = oc_max64(p->g, p->o);
+  s.h = p->L + 2 * p->o;
+  s.avail = (int64_t *)malloc((size_t)(P * m) * sizeof *s.avail);
+  s.send_free = (int64_t *)calloc((size_t)P, sizeof(int64_t));
+  s.recv_free = (int64_t *)calloc((size_t)P, sizeof(int64_t));
+  s.sb = (lp_blk *)malloc((b->n + 1) * sizeof(lp_blk));
+  s.rb = (lp_blk *)malloc((b->n + 1) * sizeof(lp_blk));
+  s.soff = (size_t *)calloc((size_t)P + 1, sizeof(size_t));
+  s.roff = (size_t *)calloc((size_t)P + 1, sizeof(size_t));
+  s.sn = (size_t *)calloc((size_t)P, sizeof(size_t));
+  s.rn = (size_t *)calloc((size_t)P, sizeof(size_t));
+  s.head = (size_t *)malloc((size_t)P * sizeof(size_t));
+  s.scan = (int64_t *)calloc((size_t)P, sizeof(int64_t));
+  s.ready = (int64_t *)calloc((size_t)P, sizeof(int64_t));
+  s.waiting = (unsigned char *)calloc((size_t)P, 1);
+  hp.key = (int64_t *)malloc((size_t)P * sizeof(int64_t));
+  hp.proc = (int64_t *)malloc((size_t)P * sizeof(int64_t));
+  if (!s.avail || !s.send_free || !s.recv_free || !s.sb || !s.rb || !s.soff ||
+      !s.roff || !s.sn || !s.rn || !s.head || !s.scan || !s.ready || !s.waiting ||
+      !hp.key || !hp.proc) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  for (int64_t i = 0; i < P * m; i++) s.avail[i] = INT64_MAX;
+  for (int64_t i = 0; i < m; i++) s.avail[b->root * m + i] = 0;
+  for (int64_t q = 0; q < P; q++) {
+    s.soff[q + 1] = b->off[q + 1]; /* a processor's sends: its program */
+    s.head[q] = b->off[q];
+    s.recv_free[q] = INT64_MIN / 4;
+  }
+  for (size_t i = 0; i < b->n; i++) s.roff[b->op[i].dst + 1]++;
+  for (int64_t q = 0; q < P; q++) s.roff[q + 1] += s.roff[q];
+  for (int64_t q = 0; q < P; q++) lp_arm(&s, b, &hp, q, 0);
+  while (hp.n > 0) {
+    int64_t q = hp.proc[0], key = hp.key[0], t, d;
+    const oc_lp_op *op;
+    heap_pop(&hp);
+    if (key > OC_TIME_MAX) {
+      e = OC_ERANGE;
+      goto out;
+    }
+    t = earliest(&s, b, q, key);
+    if (t > key) {
+      heap_push(&hp, t, q);
+      continue;
+    }
+    op = &b->op[s.head[q]];
+    d = op->dst;
+    s.sb[s.soff[q] + s.sn[q]].t = t;
+    s.sb[s.soff[q] + s.sn[q]++].len = op->len;
+    s.rb[s.roff[d] + s.rn[d]].t = t + p->o + p->L;
+    s.rb[s.roff[d] + s.rn[d]++].len = op->len;
+    s.send_free[q] = t + op->len * s.G;
+    s.recv_free[d] = t + p->o + p->L + op->len * s.G;
+    {
+      int64_t arr = t + s.h + (op->len - 1) * s.G, *av = s.avail + d * m;
+      for (int64_t i = 0; i < op->len; i++)
+        if (arr < av[op->item + i]) av[op->item + i] = arr;
+    }
+    if (out != NULL) {
+      if (op->len == 1 || p->g >= p->o)
+        e = oc_sched_push_long(out, t, q, d, op->item, op->len);
+      else
+        for (int64_t i = 0; i < op->len && e == OC_OK; i++)
+          e = oc_sched_push(out, t + i * s.G, q, d, op->item + i);
+      if (e != OC_OK) goto out;
+    }
+    nmsg++;
+    s.head[q]++;
+    s.scan[q] = 0;
+    s.ready[q] = 0;
+    lp_arm(&s, b, &hp, q, t);
+    if (s.waiting[d]) lp_arm(&s, b, &hp, d, t);
+  }
+  if (nmsg != b->n) { /* a program waits for data nobody sends: a bug */
+    e = OC_EINVALID;
+    goto out;
+  }
+  for (int64_t i = 0; i < P * m; i++) {
+    if (s.avail[i] == INT64_MAX) {
+      e = OC_EINVALID;
+      goto out;
+    }
+    if (s.avail[i] > done) done = s.avail[i];
+  }
+  if (done > OC_TIME_MAX) { /* the completion, not only the send starts */
+    e = OC_ERANGE;
+    goto out;
+  }
+  *time = done;
+out:
+  lp_sim_free(&s);
+  free(hp.key);
+  free(hp.proc);
+  return e;
+}
+

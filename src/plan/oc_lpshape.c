@@ -1,0 +1,308 @@
+/* oc_lpshape.c - the shapes of multi-packet LogP broadcasts, written as
+ * send programs (oc_lprog.c times them): the MPI libraries' trees, chain,
+ * split binary tree and scatter + allgather, and the planner's own two-tree
+ * and Karp-tree programs.  Every shape writes the programs of relative ranks
+ * 0 .. P-1 (relative rank v is rank (v + root) mod P) in that order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/oc_plan.h"
+
+#define LP_CHILDREN_MAX (64 * OC_LP_RADIX_MAX) /* a k-nomial node's children, P < 2^64 */
+
+/* ---- trees ---------------------------------------------------------------------
+ * Children of relative rank v, in send order; returns how many (<= cap). */
+typedef int64_t (*lp_children_fn)(int64_t P, int64_t v, int64_t k, int64_t *ch,
+                                  int64_t cap);
+
+/* chain: v -> v + 1 */
+static int64_t lp_ch_chain(int64_t P, int64_t v, int64_t k, int64_t *ch, int64_t cap) {
+  (void)k;
+  (void)cap;
+  if (v + 1 < P) {
+    ch[0] = v + 1;
+    return 1;
+  }
+  return 0;
+}
+
+/* Open MPI's binary tree (coll_base_topo.c, ompi_coll_base_topo_build_tree
+ * with fanout 2): node v on level l (levels 2^l - 1 .. 2^(l+1) - 2) has the
+ * children v + 2^l and v + 2^(l+1); the root's left subtree holds the odd
+ * relative ranks, its right subtree the even ones. */
+static int64_t lp_ch_binary(int64_t P, int64_t v, int64_t k, int64_t *ch, int64_t cap) {
+  int64_t d = 1, n = 0;
+  (void)k;
+  (void)cap;
+  while (2 * d - 1 <= v) d *= 2; /* v on the level of width d */
+  if (v + d < P) ch[n++] = v + d;
+  if (v + 2 * d < P) ch[n++] = v + 2 * d;
+  return n;
+}
+
+/* k-nomial tree (binomial for k = 2), MPICH's and Open MPI's shape: v's
+ * parent clears v's lowest nonzero base-k digit; v sends to v + j k^i for
+ * the positions i below that digit, the largest subtrees (highest i) first
+ * and j = 1 .. k-1 within a position. */
+static int64_t lp_ch_knomial(int64_t P, int64_t v, int64_t k, int64_t *ch, int64_t cap) {
+  int64_t mask = 1, n = 0; /* P <= 2^22 and k <= 64: no overflow */
+  while (mask < P && v % (mask * k) == 0) mask *= k;
+  for (mask /= k; mask > 0; mask /= k)
+    for (int64_t j = 1; j < k; j++) {
+      int64_t c = v + j * mask;
+      if (c >= P) break;
+      if (n < cap) ch[n++] = c;
+    }
+  return n;
+}
+
+/* Open MPI's binomial tree (coll_base_topo.c, ompi_coll_base_topo_build_bmtree):
+ * v's parent clears the highest set bit of v; v's children are v + 2^j for
+ * the bits j above it, increasing j, so the largest subtree comes first
+ * (the root's first child, 1, holds every odd relative rank).  For P a
+ * power of two this is the mirror image of lp_ch_knomial with k = 2; for
+ * other P the subtrees differ (P = 6: {1,3,5}, {2}, {4} here, {4,5}, {2,3},
+ * {1} for MPICH's). */
+static int64_t lp_ch_bmtree(int64_t P, int64_t v, int64_t k, int64_t *ch, int64_t cap) {
+  int64_t bit = 1, n = 0;
+  (void)k;
+  while (bit <= v) bit *= 2; /* the first bit above v's highest */
+  for (; v + bit < P; bit *= 2)
+    if (n < cap) ch[n++] = v + bit;
+  return n;
+}
+
+/* the tree program: for each segment, to each child (Open MPI's generic
+ * segmented tree broadcast; unsegmented with seg <= 0) */
+static const lp_children_fn LP_CHILDREN[] = {lp_ch_chain, lp_ch_binary, lp_ch_knomial,
+                                             lp_ch_bmtree};
+
+void oc_lp_tree(oc_lprog *b, oc_lp_shape shape, int64_t k, int64_t seg) {
+  int64_t ch[LP_CHILDREN_MAX];
+  lp_children_fn fn = LP_CHILDREN[shape];
+  for (int64_t v = 0; v < b->P; v++) {
+    int64_t nc = fn(b->P, v, k, ch, LP_CHILDREN_MAX);
+    oc_lprog_begin(b, v); /* programs are written by relative rank */
+    for (int64_t j = 0; j < oc_lp_nsegs(0, b->m, seg); j++)
+      for (int64_t c = 0; c < nc; c++) oc_lp_emit_seg(b, ch[c], 0, b->m, seg, j);
+  }
+}
+
+/* Open MPI basic_linear: the root sends the whole message to every rank in
+ * rank order */
+void oc_lp_linear(oc_lprog *b) {
+  for (int64_t v = 0; v < b->P; v++) {
+    oc_lprog_begin(b, v);
+    if (v == 0)
+      for (int64_t r = 0; r < b->P; r++)
+        if (r != b->root) oc_lp_emit(b, (r - b->root + b->P) % b->P, 0, b->m);
+  }
+}
+
+/* Open MPI's split binary tree (coll_base_bcast.c, split_bintree): the
+ * message is cut in two halves (the first one packet larger when m is odd);
+ * the root sends the first half down its left subtree (odd relative ranks)
+ * and the second down its right subtree (even ones), segment by segment,
+ * alternating; then v and v + 1 (v odd) exchange their halves.  When P is
+ * even the last odd rank has no partner and gets the second half from the
+ * root.  With m = 1 there is nothing to split: the chain. */
+void oc_lp_split(oc_lprog *b, int64_t seg) {
+  int64_t ch[LP_CHILDREN_MAX], cap = LP_CHILDREN_MAX;
+  int64_t h0 = (b->m + 1) / 2;
+  for (int64_t v = 0; v < b->P; v++) {
+    int64_t nc = lp_ch_binary(b->P, v, 2, ch, cap);
+    oc_lprog_begin(b, v);
+    if (v == 0) {
+      int64_t n0 = oc_lp_nsegs(0, h0, seg), n1 = oc_lp_nsegs(h0, b->m, seg);
+      for (int64_t j = 0; j < oc_max64(n0, n1); j++) {
+        if (nc > 0 && j < n0) oc_lp_emit_seg(b, ch[0], 0, h0, seg, j);
+        if (nc > 1 && j < n1) oc_lp_emit_seg(b, ch[1], h0, b->m, seg, j);
+      }
+      if (b->P % 2 == 0 && b->P > 1) oc_lp_emit(b, b->P - 1, h0, b->m - h0);
+    } else {
+      int64_t lo = (v & 1) ? 0 : h0, hi = (v & 1) ? h0 : b->m;
+      int64_t pair = (v & 1) ? v + 1 : v - 1;
+      for (int64_t j = 0; j < oc_lp_nsegs(lo, hi, seg); j++)
+        for (int64_t c = 0; c < nc; c++) oc_lp_emit_seg(b, ch[c], lo, hi, seg, j);
+      if (pair >= 1 && pair < b->P) oc_lp_emit(b, pair, lo, hi - lo);
+    }
+  }
+}
+
+/* ---- scatter + allgather (MPICH) -------------------------------------------------
+ * The message is cut into P chunks of ss = ceil(m/P) packets, chunk v for
+ * relative rank v (the last ones may be short or empty).  Items of chunks
+ * [a, b): [a ss, b ss) clipped to m. */
+static int64_t lp_chunk_at(const oc_lprog *b, int64_t c, int64_t ss) {
+  return oc_min64(oc_mul_sat(c, ss), b->m);
+}
+static void lp_emit_chunks(oc_lprog *b, int64_t dst, int64_t a, int64_t e, int64_t ss) {
+  int64_t lo = lp_chunk_at(b, a, ss), hi = lp_chunk_at(b, e, ss);
+  oc_lp_emit(b, dst, lo, hi - lo);
+}
+
+/* MPICH's binomial scatter (MPII_Scatter_for_bcast): v receives the chunks
+ * of its binomial subtree [v, v + lowbit(v)) and passes on the chunks of
+ * each child's subtree, the largest subtree first. */
+static void lp_scatter(oc_lprog *b, int64_t v, int64_t ss) {
+  int64_t mask = 1;
+  while (mask < b->P && !(v & mask)) mask *= 2; /* v's lowest bit (root: >= P) */
+  for (mask /= 2; mask > 0; mask /= 2)
+    if (v + mask < b->P) lp_emit_chunks(b, v + mask, v + mask, oc_min64(v + 2 * mask, b->P), ss);
+}
+
+/* Recursive-doubling allgather of the chunks (MPICH's
+ * scatter_recursive_doubling_allgather): in step i (mask = 2^i) v sends the
+ * chunks of its subtree [t, t + mask), t = v with the low i bits cleared, to
+ * v ^ mask.  When P is not a power of two, v ^ mask may not exist; then the
+ * processes of the lower subtree that did get the partner subtree's chunks
+ * (the first P - t - mask of them) pass them on to the others of their
+ * subtree, doubling the holders each round (MPICH does this with a tree of
+ * sends over the same processes; this ordering is ours). */
+static void lp_rd(oc_lprog *b, int64_t v, int64_t ss) {
+  for (int64_t mask = 1; mask < b->P; mask *= 2) {
+    int64_t t = v & ~(mask - 1), d = v ^ mask;
+    if (d < b->P) lp_emit_chunks(b, d, t, t + mask, ss);
+    if (!(v & mask)) { /* lower subtree: is the upper one incomplete? */
+      int64_t up = t + mask, have = b->P - up; /* holders: offsets < have */
+      if (have > 0 && have < mask) {
+        int64_t x = v - t;
+        for (int64_t cnt = have; cnt < mask; cnt *= 2)
+          if (x < cnt && x + cnt < mask)
+            lp_emit_chunks(b, t + x + cnt, up, oc_min64(up + mask, b->P), ss);
+      }
+    }
+  }
+}
+
+/* Ring allgather of the chunks (MPICH's scatter_ring_allgather): in step
+ * i = 0 .. P-2, v sends chunk v - i (mod P) to v + 1.  Only the first nc
+ * chunks hold data; the steps that carry one are, in order, i = v - c for
+ * c = min(v, nc-1) .. max(0, v-P+2), then i = v - c + P for c = nc-1 ..
+ * v+2 (step P-1 does not exist): O(nc) per processor, not O(P). */
+static void lp_ring(oc_lprog *b, int64_t v, int64_t ss) {
+  int64_t nc = oc_min64(b->P, (b->m + ss - 1) / ss), right = (v + 1) % b->P;
+  for (int64_t c = oc_min64(v, nc - 1); c >= oc_max64(0, v - b->P + 2); c--)
+    lp_emit_chunks(b, right, c, c + 1, ss);
+  for (int64_t c = nc - 1; c > v + 1; c--) lp_emit_chunks(b, right, c, c + 1, ss);
+}
+
+void oc_lp_scatter_allgather(oc_lprog *b, int ring) {
+  int64_t ss = (b->m + b->P - 1) / b->P;
+  for (int64_t v = 0; v < b->P; v++) {
+    oc_lprog_begin(b, v);
+    lp_scatter(b, v, ss);
+    if (ring) lp_ring(b, v, ss);
+    else lp_rd(b, v, ss);
+  }
+}
+
+/* ---- two-tree (Sanders, Speck & Traeff 2009) ----------------------------------
+ * The n = P - 1 non-root processors (ids 0..n-1, relative rank id + 1) span
+ * two binary trees.  T1 numbers its nodes in order, so that every leaf has
+ * an even id and every inner node an odd one; T2 is T1 mirrored (id ->
+ * n-1-id) when n is even and shifted (id -> id+1 mod n) when n is odd, so
+ * that no processor is an inner node of both (with n odd, id 0 is a leaf of
+ * both).  Segment j goes from the root to the top of tree j mod 2 and down
+ * that tree.  Per two segments a processor receives two and sends at most
+ * two: its period is max(g, 2o) a segment, the chain's, at depth
+ * O(log P) instead of P.  The segment order within a processor is the
+ * segments' order; the simulator interleaves its receptions. */
+static int64_t lp_tt_build(int64_t lo, int64_t hi, int64_t *left, int64_t *right) {
+  int64_t len = hi - lo + 1, r;
+  if (len == 1) return lo;
+  r = lo + 1 + 2 * ((len - 2) / 4); /* odd offset: left part [lo, r-1] odd-sized */
+  left[r] = lp_tt_build(lo, r - 1, left, right);
+  right[r] = r + 1 <= hi ? lp_tt_build(r + 1, hi, left, right) : -1;
+  return r;
+}
+
+static int64_t lp_tt_map(int64_t n, int64_t id) { /* T1 id -> T2 id */
+  if (id < 0) return -1;
+  return (n % 2 == 0) ? n - 1 - id : (id + 1) % n;
+}
+
+int oc_lp_twotree(oc_lprog *b, int64_t seg) {
+  int64_t n = b->P - 1, top1, top2, *left, *right;
+  if (n < 1) { /* one processor: nothing to send */
+    oc_lprog_begin(b, 0);
+    return OC_OK;
+  }
+  left = (int64_t *)malloc((size_t)n * sizeof *left);
+  right = (int64_t *)malloc((size_t)n * sizeof *right);
+  if (left == NULL || right == NULL) {
+    free(left);
+    free(right);
+    return OC_ENOMEM;
+  }
+  for (int64_t i = 0; i < n; i++) left[i] = right[i] = -1;
+  top1 = lp_tt_build(0, n - 1, left, right); /* recursion depth O(log n) */
+  top2 = lp_tt_map(n, top1);
+  oc_lprog_begin(b, 0);
+  for (int64_t j = 0; j < oc_lp_nsegs(0, b->m, seg); j++)
+    oc_lp_emit_seg(b, 1 + ((j & 1) ? top2 : top1), 0, b->m, seg, j);
+  for (int64_t id = 0; id < n; id++) {
+    /* id is x in T1; in T2 it is the image of y with lp_tt_map(y) = id */
+    int64_t y = (n % 2 == 0) ? n - 1 - id : (id + n - 1) % n;
+    int64_t c1[2] = {left[id], right[id]};
+    int64_t c2[2] = {lp_tt_map(n, left[y]), lp_tt_map(n, right[y])};
+    oc_lprog_begin(b, id + 1);
+    for (int64_t j = 0; j < oc_lp_nsegs(0, b->m, seg); j++) {
+      const int64_t *c = (j & 1) ? c2 : c1;
+      for (int k = 0; k < 2; k++)
+        if (c[k] >= 0) oc_lp_emit_seg(b, 1 + c[k], 0, b->m, seg, j);
+    }
+  }
+  free(left);
+  free(right);
+  return OC_OK;
+}
+
+/* ---- Karp's tree, segment by segment -------------------------------------------
+ * The optimal single-item tree (oc_bcast, Karp et al. Thm 2.1) for a
+ * segment of s packets sent as one long message: L' = L + (s-1)G, g' = sG
+ * (a long message keeps its sender sG and is usable L + 2o + (s-1)G after
+ * it starts).  Every processor forwards segment 0, 1, ... to its children
+ * in the tree's send order.  s = m is the tree for the whole message, s = 1
+ * the single-item tree pipelined packet by packet. */
+int oc_lp_karp(oc_lprog *b, const oc_params *p, int64_t seg) {
+  oc_params q;
+  oc_bcast *bc = NULL;
+  oc_sched tree;
+  size_t *first = NULL, *cnt = NULL, *kids = NULL;
+  int64_t G = oc_max64(p->g, p->o), s = seg <= 0 ? b->m : oc_min64(seg, b->m);
+  int e;
+  if (oc_mul_sat(s, G) > OC_PARAM_MAX || oc_add_sat(p->L, oc_mul_sat(s - 1, G)) > OC_PARAM_MAX)
+    return OC_ERANGE;
+  if ((e = oc_params_logp(&q, b->P, p->L + (s - 1) * G, p->o, s * G)) != OC_OK) return e;
+  oc_sched_init(&tree);
+  if ((e = oc_bcast_new(&bc, &q, 0, OC_BCAST_KARP)) != OC_OK) goto out; /* relative ranks */
+  if ((e = oc_bcast_schedule(bc, &tree)) != OC_OK) goto out;
+  if ((e = oc_sched_sort(&tree)) != OC_OK) goto out; /* each sender's children in order */
+  first = (size_t *)calloc((size_t)b->P + 1, sizeof *first);
+  cnt = (size_t *)calloc((size_t)b->P + 1, sizeof *cnt);
+  kids = (size_t *)malloc((tree.n + 1) * sizeof *kids);
+  if (first == NULL || cnt == NULL || kids == NULL) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  for (size_t i = 0; i < tree.n; i++) first[tree.msg[i].src + 1]++;
+  for (int64_t v = 0; v < b->P; v++) first[v + 1] += first[v];
+  for (size_t i = 0; i < tree.n; i++) {
+    int64_t v = tree.msg[i].src;
+    kids[first[v] + cnt[v]++] = (size_t)tree.msg[i].dst;
+  }
+  for (int64_t v = 0; v < b->P; v++) {
+    oc_lprog_begin(b, v);
+    for (int64_t j = 0; j < oc_lp_nsegs(0, b->m, s); j++)
+      for (size_t c = first[v]; c < first[v + 1]; c++)
+        oc_lp_emit_seg(b, (int64_t)kids[c], 0, b->m, s, j);
+  }
+out:
+  free(first);
+  free(cnt);
+  free(kids);
+  oc_bcast_free(bc);
+  oc_sched_free(&tree);
+  return e;
+}

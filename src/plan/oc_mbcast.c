@@ -1,0 +1,215 @@
+/* oc_mbcast.c - broadcast of m packets in LogP: several constructions, each
+ * at its best segment size, timed by one simulator; the fastest is kept.
+ *
+ * Sources and cost formulas, with h = L + 2o, G = max(g, o), a segment of
+ * s packets sent as one long message (usable h + (s-1)G after its start,
+ * its sender busy sG), k = ceil(m/s) segments:
+ *   KARP       Karp, Sahay, Santos & Schauser (SPAA 1993), Thm 2.1: the
+ *              optimal single-item tree for L' = L + (s-1)G, g' = sG, then
+ *              pipelined; s = m gives B'(P), optimal among algorithms that
+ *              send the message whole; s = 1, m = 1 is B(P), optimal.
+ *   CHAIN      (P-1)(h + (s-1)G) + (k-1) s max(G, 2o) (about: a relay
+ *              receives and sends each segment)
+ *   BINARY,    the libraries' pipelined trees (Open MPI coll/base
+ *   BINOMIAL   bcast_intra_generic): depth d, about d(h + (s-1)G) +
+ *              (k-1) s max(cG, (c+1)o), c children a node
+ *   TWOTREE    Sanders, Speck & Traeff, "Two-tree algorithms for full
+ *              bandwidth broadcast, reduction and scan", Parallel
+ *              Computing 35 (2009): about 2 log2(P) (h + (s-1)G) +
+ *              (k-1) s max(G, 2o) / 2 ... per packet max(g, 2o) in the
+ *              limit, half the binary tree's send load
+ *   SPLIT      Open MPI's split_bintree (coll_base_bcast.c): about the
+ *              binary tree for ceil(m/2) packets plus one exchange
+ *   SCATTER_*  van de Geijn et al.; Thakur, Rabenseifner & Gropp (2005):
+ *              about m G + (log P) h + m max(g, 2o) (P-1)/P
+ * The simulator (oc_lprog.c) is the judge: the formulas only explain the
+ * choice.  Where each wins, measured: docs/algorithms/logp.md.
+ *
+ * Segment search: for the segmented constructions, s = m, m/2, m/4, ...,
+ * 1 (rounded up) is tried in that order and the scan stops once two sizes
+ * in a row are slower than the best so far (the time is about A s + B m/s
+ * + C, convex in s).  Large segments are cheap to time (few messages), so
+ * the expensive s = 1 runs only when the trend asks for it.
+ *
+ * Lower bounds (oc_mbcast_bound), G = max(g, o):
+ *   LB1 = B(P) + (m-1) G: the root's sends are G apart, so the last packet
+ *         to leave the root for the first time leaves at (m-1)G or later;
+ *         from then on that packet alone needs a single-item broadcast,
+ *         B(P) at least.
+ *   LB2 = the least T with (P-1)(T - L - o) >= o (2m(P-1) - R(T)),
+ *         R(T) = min(m(P-1), floor((T-L-2o)/G) + 1): a non-root processor
+ *         is busy only within [L + o, T] (its first reception starts L + o
+ *         after time 0 at the earliest; it has no use for work after T); the
+ *         non-root processors receive m(P-1) packets, o each, and send all
+ *         but the R that the root sends, o each; the root sends at most
+ *         R(T) packets that arrive by T.
+ * Both are checked against exact optima of small instances
+ * (tests/test_mbexact.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/oc_plan.h"
+
+static const char *const MB_NAMES[OC_MB_COUNT] = {
+    "karp", "chain", "binary", "binomial", "two-tree", "split-binary", "scatter-rd",
+    "scatter-ring"};
+
+const char *oc_mbcast_alg_name(oc_mbcast_alg a) {
+  return (a >= 0 && a < OC_MB_COUNT) ? MB_NAMES[a] : "?";
+}
+
+int oc_mbcast_alg_parse(const char *name, oc_mbcast_alg *out) {
+  int a = oc_name_index(MB_NAMES, OC_MB_COUNT, name);
+  if (a < 0 || out == NULL) return OC_EINVAL;
+  *out = (oc_mbcast_alg)a;
+  return OC_OK;
+}
+
+static int mb_check(const oc_params *p, int64_t root, int64_t m) {
+  if (p == NULL || oc_params_check(p) != OC_OK) return OC_EINVAL;
+  if (root < 0 || root >= p->P || m < 1) return OC_EINVAL;
+  if (p->P > OC_MBCAST_MAX || m > OC_MBCAST_MAX / p->P) return OC_ERANGE;
+  /* the message's packets span at most 2^50: times stay far from wrapping */
+  if (oc_mul_sat(m, oc_max64(p->g, p->o)) > ((int64_t)1 << 50)) return OC_ERANGE;
+  return OC_OK;
+}
+
+static int mb_segmented(oc_mbcast_alg a) {
+  return a != OC_MB_SCATTER_RD && a != OC_MB_SCATTER_RING;
+}
+
+int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
+                  int64_t seg, oc_sched *out, int64_t *time) {
+  oc_lprog b;
+  int64_t t = 0;
+  int e;
+  if (time == NULL || seg < 0) return OC_EINVAL;
+  if ((e = mb_check(p, root, m)) != OC_OK) return e;
+  if (alg < 0 || alg >= OC_MB_COUNT) return OC_EINVAL;
+  if (seg == 0 || seg > m) seg = m;
+  if ((e = oc_lprog_init(&b, p->P, m, root)) != OC_OK) return e;
+  switch (alg) {
+  case OC_MB_KARP: e = oc_lp_karp(&b, p, seg); break;
+  case OC_MB_CHAIN: oc_lp_tree(&b, OC_LP_CHAIN, 1, seg); break;
+  case OC_MB_BINARY: oc_lp_tree(&b, OC_LP_BINARY, 2, seg); break;
+  case OC_MB_BINOMIAL: oc_lp_tree(&b, OC_LP_KNOMIAL, 2, seg); break;
+  case OC_MB_TWOTREE: e = oc_lp_twotree(&b, seg); break;
+  case OC_MB_SPLIT: /* with one packet there is nothing to split: the chain */
+    if (m < 2) oc_lp_tree(&b, OC_LP_CHAIN, 1, seg);
+    else oc_lp_split(&b, seg);
+    break;
+  case OC_MB_SCATTER_RD: oc_lp_scatter_allgather(&b, 0); break;
+  case OC_MB_SCATTER_RING: oc_lp_scatter_allgather(&b, 1); break;
+  default: e = OC_EINVAL; break;
+  }
+  if (e == OC_OK) e = oc_lprog_finish(&b);
+  if (e == OC_OK) e = oc_lprog_run(p, &b, out, &t);
+  if (e == OC_OK) *time = t;
+  oc_lprog_free(&b);
+  return e;
+}
+
+/* the best segment size of one construction: *best_t, *best_s; *timed
+ * counts the simulations */
+static int mb_best_seg(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg a,
+                       int64_t *best_t, int64_t *best_s, int64_t *timed) {
+  int64_t bt = -1, bs = m, worse = 0, prev = 0;
+  for (int64_t s = m;; s = (s + 1) / 2) {
+    int64_t t;
+    int e;
+    if (s == prev) break; /* (1 + 1) / 2 = 1: done */
+    prev = s;
+    e = oc_mbcast_run(p, root, m, a, s, NULL, &t);
+    (*timed)++;
+    if (e == OC_ERANGE) continue; /* this segment size cannot be built */
+    if (e != OC_OK) return e;
+    if (bt < 0 || t < bt) {
+      bt = t;
+      bs = s;
+      worse = 0;
+    } else if (++worse >= 2) {
+      break;
+    }
+    if (!mb_segmented(a) || s == 1) break;
+  }
+  if (bt < 0) return OC_ERANGE;
+  *best_t = bt;
+  *best_s = bs;
+  return OC_OK;
+}
+
+int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
+                   oc_sched *out, oc_mbcast_info *info) {
+  oc_mbcast_info r;
+  int e;
+  if (info == NULL) return OC_EINVAL;
+  if ((e = mb_check(p, root, m)) != OC_OK) return e;
+  if (alg != OC_MB_BEST && (alg < 0 || alg >= OC_MB_COUNT)) return OC_EINVAL;
+  memset(&r, 0, sizeof r);
+  r.time = r.runner_up = -1;
+  r.runner_alg = OC_MB_BEST;
+  for (int a = 0; a < OC_MB_COUNT; a++) {
+    int64_t t, s;
+    if (alg != OC_MB_BEST && a != (int)alg) continue;
+    e = mb_best_seg(p, root, m, (oc_mbcast_alg)a, &t, &s, &r.timed);
+    if (e == OC_ERANGE && alg == OC_MB_BEST) continue;
+    if (e != OC_OK) return e;
+    if (r.time < 0 || t < r.time) { /* ties: the earlier construction */
+      r.runner_up = r.time;
+      r.runner_alg = r.alg;
+      r.time = t;
+      r.alg = (oc_mbcast_alg)a;
+      r.seg = s;
+    } else if (r.runner_up < 0 || t < r.runner_up) {
+      r.runner_up = t;
+      r.runner_alg = (oc_mbcast_alg)a;
+    }
+  }
+  if (r.time < 0) return OC_ERANGE;
+  if (out != NULL) {
+    int64_t t;
+    if ((e = oc_mbcast_run(p, root, m, r.alg, r.seg, out, &t)) != OC_OK) return e;
+    if (t != r.time) return OC_EINVALID; /* the simulator is deterministic */
+  }
+  *info = r;
+  return OC_OK;
+}
+
+/* LB2 of the header: the least T >= L + 2o that satisfies it (0 when
+ * o = 0 or the products do not fit; LB1 then stands alone). */
+static int64_t mb_overhead_bound(const oc_params *p, int64_t m) {
+  int64_t P = p->P, L = p->L, o = p->o, G = oc_max64(p->g, p->o);
+  int64_t need = oc_mul_sat(oc_mul_sat(2 * o, m), P - 1), lo, hi;
+  if (o == 0 || P < 2 || need == INT64_MAX) return 0;
+  lo = L + 2 * o;
+  hi = oc_add_sat(L + o, oc_mul_sat(2 * o, m)); /* (P-1)(2om) >= o 2m(P-1) */
+  if (hi == INT64_MAX) return 0;
+  while (lo < hi) {
+    int64_t T = lo + (hi - lo) / 2;
+    int64_t R = oc_min64(oc_mul_sat(m, P - 1), (T - L - 2 * o) / G + 1);
+    int64_t have = oc_mul_sat(P - 1, T - L - o);
+    if (have >= need - oc_mul_sat(o, R)) hi = T;
+    else lo = T + 1;
+  }
+  return lo;
+}
+
+int oc_mbcast_bound(const oc_params *p, int64_t m, int64_t *lb, const char **source) {
+  int64_t B, lb1, lb2;
+  int e;
+  if (p == NULL || lb == NULL || m < 1) return OC_EINVAL;
+  if ((e = oc_bcast_time(p, &B)) != OC_OK) return e;
+  if (p->P < 2) {
+    *lb = 0;
+    if (source != NULL) *source = "one processor";
+    return OC_OK;
+  }
+  lb1 = oc_add_sat(B, oc_mul_sat(m - 1, oc_max64(p->g, p->o)));
+  lb2 = mb_overhead_bound(p, m);
+  *lb = oc_max64(lb1, lb2);
+  if (source != NULL)
+    *source = lb2 > lb1 ? "overhead: receptions and forwarding sends, o each"
+                        : "B(P) + (m-1) max(g,o): the last packet to leave the root";
+  return OC_OK;
+}

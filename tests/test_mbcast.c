@@ -1,0 +1,209 @@
+/* test_mbcast.c - the multi-packet LogP broadcast (oc_mbcast.c): every
+ * construction at every segment size passes the verifier with the
+ * simulator's time, nothing beats the lower bound, the chosen schedule is
+ * never slower than any MPI-library row of `optcast compare bcast`, and
+ * damaged schedules are rejected. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+
+static void fail_params(int line, const char *what, const oc_params *p, int64_t root, int64_t m,
+                        int64_t t, int64_t other) {
+  test_failf(__FILE__, line, "%s: P=%lld L=%lld o=%lld g=%lld root=%lld m=%lld: %lld vs %lld",
+             what, (long long)p->P, (long long)p->L, (long long)p->o, (long long)p->g,
+             (long long)root, (long long)m, (long long)t, (long long)other);
+}
+
+/* Random (P, L, o, g, m, root), o > g and 2o > g included: every
+ * construction at a random segment size and the chosen one pass the
+ * verifier with the planned time, none is below oc_mbcast_bound; for m = 1
+ * the choice is B(P), the single-item optimum. */
+void test_mbcast_random(void) {
+  int rounds = test_sweep() ? 20000 : 1500;
+  for (int it = 0; it < rounds; it++) {
+    oc_params p;
+    int64_t m, root, lb, B;
+    oc_mbcast_info info;
+    test_rand_logp(&p, it % 10 == 0 ? 300 : 24);
+    m = test_range(1, it % 3 == 0 ? 24 : 5);
+    root = test_range(0, p.P - 1);
+    CHECK_OK(oc_mbcast_bound(&p, m, &lb, NULL));
+    CHECK_OK(oc_bcast_time(&p, &B));
+    for (int a = -1; a < OC_MB_COUNT; a++) {
+      oc_sched s;
+      oc_verdict v;
+      int64_t t = -1;
+      oc_sched_init(&s);
+      if (a < 0) {
+        CHECK_OK(oc_mbcast_plan(&p, root, m, OC_MB_BEST, &s, &info));
+        t = info.time;
+      } else {
+        CHECK_OK(oc_mbcast_run(&p, root, m, (oc_mbcast_alg)a, test_range(0, m), &s, &t));
+      }
+      CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
+      if (!v.ok || v.time != t) {
+        fail_params(__LINE__, a < 0 ? "best" : oc_mbcast_alg_name(a), &p, root, m, t, v.time);
+      }
+      if (t < lb) fail_params(__LINE__, "below the lower bound", &p, root, m, t, lb);
+      oc_sched_free(&s);
+    }
+    if (m == 1 && info.time != B) fail_params(__LINE__, "m = 1 is not B(P)", &p, root, m, info.time, B);
+  }
+}
+
+/* the rows of `optcast compare bcast` (cli_compare.c): every library
+ * algorithm unsegmented, the pipeline in segments of one packet, k-nomial
+ * with k = 3, 4, 8 */
+static int compare_specs(oc_libcoll_spec *s) {
+  int n = 0;
+  for (int a = 0; a < OC_LC_COUNT; a++) {
+    if (a == OC_LC_KNOMIAL) {
+      static const int64_t ks[] = {3, 4, 8};
+      for (int i = 0; i < 3; i++) s[n++] = (oc_libcoll_spec){OC_LC_KNOMIAL, 0, ks[i]};
+      continue;
+    }
+    s[n++] = (oc_libcoll_spec){(oc_libcoll_alg)a, a == OC_LC_PIPELINE ? 1 : 0, 2};
+  }
+  return n;
+}
+
+static void check_not_slower(const oc_params *p, int64_t root, int64_t m) {
+  oc_libcoll_spec sp[16];
+  oc_mbcast_info info;
+  int n = compare_specs(sp);
+  CHECK_OK(oc_mbcast_plan(p, root, m, OC_MB_BEST, NULL, &info));
+  for (int k = 0; k < n; k++) {
+    int64_t t;
+    CHECK_OK(oc_libcoll_bcast(p, root, m, &sp[k], NULL, &t));
+    if (t < info.time) fail_params(__LINE__, oc_libcoll_alg_name(sp[k].alg), p, root, m, info.time, t);
+  }
+}
+
+/* Never slower: on a grid of the four presets' parameters and raw ones
+ * (2o > g, o > g, g >= 2o, o = 0), P from 2 to 200, m from 1 to 64, and on
+ * random instances, the chosen broadcast takes no longer than any library
+ * row. */
+void test_mbcast_never_slower(void) {
+  int rounds = test_sweep() ? 5000 : 400;
+  for (int it = 0; it < rounds; it++) {
+    oc_params p;
+    test_rand_logp(&p, 48);
+    check_not_slower(&p, test_range(0, p.P - 1), test_range(1, 20));
+  }
+  static const int64_t PAR[][3] = {{6, 2, 4},   {74, 15, 11}, {25, 15, 10}, {740, 40, 1},
+                                   {3, 2, 1},   {1, 3, 2},    {5, 1, 4},    {4, 0, 1},
+                                   {0, 2, 3}};
+  static const int64_t PS[] = {2, 3, 7, 8, 33, 64, 200};
+  static const int64_t MS[] = {1, 2, 5, 16, 64};
+  for (size_t a = 0; a < sizeof PAR / sizeof PAR[0]; a++)
+    for (size_t i = 0; i < sizeof PS / sizeof PS[0]; i++)
+      for (size_t j = 0; j < sizeof MS / sizeof MS[0]; j++) {
+        oc_params p;
+        CHECK_OK(oc_params_logp(&p, PS[i], PAR[a][0], PAR[a][1], PAR[a][2]));
+        check_not_slower(&p, PS[i] / 3, MS[j]);
+      }
+}
+
+/* Damaged schedules are rejected: a relay's send moved before it holds
+ * the packet, a send moved into the sender's previous overhead, a message
+ * dropped. */
+void test_mbcast_mutants(void) {
+  int tried[3] = {0, 0, 0};
+  for (int it = 0; it < 400; it++) {
+    oc_params p;
+    oc_sched s;
+    oc_verdict v;
+    oc_mbcast_info info;
+    int64_t m, root;
+    size_t i, n;
+    test_rand_logp(&p, 40);
+    if (p.P < 3) continue;
+    m = test_range(2, 12);
+    root = test_range(0, p.P - 1);
+    oc_sched_init(&s);
+    CHECK_OK(oc_mbcast_plan(&p, root, m, (oc_mbcast_alg)test_range(-1, OC_MB_COUNT - 1), &s,
+                            &info));
+    n = s.n;
+    i = (size_t)test_range(0, (int64_t)n - 1);
+    switch (it % 3) {
+    case 0: /* a relay sends at 0: before anything can reach it */
+      while (i < n && s.msg[i].src == root) i++;
+      if (i == n) break;
+      s.msg[i].t = 0;
+      tried[0]++;
+      CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
+      if (v.ok) fail_params(__LINE__, "early relay accepted", &p, root, m, s.msg[i].src, (int64_t)i);
+      break;
+    case 1: { /* the next send of the same sender, moved one unit after the
+                 previous one's start: inside its overhead or its gap */
+      size_t j;
+      for (j = i + 1; j < n && s.msg[j].src != s.msg[i].src; j++) {
+      }
+      if (j == n || s.msg[j].t <= s.msg[i].t) break;
+      s.msg[j].t = s.msg[i].t + 1;
+      if (p.g <= 1 && p.o <= 1) break; /* one unit later is legal then */
+      tried[1]++;
+      CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
+      if (v.ok) fail_params(__LINE__, "crowded send accepted", &p, root, m, s.msg[i].t, s.msg[j].t);
+      break;
+    }
+    default: { /* a dropped message that alone brings some packet to its
+                  receiver (the scatters send packets to the root too) */
+      int64_t *cnt = (int64_t *)calloc((size_t)(p.P * m), sizeof *cnt);
+      size_t k;
+      CHECK(cnt != NULL);
+      for (k = 0; k < n; k++)
+        for (int64_t x = 0; x < (s.len ? s.len[k] : 1); x++)
+          cnt[s.msg[k].dst * m + s.msg[k].item + x]++;
+      for (k = 0; k < n; k++) {
+        size_t c = (i + k) % n;
+        if (s.msg[c].dst != root && cnt[s.msg[c].dst * m + s.msg[c].item] == 1) break;
+      }
+      free(cnt);
+      if (k == n) break;
+      i = (i + k) % n;
+      {
+        oc_msg d = s.msg[i];
+        s.msg[i] = s.msg[n - 1];
+        s.msg[n - 1] = d; /* kept past the end, for the message below */
+      }
+      if (s.len != NULL) s.len[i] = s.len[n - 1];
+      s.n--;
+      tried[2]++;
+      CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
+      if (v.ok)
+        test_failf(__FILE__, __LINE__, "dropped %lld->%lld item %lld (%s seg %lld) accepted: P=%lld L=%lld o=%lld g=%lld m=%lld",
+                   (long long)s.msg[n - 1].src, (long long)s.msg[n - 1].dst, (long long)s.msg[n - 1].item,
+                   oc_mbcast_alg_name(info.alg), (long long)info.seg, (long long)p.P, (long long)p.L,
+                   (long long)p.o, (long long)p.g, (long long)m);
+      break;
+    }
+    }
+    oc_sched_free(&s);
+  }
+  for (int k = 0; k < 3; k++) CHECK(tried[k] > 20);
+}
+
+/* Argument checks and limits. */
+void test_mbcast_refusals(void) {
+  oc_params p;
+  oc_mbcast_info info;
+  int64_t t, lb;
+  CHECK_OK(oc_params_logp(&p, 8, 6, 2, 4));
+  CHECK_EQ(oc_mbcast_plan(&p, 8, 4, OC_MB_BEST, NULL, &info), OC_EINVAL);
+  CHECK_EQ(oc_mbcast_plan(&p, 0, 0, OC_MB_BEST, NULL, &info), OC_EINVAL);
+  CHECK_EQ(oc_mbcast_plan(&p, 0, 4, (oc_mbcast_alg)OC_MB_COUNT, NULL, &info), OC_EINVAL);
+  CHECK_EQ(oc_mbcast_run(&p, 0, 4, OC_MB_CHAIN, -1, NULL, &t), OC_EINVAL);
+  CHECK_EQ(oc_mbcast_plan(&p, 0, OC_MBCAST_MAX, OC_MB_BEST, NULL, &info), OC_ERANGE);
+  CHECK_EQ(oc_mbcast_bound(&p, 0, &lb, NULL), OC_EINVAL);
+  CHECK_OK(oc_params_logp(&p, 1, 6, 2, 4));
+  CHECK_OK(oc_mbcast_plan(&p, 0, 5, OC_MB_BEST, NULL, &info));
+  CHECK_EQ(info.time, 0);
+  {
+    oc_mbcast_alg a;
+    CHECK_OK(oc_mbcast_alg_parse("two-tree", &a));
+    CHECK_EQ(a, OC_MB_TWOTREE);
+    CHECK_EQ(oc_mbcast_alg_parse("tree", &a), OC_EINVAL);
+  }
+}
