@@ -291,7 +291,9 @@ void test_cli_bad_input(void) {
       {{"plan", "bcast", "--procs", "8", "--procs", "9", "--latency", "1", "--overhead", "0", "--gap", "1"}, "--procs"},
       {{"plan", "bcast", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1", "--root", "8"}, "--root"},
       {{"plan", "bcast", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1", "--algorithm", "magic"}, "--algorithm"},
-      {{"plan", "bcast", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1", "--items", "3"}, "--items"},
+      {{"plan", "bcast", "--procs", "8", "--lambda", "2", "--items", "3"}, "--items"},
+      {{"plan", "bcast", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1", "--items", "0"}, "--items"},
+      {{"plan", "bcast", "--procs", "8", "--preset", "cm5", "--items", "3", "--algorithm", "karp-tree"}, "--algorithm"},
       {{"plan", "bcast", "--procs", "2000000000", "--latency", "1", "--overhead", "0", "--gap", "1"}, "--procs"},
       {{"plan", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1"}, "PROBLEM"},
       {{"plan", "frob", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1"}, "frob"},
@@ -753,6 +755,28 @@ void test_cli_compare(void) {
       "--segment", "4", "--csv");
   CHECK_EQ(R.code, 0);
   CHECK(HAS(R.out, "\n16,pipeline-seg4,Open MPI pipeline,"));
+  /* plan bcast of m packets (LogP): the choice in JSON, a CSV the verifier
+   * takes back, bound without a schedule */
+  RUN(NULL, "plan", "bcast", "--preset", "cm5", "--procs", "64", "--items", "16", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"items\":16,\"choice\":{\"construction\":\""));
+  CHECK(HAS(R.out, "\"reason\":\"") && HAS(R.out, "\"verified\":true"));
+  RUN(NULL, "plan", "bcast", "--preset", "cm5", "--procs", "9", "--items", "5", "--root", "4",
+      "--algorithm", "two-tree", "--csv");
+  CHECK_EQ(R.code, 0);
+  {
+    char *csv = strdup(R.out);
+    CHECK(csv != NULL);
+    RUN(csv, "verify", "bcast", "--preset", "cm5", "--procs", "9", "--items", "5", "--root", "4");
+    CHECK_EQ(R.code, 0);
+    CHECK(HAS(R.out, "valid: "));
+    RUN(csv, "verify", "bcast", "--preset", "cm5", "--procs", "9", "--items", "6", "--root", "4");
+    CHECK_EQ(R.code, 1); /* packet 5 never sent */
+    free(csv);
+  }
+  RUN(NULL, "bound", "bcast", "--preset", "ib-tukey", "--procs", "64", "--items", "64", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"bound\":\"overhead: "));
   /* text: the table and the gains line */
   RUN(NULL, "compare", "bcast", "--preset", "cm5", "--procs", "16");
   CHECK_EQ(R.code, 0);

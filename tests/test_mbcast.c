@@ -38,8 +38,14 @@ void test_mbcast_random(void) {
       if (a < 0) {
         CHECK_OK(oc_mbcast_plan(&p, root, m, OC_MB_BEST, &s, &info));
         t = info.time;
+      } else if (a == OC_MB_MULTITREE && p.P < 3) {
+        CHECK_EQ(oc_mbcast_run(&p, root, m, OC_MB_MULTITREE, 0, 2, NULL, &t),
+                 p.P == 1 ? OC_OK : OC_EINVAL);
+        oc_sched_free(&s);
+        continue;
       } else {
-        CHECK_OK(oc_mbcast_run(&p, root, m, (oc_mbcast_alg)a, test_range(0, m), &s, &t));
+        CHECK_OK(oc_mbcast_run(&p, root, m, (oc_mbcast_alg)a, test_range(0, m),
+                               p.P > 2 ? test_range(2, p.P - 1) : 2, &s, &t));
       }
       CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
       if (!v.ok || v.time != t) {
@@ -194,7 +200,8 @@ void test_mbcast_refusals(void) {
   CHECK_EQ(oc_mbcast_plan(&p, 8, 4, OC_MB_BEST, NULL, &info), OC_EINVAL);
   CHECK_EQ(oc_mbcast_plan(&p, 0, 0, OC_MB_BEST, NULL, &info), OC_EINVAL);
   CHECK_EQ(oc_mbcast_plan(&p, 0, 4, (oc_mbcast_alg)OC_MB_COUNT, NULL, &info), OC_EINVAL);
-  CHECK_EQ(oc_mbcast_run(&p, 0, 4, OC_MB_CHAIN, -1, NULL, &t), OC_EINVAL);
+  CHECK_EQ(oc_mbcast_run(&p, 0, 4, OC_MB_CHAIN, -1, 0, NULL, &t), OC_EINVAL);
+  CHECK_EQ(oc_mbcast_run(&p, 0, 4, OC_MB_MULTITREE, 1, 8, NULL, &t), OC_EINVAL);
   CHECK_EQ(oc_mbcast_plan(&p, 0, OC_MBCAST_MAX, OC_MB_BEST, NULL, &info), OC_ERANGE);
   CHECK_EQ(oc_mbcast_bound(&p, 0, &lb, NULL), OC_EINVAL);
   CHECK_OK(oc_params_logp(&p, 1, 6, 2, 4));

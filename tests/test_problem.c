@@ -169,8 +169,16 @@ void test_problem_refusals(void) {
   CHECK_EQ(oc_problem_plan(&pr, &s, &r), OC_ERANGE);
   CHECK_EQ(s.n, 0);
   pr.root = 0;
-  pr.items = 2; /* k items: kbcast */
+  pr.items = 0;
   CHECK_EQ(oc_problem_plan(&pr, &s, &r), OC_EINVAL);
+  pr.items = 3; /* m packets: the multi-packet broadcast, verified */
+  CHECK_OK(oc_problem_plan(&pr, &s, &r));
+  CHECK(r.check.ok && r.time == r.check.time && r.time >= r.lower_bound && r.segment >= 1);
+  oc_sched_free(&s);
+  oc_sched_init(&s);
+  pr.alg = OC_MB_COUNT;
+  CHECK_EQ(oc_problem_plan(&pr, &s, &r), OC_EINVAL);
+  pr.alg = -1;
   pr.items = 1;
   pr.kind = OC_PROB_COUNT;
   CHECK_EQ(oc_problem_plan(&pr, &s, &r), OC_EINVAL);

@@ -77,6 +77,9 @@ int oc_bcast_schedule(const oc_bcast *b, oc_sched *out);
  *  BINOMIAL     pipelined binomial tree (MPICH's shape)
  *  TWOTREE      two binary trees, segments alternating (Sanders, Speck &
  *               Traeff 2009): the chain's period at depth O(log P)
+ *  MULTITREE    d trees with disjoint inner nodes (d-ary heaps), segments
+ *               going round them: the two-tree's period at depth log_d P,
+ *               for large L against G (our generalisation)
  *  SPLIT        the binary tree with the message split in halves, one per
  *               subtree, then exchanged between partners (Open MPI
  *               split_bintree)
@@ -89,6 +92,7 @@ typedef enum oc_mbcast_alg {
   OC_MB_BINARY,
   OC_MB_BINOMIAL,
   OC_MB_TWOTREE,
+  OC_MB_MULTITREE,
   OC_MB_SPLIT,
   OC_MB_SCATTER_RD,
   OC_MB_SCATTER_RING,
@@ -100,6 +104,7 @@ typedef enum oc_mbcast_alg {
 typedef struct oc_mbcast_info {
   oc_mbcast_alg alg;        /* the construction chosen                      */
   int64_t seg;              /* its segment size in packets                  */
+  int64_t degree;           /* MULTITREE: the number of trees (else 0)      */
   int64_t time;             /* its completion time                          */
   int64_t runner_up;        /* the next best construction's time (or -1)    */
   oc_mbcast_alg runner_alg; /* and which                                    */
@@ -109,9 +114,11 @@ typedef struct oc_mbcast_info {
 const char *oc_mbcast_alg_name(oc_mbcast_alg a);
 int oc_mbcast_alg_parse(const char *name, oc_mbcast_alg *out);
 /* One construction with segments of seg packets (seg 0: the whole message;
- * the scatters ignore it): time, and the schedule when out is not NULL. */
+ * the scatters ignore it) and, for MULTITREE, degree trees (2 <= degree <=
+ * P-1; ignored by the others): time, and the schedule when out is not
+ * NULL. */
 int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
-                  int64_t seg, oc_sched *out, int64_t *time);
+                  int64_t seg, int64_t degree, oc_sched *out, int64_t *time);
 /* The construction alg (OC_MB_BEST: all) at its best segment size; out
  * may be NULL (times only).  P * m <= OC_MBCAST_MAX, else OC_ERANGE. */
 int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,

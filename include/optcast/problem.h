@@ -32,7 +32,8 @@ extern "C" {
 #endif
 
 typedef enum oc_problem_kind {
-  OC_PROB_BCAST = 0, /* one item from root (LogP, postal)                    */
+  OC_PROB_BCAST = 0, /* one item from root (LogP, postal); `items` > 1: m
+                        packets from root in LogP (oc_mbcast_plan)          */
   OC_PROB_KBCAST,    /* `items` items from root (postal; k-port: ports > 0)  */
   OC_PROB_SUM,       /* `operands` operands summed at root                   */
   OC_PROB_REDUCE,    /* one value per processor reduced to root              */
@@ -51,10 +52,11 @@ typedef struct oc_problem {
   oc_params params;  /* LogP or postal; for the k-port model only P is read */
   int64_t ports;     /* > 0: the k-port model with this many ports (kbcast) */
   int64_t root;      /* bcast, kbcast, sum, reduce                          */
-  int64_t items;     /* kbcast, alltoall (bcast: 1)                         */
+  int64_t items;     /* bcast (m packets), kbcast, alltoall                 */
   int64_t operands;  /* sum                                                 */
-  int alg;           /* bcast: oc_bcast_alg; kbcast: oc_kbcast_alg or, with
-                        ports, oc_kport_alg; -1: the problem's default      */
+  int alg;           /* bcast: oc_bcast_alg (items > 1: oc_mbcast_alg);
+                        kbcast: oc_kbcast_alg or, with ports, oc_kport_alg;
+                        -1: the problem's default (the fastest)            */
   int64_t degree;    /* kbcast DTREE: the tree's degree (0: chosen)          */
   unsigned flags;    /* OC_PF_*                                             */
 } oc_problem;
@@ -65,7 +67,13 @@ typedef struct oc_result {
                                oc_bcast_alg, kbcast: oc_kbcast_alg or
                                oc_kport_alg - for BEST the winner); -1 for
                                problems with one algorithm                  */
-  int64_t degree;           /* kbcast DTREE: the tree's degree               */
+  int64_t degree;           /* kbcast DTREE: the tree's degree; bcast of m
+                               packets, multi-tree: the number of trees      */
+  int64_t segment;          /* bcast of m packets: packets per segment       */
+  const char *runner_up;    /* a choice among constructions: the next best
+                               (static string), or NULL                      */
+  int64_t runner_up_time;   /* its time                                      */
+  int64_t timed;            /* the candidates simulated to choose            */
   int64_t time;             /* completion time, model units                  */
   int64_t lower_bound;      /* the strongest lower bound known               */
   const char *bound_source; /* where that bound comes from (static string)   */

@@ -206,7 +206,7 @@ typedef struct cli_problem {
 extern const cli_problem CLI_PROBLEMS[P_NPROBLEMS];
 #define is(c, id_) ((c)->id == (id_))
 /* the one text for k items given to bcast */
-#define BCAST_ONE_ITEM "--items: bcast carries one item; k items is 'kbcast'"
+#define BCAST_ONE_ITEM "--items: bcast carries one item in this model; k items is 'kbcast'"
 
 typedef struct cli_row cli_row;
 typedef struct cli {
@@ -218,6 +218,7 @@ typedef struct cli {
   oc_params p;          /* LogP, postal; P alone for k-port and the ring */
   int64_t root, items, rank, degree;
   oc_bcast_alg alg;
+  oc_mbcast_alg malg; /* bcast of m packets (LogP): OC_MB_BEST or one */
   oc_kbcast_alg kalg;
   oc_rrp_problem rproblem; /* --model rrp */
   oc_rrp_alg ralg;
@@ -250,6 +251,7 @@ typedef struct cli_res {
   int64_t *counts, used; /* sum, reduce */
   int upper_only;        /* bound: time is an upper bound, no plan behind it */
   oc_kbcast_result kres; /* kbcast */
+  oc_result mb;          /* bcast of m packets: the choice (its static fields) */
   oc_kport_result kr;
   oc_kport_bounds kb;
   oc_rrp_result rr;

@@ -195,12 +195,16 @@ static int compare_one(const oc_params *p, int64_t root, int64_t m, int64_t byte
       return e;
     }
     snprintf(res->row[n].name, sizeof res->row[n].name, "optcast");
-    if (info.seg >= m)
-      snprintf(res->row[n].alg, sizeof res->row[n].alg, "%s%s", oc_mbcast_alg_name(info.alg),
-               m == 1 && info.alg == OC_MB_KARP ? " (optimal)" : " (whole message)");
-    else
-      snprintf(res->row[n].alg, sizeof res->row[n].alg, "%s in segments of %lld",
-               oc_mbcast_alg_name(info.alg), (long long)info.seg);
+    {
+      char deg[32] = "";
+      if (info.degree > 0) snprintf(deg, sizeof deg, " (%lld trees)", (long long)info.degree);
+      if (info.seg >= m)
+        snprintf(res->row[n].alg, sizeof res->row[n].alg, "%s%s%s", oc_mbcast_alg_name(info.alg),
+                 deg, m == 1 && info.alg == OC_MB_KARP ? " (optimal)" : " (whole message)");
+      else
+        snprintf(res->row[n].alg, sizeof res->row[n].alg, "%s%s in segments of %lld",
+                 oc_mbcast_alg_name(info.alg), deg, (long long)info.seg);
+    }
     if ((e = finish_row(p, root, m, &s, info.time, &res->row[n++])) != OC_OK) return e;
   }
   for (size_t i = 0; i < sizeof LIB_ROWS / sizeof LIB_ROWS[0]; i++) {

@@ -105,12 +105,11 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
   int e;
   r->known = 1;
   {
-    if (is(c, P_BCAST) && c->items != 1) die("%s", BCAST_ONE_ITEM);
     oc_problem_init(&pr, (oc_problem_kind)CLI_PROBLEMS[c->id].kind, &c->p);
     pr.root = c->root;
     pr.items = c->items;
     if (is(c, P_SUM)) pr.operands = cli_operands(c);
-    if (is(c, P_BCAST)) pr.alg = (int)c->alg;
+    if (is(c, P_BCAST)) pr.alg = c->items > 1 ? (int)c->malg : (int)c->alg;
     if (is(c, P_KBCAST)) { /* its bound's refusals first, in their own words */
       int64_t lb, l8, k31;
       if ((e = oc_kbcast_bound(&c->p, c->items, &lb, &l8, &k31)) != OC_OK)
@@ -137,6 +136,10 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     if (e == OC_ERANGE && is(c, P_ALLTOALL))
       die("--procs, --items: P=%lld with %lld items is too large for a global "
           "schedule", (long long)c->p.P, (long long)c->items);
+    if (e == OC_ERANGE && is(c, P_BCAST))
+      die("--procs, --items: P=%lld with %lld packets is too large (P*m at most %lld, "
+          "(m-1)max(g,o) at most 2^50)", (long long)c->p.P, (long long)c->items,
+          (long long)OC_MBCAST_MAX);
     if (e == OC_ERANGE && is(c, P_KBCAST)) /* the plan's size */
       die("--procs, --items: P=%lld with %lld items is too large (at most 2^26 "
           "messages)", (long long)c->p.P, (long long)c->items);
@@ -149,6 +152,8 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     r->used = res.used;
     r->upper_only = res.upper_only;
     r->bound = res.bound_source;
+    r->mb = res;
+    r->mb.counts = NULL;
     if (is(c, P_KBCAST)) { /* what the JSON and the report say of the tree */
       r->kres.alg = (oc_kbcast_alg)res.alg;
       r->kres.degree = res.degree;
@@ -194,6 +199,19 @@ static void lp_json_extra(FILE *f, const cli *c, const cli_res *r) {
   }
   if (is(c, P_ALLTOALL))
     fprintf(f, ",\"personalized\":%s", c->a.set[O_PERSONALIZED] ? "true" : "false");
+  if (is(c, P_BCAST) && c->items > 1) { /* the choice and why */
+    fprintf(f, ",\"choice\":{\"construction\":\"%s\",\"segment\":%lld,\"trees\":", r->alg,
+            (long long)r->mb.segment);
+    if (r->mb.degree > 0) fprintf(f, "%lld", (long long)r->mb.degree);
+    else fputs("null", f);
+    if (r->mb.runner_up != NULL)
+      fprintf(f, ",\"runner_up\":\"%s\",\"runner_up_time\":%lld", r->mb.runner_up,
+              (long long)r->mb.runner_up_time);
+    else
+      fputs(",\"runner_up\":null,\"runner_up_time\":null", f);
+    fprintf(f, ",\"simulated\":%lld,\"reason\":\"the fastest of the constructions simulated, "
+               "each at its best segment size\"}", (long long)r->mb.timed);
+  }
   if (is(c, P_KBCAST)) {
     int64_t lb, l8, k31;
     fputc(',', f);
@@ -246,6 +264,16 @@ static void lp_text_plan(const cli *c, const cli_res *r) {
          r->time == r->lb ? "optimal" : "above the bound", r->s.n);
   if (r->s.nop) printf(", %zu addition steps", r->s.nop);
   printf("; checked by the verifier: valid\n");
+  if (is(c, P_BCAST) && c->items > 1) {
+    printf("construction %s", r->alg);
+    if (r->mb.degree > 0) printf(" (%lld trees)", (long long)r->mb.degree);
+    printf(" in segments of %lld packet%s", (long long)r->mb.segment,
+           r->mb.segment == 1 ? "" : "s");
+    if (r->mb.runner_up != NULL)
+      printf("; runner-up %s at %s", r->mb.runner_up,
+             cli_tfmt(b1, sizeof b1, c, r->mb.runner_up_time));
+    printf(" (%lld candidates simulated)\nlower bound: %s\n", (long long)r->mb.timed, r->bound);
+  }
   kb_single_text(c);
   if (is(c, P_SUM)) {
     printf("operands per processor (%lld used):", (long long)r->used);
@@ -255,7 +283,7 @@ static void lp_text_plan(const cli *c, const cli_res *r) {
   }
   printf("\n");
   if (c->p.P <= 4096) {
-    if (is(c, P_BCAST)) cli_render_tree(stdout, &c->p, c->root, &r->s, 0);
+    if (is(c, P_BCAST) && c->items == 1) cli_render_tree(stdout, &c->p, c->root, &r->s, 0);
     if (is(c, P_SUM) || is(c, P_REDUCE)) cli_render_tree(stdout, &c->p, c->root, &r->s, 1);
     cli_render_activity(stdout, &c->p, is(c, P_BCAST) ? c->root : -1, &r->s, r->time);
   } else {
@@ -271,7 +299,6 @@ static int lp_verify(cli *c, char *buf, size_t len, cli_res *r) {
   int64_t n = 0, *cnt = NULL;
   char err[200];
   int e;
-  if (is(c, P_BCAST) && c->items != 1) die("%s", BCAST_ONE_ITEM);
   cli_check_plan_size(c);
   if (is(c, P_SUM)) {
     n = cli_operands(c);
@@ -280,8 +307,8 @@ static int lp_verify(cli *c, char *buf, size_t len, cli_res *r) {
   }
   if (oc_sched_read_csv(buf, len, &c->p, s, err, sizeof err) != OC_OK) die("%s", err);
   if (is(c, P_BCAST)) {
-    if ((e = oc_verify_bcast(&c->p, c->root, 1, s, v)) != OC_OK) cli_lib_fail("verify", e);
-    if (oc_bcast_time(&c->p, &r->lb) != OC_OK) die("--procs: invalid parameters");
+    if ((e = oc_verify_bcast(&c->p, c->root, c->items, s, v)) != OC_OK) cli_lib_fail("verify", e);
+    if (oc_mbcast_bound(&c->p, c->items, &r->lb, NULL) != OC_OK) die("--procs: invalid parameters");
   } else if (is(c, P_KBCAST)) {
     int64_t l8, k31;
     if ((e = oc_verify_bcast(&c->p, c->root, c->items, s, v)) != OC_OK) cli_lib_fail("verify", e);

@@ -267,7 +267,15 @@ void cli_build_logp(cli *c) {
   c->root = c->a.set[O_ROOT] ? cli_need_int(c, O_ROOT, 0, P - 1) : 0;
   c->items = c->a.set[O_ITEMS] ? cli_need_int(c, O_ITEMS, 1, INT32_MAX) : 1;
   c->alg = OC_BCAST_KARP;
-  if (c->a.set[O_ALGORITHM] && is(c, P_BCAST) &&
+  c->malg = OC_MB_BEST;
+  if (is(c, P_BCAST) && c->items > 1) { /* m packets: LogP only */
+    if (c->p.model == OC_MODEL_POSTAL) die("%s", BCAST_ONE_ITEM);
+    if (c->a.set[O_ALGORITHM] && strcmp(c->a.val[O_ALGORITHM], "best") != 0 &&
+        oc_mbcast_alg_parse(c->a.val[O_ALGORITHM], &c->malg) != OC_OK)
+      die("--algorithm: unknown algorithm '%s' for bcast of %lld packets (expected karp, "
+          "chain, binary, binomial, two-tree, multi-tree, split-binary, scatter-rd, "
+          "scatter-ring or best)", c->a.val[O_ALGORITHM], (long long)c->items);
+  } else if (c->a.set[O_ALGORITHM] && is(c, P_BCAST) &&
       oc_bcast_alg_parse(c->a.val[O_ALGORITHM], &c->alg) != OC_OK)
     die("--algorithm: unknown algorithm '%s' for bcast (expected karp, "
         "shou-chen, bar-noy-kipnis or optimal)",

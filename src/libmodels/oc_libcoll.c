@@ -101,13 +101,13 @@ int oc_libcoll_bcast(const oc_params *p, int64_t root, int64_t m,
 int oc_libcoll_tree_pipelined(const oc_params *p, int64_t root, int64_t m,
                               oc_sched *out, int64_t *time) {
   int e = check_args(p, root, m);
-  return e != OC_OK ? e : oc_mbcast_run(p, root, m, OC_MB_KARP, 1, out, time);
+  return e != OC_OK ? e : oc_mbcast_run(p, root, m, OC_MB_KARP, 1, 0, out, time);
 }
 
 int oc_libcoll_tree_long(const oc_params *p, int64_t root, int64_t m,
                          oc_sched *out, int64_t *time) {
   int e = check_args(p, root, m);
-  return e != OC_OK ? e : oc_mbcast_run(p, root, m, OC_MB_KARP, m, out, time);
+  return e != OC_OK ? e : oc_mbcast_run(p, root, m, OC_MB_KARP, m, 0, out, time);
 }
 
 /* Lower bound for m items (docs/ALGORITHMS.md): B(P) (item 0 alone), and

@@ -306,3 +306,54 @@ out:
   oc_sched_free(&tree);
   return e;
 }
+
+/* ---- d trees with disjoint inner nodes ---------------------------------------
+ * Our generalisation of the two-tree to d trees (the idea of interior-
+ * disjoint trees is also SplitStream's, Castro et al. 2003): tree t (0 <= t
+ * < d) is a d-ary heap over the n = P - 1 non-root processors (ids 0..n-1,
+ * relative rank id + 1) listed as the ids = t mod d first, then the others
+ * in order; its inner positions are the first ceil((n-1)/d), so its inner
+ * nodes are ids = t mod d (and, when that class is short, the first few of
+ * the others).  Segment j goes from the root to the top of tree j mod d and
+ * down it.  Per d segments a processor receives d and sends about d: the
+ * period is max(g, 2o) a segment, the depth log_d(P) levels of h + (d-1)G.
+ * For large L against G (wide trees pay) this beats the binary two-tree.
+ * Memory O(d n) for the trees' orders (d <= m keeps it within O(P m)). */
+static int64_t lp_mt_id(int64_t n, int64_t d, int64_t t, int64_t pos) {
+  int64_t c = (n - t + d - 1) / d; /* ids = t mod d below n */
+  if (pos < c) return t + pos * d;
+  pos -= c; /* the pos-th id not = t mod d: d-1 of them in each block of d */
+  {
+    int64_t blk = pos / (d - 1), r = pos % (d - 1), id = blk * d + r;
+    if (r >= t) id++; /* skip the block's id = t */
+    return id;
+  }
+}
+
+int oc_lp_multitree(oc_lprog *b, int64_t d, int64_t seg) {
+  int64_t n = b->P - 1, inner, nseg = oc_lp_nsegs(0, b->m, seg);
+  int64_t *pos; /* pos[t * n + id]: id's position in tree t */
+  if (n < 1) {
+    oc_lprog_begin(b, 0);
+    return OC_OK;
+  }
+  if (d < 2 || d > n) return OC_EINVAL;
+  inner = (n - 1 + d - 1) / d;
+  pos = (int64_t *)malloc((size_t)(d * n) * sizeof *pos);
+  if (pos == NULL) return OC_ENOMEM;
+  for (int64_t t = 0; t < d; t++)
+    for (int64_t x = 0; x < n; x++) pos[t * n + lp_mt_id(n, d, t, x)] = x;
+  oc_lprog_begin(b, 0);
+  for (int64_t j = 0; j < nseg; j++) oc_lp_emit_seg(b, 1 + lp_mt_id(n, d, j % d, 0), 0, b->m, seg, j);
+  for (int64_t id = 0; id < n; id++) {
+    oc_lprog_begin(b, id + 1);
+    for (int64_t j = 0; j < nseg; j++) {
+      int64_t t = j % d, x = pos[t * n + id];
+      if (x >= inner) continue;
+      for (int64_t c = d * x + 1; c <= d * x + d && c < n; c++)
+        oc_lp_emit_seg(b, 1 + lp_mt_id(n, d, t, c), 0, b->m, seg, j);
+    }
+  }
+  free(pos);
+  return OC_OK;
+}

@@ -52,8 +52,8 @@
 #include "plan/oc_plan.h"
 
 static const char *const MB_NAMES[OC_MB_COUNT] = {
-    "karp", "chain", "binary", "binomial", "two-tree", "split-binary", "scatter-rd",
-    "scatter-ring"};
+    "karp", "chain", "binary", "binomial", "two-tree", "multi-tree", "split-binary",
+    "scatter-rd", "scatter-ring"};
 
 const char *oc_mbcast_alg_name(oc_mbcast_alg a) {
   return (a >= 0 && a < OC_MB_COUNT) ? MB_NAMES[a] : "?";
@@ -80,7 +80,7 @@ static int mb_segmented(oc_mbcast_alg a) {
 }
 
 int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
-                  int64_t seg, oc_sched *out, int64_t *time) {
+                  int64_t seg, int64_t degree, oc_sched *out, int64_t *time) {
   oc_lprog b;
   int64_t t = 0;
   int e;
@@ -95,6 +95,7 @@ int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg
   case OC_MB_BINARY: oc_lp_tree(&b, OC_LP_BINARY, 2, seg); break;
   case OC_MB_BINOMIAL: oc_lp_tree(&b, OC_LP_KNOMIAL, 2, seg); break;
   case OC_MB_TWOTREE: e = oc_lp_twotree(&b, seg); break;
+  case OC_MB_MULTITREE: e = oc_lp_multitree(&b, degree, seg); break;
   case OC_MB_SPLIT: /* with one packet there is nothing to split: the chain */
     if (m < 2) oc_lp_tree(&b, OC_LP_CHAIN, 1, seg);
     else oc_lp_split(&b, seg);
@@ -113,14 +114,15 @@ int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg
 /* the best segment size of one construction: *best_t, *best_s; *timed
  * counts the simulations */
 static int mb_best_seg(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg a,
-                       int64_t *best_t, int64_t *best_s, int64_t *timed) {
+                       int64_t d, int64_t *best_t, int64_t *best_s, int64_t *timed) {
   int64_t bt = -1, bs = m, worse = 0, prev = 0;
   for (int64_t s = m;; s = (s + 1) / 2) {
     int64_t t;
     int e;
     if (s == prev) break; /* (1 + 1) / 2 = 1: done */
     prev = s;
-    e = oc_mbcast_run(p, root, m, a, s, NULL, &t);
+    if (a == OC_MB_MULTITREE && oc_lp_nsegs(0, m, s) < d) continue; /* trees unused */
+    e = oc_mbcast_run(p, root, m, a, s, d, NULL, &t);
     (*timed)++;
     if (e == OC_ERANGE) continue; /* this segment size cannot be built */
     if (e != OC_OK) return e;
@@ -139,6 +141,67 @@ static int mb_best_seg(const oc_params *p, int64_t root, int64_t m, oc_mbcast_al
   return OC_OK;
 }
 
+/* MULTITREE: the degrees 2 .. 16, 20, 24, 32, 40, 48, 64 (up to min(P-1,
+ * m)), each at its best segment size.  The time is far from convex in d
+ * (how the levels of the d-ary heaps fill and how the segments share out
+ * among the trees both jump), so the scan does not stop at a worse degree;
+ * instead the degrees are taken in the order of a rough estimate, one
+ * packet a segment,
+ *   E(d) = (m-1) G + (D+1)(L + 2o) + D (d-1) G,   D = the heaps' depth,
+ * and simulated while the work so far (packets simulated) stays within
+ * MB_DEGREE_WORK; at least three are simulated.  Small instances get every
+ * degree; large ones the most promising few, deterministically. */
+#define MB_DEGREE_WORK ((int64_t)1 << 23)
+#define MB_DEGREES 21
+static int64_t mb_depth(int64_t n, int64_t d) { /* levels below the top */
+  int64_t D = 0, have = 1, width = 1;
+  while (have < n) {
+    width = oc_mul_sat(width, d);
+    have = oc_add_sat(have, width);
+    D++;
+  }
+  return D;
+}
+
+static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, int64_t *best_t,
+                          int64_t *best_s, int64_t *best_d, int64_t *timed) {
+  int64_t bt = -1, top = oc_min64(p->P - 1, m), G = oc_max64(p->g, p->o), work = 0;
+  int64_t deg[MB_DEGREES], est[MB_DEGREES];
+  int nd = 0;
+  for (int64_t d = 2; d <= top && d <= 64; d = d < 16 ? d + 1 : d < 24 ? d + 4 : d < 48 ? d + 8 : d + 16) {
+    int64_t D = mb_depth(p->P - 1, d);
+    int k = nd++;
+    deg[k] = d;
+    est[k] = oc_add_sat(oc_mul_sat(m - 1, G),
+                        oc_add_sat(oc_mul_sat(D + 1, p->L + 2 * p->o), oc_mul_sat(D * (d - 1), G)));
+    while (k > 0 && est[k - 1] > est[k]) { /* insertion sort: stable on ties */
+      int64_t x = est[k], y = deg[k];
+      est[k] = est[k - 1];
+      deg[k] = deg[k - 1];
+      est[k - 1] = x;
+      deg[k - 1] = y;
+      k--;
+    }
+  }
+  for (int i = 0; i < nd; i++) {
+    int64_t t, s, before = *timed;
+    int e;
+    if (i >= 3 && work > MB_DEGREE_WORK) break;
+    e = mb_best_seg(p, root, m, OC_MB_MULTITREE, deg[i], &t, &s, timed);
+    work = oc_add_sat(work, oc_mul_sat(oc_mul_sat(p->P, m), *timed - before));
+    if (e == OC_ERANGE) continue;
+    if (e != OC_OK) return e;
+    if (bt < 0 || t < bt || (t == bt && deg[i] < *best_d)) {
+      bt = t;
+      *best_s = s;
+      *best_d = deg[i];
+    }
+  }
+  if (bt < 0) return OC_ERANGE;
+  *best_t = bt;
+  return OC_OK;
+}
+
 int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                    oc_sched *out, oc_mbcast_info *info) {
   oc_mbcast_info r;
@@ -150,9 +213,12 @@ int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg al
   r.time = r.runner_up = -1;
   r.runner_alg = OC_MB_BEST;
   for (int a = 0; a < OC_MB_COUNT; a++) {
-    int64_t t, s;
+    int64_t t, s, d;
     if (alg != OC_MB_BEST && a != (int)alg) continue;
-    e = mb_best_seg(p, root, m, (oc_mbcast_alg)a, &t, &s, &r.timed);
+    if (a == OC_MB_MULTITREE)
+      e = mb_best_degree(p, root, m, &t, &s, &d, &r.timed);
+    else
+      e = mb_best_seg(p, root, m, (oc_mbcast_alg)a, 0, &t, &s, &r.timed);
     if (e == OC_ERANGE && alg == OC_MB_BEST) continue;
     if (e != OC_OK) return e;
     if (r.time < 0 || t < r.time) { /* ties: the earlier construction */
@@ -161,6 +227,7 @@ int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg al
       r.time = t;
       r.alg = (oc_mbcast_alg)a;
       r.seg = s;
+      r.degree = a == OC_MB_MULTITREE ? d : 0;
     } else if (r.runner_up < 0 || t < r.runner_up) {
       r.runner_up = t;
       r.runner_alg = (oc_mbcast_alg)a;
@@ -169,7 +236,7 @@ int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg al
   if (r.time < 0) return OC_ERANGE;
   if (out != NULL) {
     int64_t t;
-    if ((e = oc_mbcast_run(p, root, m, r.alg, r.seg, out, &t)) != OC_OK) return e;
+    if ((e = oc_mbcast_run(p, root, m, r.alg, r.seg, r.degree, out, &t)) != OC_OK) return e;
     if (t != r.time) return OC_EINVALID; /* the simulator is deterministic */
   }
   *info = r;

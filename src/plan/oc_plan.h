@@ -107,6 +107,7 @@ void oc_lp_linear(oc_lprog *b);
 void oc_lp_split(oc_lprog *b, int64_t seg);
 void oc_lp_scatter_allgather(oc_lprog *b, int ring);
 int oc_lp_twotree(oc_lprog *b, int64_t seg);
+int oc_lp_multitree(oc_lprog *b, int64_t d, int64_t seg); /* 2 <= d <= P-1 */
 int oc_lp_karp(oc_lprog *b, const oc_params *p, int64_t seg);
 
 #endif

@@ -24,11 +24,34 @@ typedef struct pb_row {
   pb_plan_fn plan;
 } pb_row;
 
+/* bcast of m packets in LogP (oc_mbcast.c): the fastest construction */
+static int pb_mbcast(const oc_problem *pr, oc_sched *out, oc_result *res) {
+  oc_mbcast_info info;
+  int e;
+  int alg = pr->alg < 0 ? OC_MB_BEST : pr->alg;
+  if (alg != OC_MB_BEST && alg >= OC_MB_COUNT) return OC_EINVAL;
+  if ((e = oc_mbcast_bound(&pr->params, pr->items, &res->lower_bound, &res->bound_source)) !=
+      OC_OK)
+    return e;
+  if ((e = oc_mbcast_plan(&pr->params, pr->root, pr->items, (oc_mbcast_alg)alg, out, &info)) !=
+      OC_OK)
+    return e;
+  res->algorithm = oc_mbcast_alg_name(info.alg);
+  res->alg = (int)info.alg;
+  res->time = info.time;
+  res->segment = info.seg;
+  res->degree = info.degree;
+  res->runner_up = info.runner_up >= 0 ? oc_mbcast_alg_name(info.runner_alg) : NULL;
+  res->runner_up_time = info.runner_up;
+  res->timed = info.timed;
+  return OC_OK;
+}
+
 /* bcast: Karp et al. Thm 2.1; the tree is optimal by construction */
 static int pb_bcast(const oc_problem *pr, oc_sched *out, oc_result *res) {
   oc_bcast *b = NULL;
   int e;
-  if (pr->items != 1) return OC_EINVAL; /* k items: kbcast */
+  if (pr->items != 1) return pb_mbcast(pr, out, res);
   if (pr->alg < OC_BCAST_KARP || pr->alg > OC_BCAST_BARNOY) return OC_EINVAL;
   res->algorithm = oc_bcast_alg_name((oc_bcast_alg)pr->alg);
   res->alg = pr->alg;
@@ -195,6 +218,7 @@ static int pb_check(const oc_problem *pr) {
   }
   if (pr->ports < 0) return OC_EINVAL;
   if (pr->ports == 0 && (pr->root < 0 || pr->root >= pr->params.P)) return OC_ERANGE;
+  if (pr->items < 1) return OC_EINVAL;
   return OC_OK;
 }
 
@@ -204,7 +228,7 @@ int oc_problem_verify(const oc_problem *pr, const oc_sched *s, oc_verdict *v) {
   if (s == NULL || v == NULL) return OC_EINVAL;
   if ((e = pb_check(pr)) != OC_OK) return e;
   switch (pr->kind) {
-  case OC_PROB_BCAST: return oc_verify_bcast(&pr->params, pr->root, 1, s, v);
+  case OC_PROB_BCAST: return oc_verify_bcast(&pr->params, pr->root, pr->items, s, v);
   case OC_PROB_KBCAST:
     if (pr->ports > 0)
       return oc_verify_kport(pr->params.P, pr->ports, pr->items, pr->root, s, v);
@@ -230,7 +254,7 @@ static int pb_run(const oc_problem *pr, oc_sched *out, oc_result *res) {
   if ((e = pb_check(pr)) != OC_OK) return e;
   if (out != NULL && out->n != 0) return OC_EINVAL;
   q = *pr;
-  if (q.kind == OC_PROB_BCAST && q.alg < 0) q.alg = OC_BCAST_KARP;
+  if (q.kind == OC_PROB_BCAST && q.alg < 0 && q.items == 1) q.alg = OC_BCAST_KARP;
   res->bound_source = ROWS[q.kind].bound_source;
   e = ROWS[q.kind].plan(&q, out, res);
   if (e == OC_OK && out != NULL) {
