@@ -117,6 +117,7 @@
   X(mbcast_never_slower)                                                       \
   X(mbcast_mutants)                                                            \
   X(mbcast_refusals)                                                           \
+  X(mbcast_bound_formula)                                                      \
   X(libcoll_formulas)                                                          \
   X(libcoll_hand)                                                              \
   X(libcoll_select)                                                            \

@@ -214,3 +214,34 @@ void test_mbcast_refusals(void) {
     CHECK_EQ(oc_mbcast_alg_parse("tree", &a), OC_EINVAL);
   }
 }
+
+/* The lower bound, recomputed from its definition with the universal
+ * tree's labels enumerated node by node (tests/brute.c) and T scanned one
+ * unit at a time: oc_mbcast_bound equals max(LB1, LB2) of oc_mbcast.c. */
+void test_mbcast_bound_formula(void) {
+  for (int it = 0; it < 600; it++) {
+    oc_params p;
+    int64_t m = test_range(1, 40), lb, B, G, h, S = 0, lb1, lb2 = 0, *lab;
+    test_rand_logp(&p, it % 5 == 0 ? 2000 : 60);
+    if (p.P < 2) continue;
+    G = p.g > p.o ? p.g : p.o;
+    h = p.L + 2 * p.o;
+    CHECK_OK(oc_mbcast_bound(&p, m, &lb, NULL));
+    CHECK_OK(oc_bcast_time(&p, &B));
+    lab = brute_smallest_labels(p.P, h, G);
+    for (int64_t q = 1; q < p.P; q++) S += lab[q];
+    free(lab);
+    lb1 = B + (m - 1) * G;
+    if (p.o > 0)
+      for (int64_t T = h;; T++) {
+        int64_t R = (T - h) / G + 1;
+        if (R > m * (p.P - 1)) R = m * (p.P - 1);
+        if ((p.P - 1) * (T + p.o) - S >= p.o * (2 * m * (p.P - 1) - R)) {
+          lb2 = T;
+          break;
+        }
+      }
+    if (lb != (lb1 > lb2 ? lb1 : lb2))
+      fail_params(__LINE__, "bound", &p, 0, m, lb, lb1 > lb2 ? lb1 : lb2);
+  }
+}

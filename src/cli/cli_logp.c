@@ -23,6 +23,7 @@ void cli_print_params(FILE *f, const cli *c) {
             (long long)c->p.lam_den);
   }
   fprintf(f, ", P=%lld, root %lld", (long long)c->p.P, (long long)c->root);
+  if (is(c, P_BCAST) && c->items > 1) fprintf(f, ", m=%lld packets", (long long)c->items);
 }
 
 /* the JSON head's parameters: P before the times, the model's after */

@@ -36,13 +36,19 @@
  *         to leave the root for the first time leaves at (m-1)G or later;
  *         from then on that packet alone needs a single-item broadcast,
  *         B(P) at least.
- *   LB2 = the least T with (P-1)(T - L - o) >= o (2m(P-1) - R(T)),
- *         R(T) = min(m(P-1), floor((T-L-2o)/G) + 1): a non-root processor
- *         is busy only within [L + o, T] (its first reception starts L + o
- *         after time 0 at the earliest; it has no use for work after T); the
- *         non-root processors receive m(P-1) packets, o each, and send all
- *         but the R that the root sends, o each; the root sends at most
- *         R(T) packets that arrive by T.
+ *   LB2 = the least T with (P-1)(T + o) - S >= o (2m(P-1) - R(T)),
+ *         R(T) = min(m(P-1), floor((T-L-2o)/G) + 1), S = the sum of the P-1
+ *         smallest non-root labels of Karp et al.'s universal tree: a non-
+ *         root processor q is busy only within [a_q - o, T], a_q the moment
+ *         its first packet is usable (its first reception starts o before);
+ *         it has no use for work after T; the non-root processors receive
+ *         m(P-1) packets, o each, and send all but the R that the root
+ *         sends, o each; the root sends at most R(T) packets that arrive by
+ *         T.  And sum a_q >= S: the first packets spread like one item, so
+ *         by time t at most P(t) processors hold one (Karp et al. Thm 2.1's
+ *         counting does not care which packet a message carries).  When S
+ *         is too costly to sum (more than 2^22 label classes), a_q >= L + 2o
+ *         stands in.
  * Both are checked against exact optima of small instances
  * (tests/test_mbexact.c).
  */
@@ -243,23 +249,70 @@ int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg al
   return OC_OK;
 }
 
-/* LB2 of the header: the least T >= L + 2o that satisfies it (0 when
- * o = 0 or the products do not fit; LB1 then stands alone). */
-static int64_t mb_overhead_bound(const oc_params *p, int64_t m) {
+/* The overhead bound: the least T >= L + 2o with
+ *   (P-1) T - start >= o (2m(P-1) - R(T)),  R(T) = min(m(P-1), floor((T-L-2o)/G) + 1),
+ * where start bounds from below the sum over the non-root processors of the
+ * moment each can first be busy (0 when o = 0 or the products do not fit). */
+static int64_t mb_overhead_bound(const oc_params *p, int64_t m, int64_t start) {
   int64_t P = p->P, L = p->L, o = p->o, G = oc_max64(p->g, p->o);
   int64_t need = oc_mul_sat(oc_mul_sat(2 * o, m), P - 1), lo, hi;
-  if (o == 0 || P < 2 || need == INT64_MAX) return 0;
+  if (o == 0 || P < 2 || need == INT64_MAX || start == INT64_MAX) return 0;
   lo = L + 2 * o;
-  hi = oc_add_sat(L + o, oc_mul_sat(2 * o, m)); /* (P-1)(2om) >= o 2m(P-1) */
-  if (hi == INT64_MAX) return 0;
+  hi = oc_add_sat(need, start) / (P - 1) + 1; /* (P-1) hi - start >= need */
+  if (hi >= OC_TIME_MAX) return 0;
+  hi = oc_max64(hi, lo);
   while (lo < hi) {
     int64_t T = lo + (hi - lo) / 2;
     int64_t R = oc_min64(oc_mul_sat(m, P - 1), (T - L - 2 * o) / G + 1);
-    int64_t have = oc_mul_sat(P - 1, T - L - o);
+    int64_t have = oc_mul_sat(P - 1, T) - start;
     if (have >= need - oc_mul_sat(o, R)) hi = T;
     else lo = T + 1;
   }
   return lo;
+}
+
+/* The sum of the P-1 smallest non-root labels of Karp et al.'s universal
+ * tree (a node labelled x has children x + h + iG, i >= 0): the labels are
+ * a h + b G (a >= 1 hops, b >= 0 waits) with multiplicity C(a+b-1, a-1),
+ * all of them up to B(P) taken in order.  OC_ERANGE when that is more than
+ * 2^22 (a, b) pairs or the sum does not fit. */
+typedef struct mb_lab {
+  int64_t v, n;
+} mb_lab;
+static int mb_lab_cmp(const void *x, const void *y) {
+  const mb_lab *a = (const mb_lab *)x, *b = (const mb_lab *)y;
+  return (a->v > b->v) - (a->v < b->v);
+}
+__extension__ typedef unsigned __int128 mb_u128;
+
+static int mb_label_sum(const oc_params *p, int64_t B, int64_t *sum) {
+  int64_t h = p->L + 2 * p->o, G = oc_max64(p->g, p->o), need = p->P - 1, npairs = 0, S = 0;
+  mb_lab *lab;
+  size_t n = 0;
+  for (int64_t a = 1; a <= B / h; a++) {
+    npairs = oc_add_sat(npairs, (B - a * h) / G + 1);
+    if (npairs > ((int64_t)1 << 22)) return OC_ERANGE;
+  }
+  lab = (mb_lab *)malloc((size_t)(npairs + 1) * sizeof *lab);
+  if (lab == NULL) return OC_ENOMEM;
+  for (int64_t a = 1; a <= B / h; a++) {
+    mb_u128 c = 1; /* C(a+b-1, a-1), capped above P */
+    for (int64_t b = 0; a * h + b * G <= B; b++) {
+      if (b > 0 && c <= (mb_u128)p->P) c = c * (mb_u128)(a + b - 1) / (mb_u128)b;
+      lab[n].v = a * h + b * G;
+      lab[n++].n = c > (mb_u128)p->P ? p->P : (int64_t)c;
+    }
+  }
+  qsort(lab, n, sizeof *lab, mb_lab_cmp);
+  for (size_t i = 0; i < n && need > 0; i++) {
+    int64_t k = oc_min64(need, lab[i].n);
+    S = oc_add_sat(S, oc_mul_sat(k, lab[i].v));
+    need -= k;
+  }
+  free(lab);
+  if (need > 0 || S == INT64_MAX) return OC_ERANGE;
+  *sum = S;
+  return OC_OK;
 }
 
 int oc_mbcast_bound(const oc_params *p, int64_t m, int64_t *lb, const char **source) {
@@ -273,10 +326,19 @@ int oc_mbcast_bound(const oc_params *p, int64_t m, int64_t *lb, const char **sou
     return OC_OK;
   }
   lb1 = oc_add_sat(B, oc_mul_sat(m - 1, oc_max64(p->g, p->o)));
-  lb2 = mb_overhead_bound(p, m);
+  { /* the overhead bound: each non-root processor is busy only from its first
+       reception on, o before its first packet is usable, and those moments
+       are no earlier than the universal tree's labels */
+    int64_t S;
+    if (mb_label_sum(p, B, &S) == OC_OK)
+      lb2 = mb_overhead_bound(p, m, S - oc_mul_sat(p->P - 1, p->o));
+    else
+      lb2 = mb_overhead_bound(p, m, oc_mul_sat(p->P - 1, p->L + p->o));
+  }
   *lb = oc_max64(lb1, lb2);
   if (source != NULL)
-    *source = lb2 > lb1 ? "overhead: receptions and forwarding sends, o each"
+    *source = lb2 > lb1 ? "overhead: receptions and forwarding sends, o each, after each "
+                          "processor's first packet"
                         : "B(P) + (m-1) max(g,o): the last packet to leave the root";
   return OC_OK;
 }
