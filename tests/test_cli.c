@@ -713,7 +713,7 @@ void test_cli_compare(void) {
                    "\"P\":8,\"procs\":8,\"time\":24,\"lower_bound\":24,\"optimal\":true"));
   CHECK(HAS(R.out, "\"rows\":[{\"name\":\"optcast\",\"algorithm\":\"karp (optimal)\","
                    "\"time\":24,\"ratio_lower_bound\":1.0000,\"ratio_best\":1.0000,"
-                   "\"verified\":true,\"messages\":7,\"available\":true}"));
+                   "\"verified\":true,\"messages\":7,\"available\":true,\"note\":null}"));
   CHECK(HAS(R.out, "{\"name\":\"binomial\",\"algorithm\":\"MPICH binomial\",\"time\":30,"));
   CHECK(HAS(R.out, "{\"name\":\"mpich-default\",\"algorithm\":\"picks binomial\",\"time\":30,"));
   CHECK(HAS(R.out, "\"preset\":null"));
@@ -722,8 +722,9 @@ void test_cli_compare(void) {
   RUN(NULL, "compare", "bcast", "--preset", "cm5", "--procs", "8", "--csv");
   CHECK_EQ(R.code, 0);
   CHECK(strncmp(R.out, "P,row,algorithm,time,lower_bound,ratio_lower_bound,ratio_best,"
-                       "verified,messages\n8,optcast,karp (optimal),24,24,1.0000,1.0000,yes,7\n",
-                121) == 0);
+                       "verified,messages,note\n8,optcast,karp (optimal),24,24,1.0000,1.0000,yes,"
+                       "7,\n",
+                127) == 0);
   CHECK_EQ(lines(R.out), 1 + 15);
   CHECK(!HAS(R.out, ",no,"));
   /* a sweep in CSV: 4 values of P, 14 rows each */

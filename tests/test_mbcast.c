@@ -38,14 +38,19 @@ void test_mbcast_random(void) {
       if (a < 0) {
         CHECK_OK(oc_mbcast_plan(&p, root, m, OC_MB_BEST, &s, &info));
         t = info.time;
-      } else if (a == OC_MB_MULTITREE && p.P < 3) {
-        CHECK_EQ(oc_mbcast_run(&p, root, m, OC_MB_MULTITREE, 0, 2, NULL, &t),
-                 p.P == 1 ? OC_OK : OC_EINVAL);
-        oc_sched_free(&s);
-        continue;
       } else {
-        CHECK_OK(oc_mbcast_run(&p, root, m, (oc_mbcast_alg)a, test_range(0, m),
-                               p.P > 2 ? test_range(2, p.P - 1) : 2, &s, &t));
+        oc_mbcast_info c;
+        memset(&c, 0, sizeof c);
+        c.alg = (oc_mbcast_alg)a;
+        c.seg = test_range(0, m);
+        c.degree = p.P > 2 ? test_range(2, p.P - 1) : 2;
+        c.pace = test_range(0, 2) == 0 ? test_range(0, 3 * p.o + 2) : 0;
+        if (a == OC_MB_MULTITREE && p.P < 3) {
+          CHECK_EQ(oc_mbcast_run(&p, root, m, &c, NULL, &t), p.P == 1 ? OC_OK : OC_EINVAL);
+          oc_sched_free(&s);
+          continue;
+        }
+        CHECK_OK(oc_mbcast_run(&p, root, m, &c, &s, &t));
       }
       CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
       if (!v.ok || v.time != t) {
@@ -200,8 +205,20 @@ void test_mbcast_refusals(void) {
   CHECK_EQ(oc_mbcast_plan(&p, 8, 4, OC_MB_BEST, NULL, &info), OC_EINVAL);
   CHECK_EQ(oc_mbcast_plan(&p, 0, 0, OC_MB_BEST, NULL, &info), OC_EINVAL);
   CHECK_EQ(oc_mbcast_plan(&p, 0, 4, (oc_mbcast_alg)OC_MB_COUNT, NULL, &info), OC_EINVAL);
-  CHECK_EQ(oc_mbcast_run(&p, 0, 4, OC_MB_CHAIN, -1, 0, NULL, &t), OC_EINVAL);
-  CHECK_EQ(oc_mbcast_run(&p, 0, 4, OC_MB_MULTITREE, 1, 8, NULL, &t), OC_EINVAL);
+  {
+    oc_mbcast_info c;
+    memset(&c, 0, sizeof c);
+    c.alg = OC_MB_CHAIN;
+    c.seg = -1;
+    CHECK_EQ(oc_mbcast_run(&p, 0, 4, &c, NULL, &t), OC_EINVAL);
+    c.seg = 1;
+    c.pace = -1;
+    CHECK_EQ(oc_mbcast_run(&p, 0, 4, &c, NULL, &t), OC_EINVAL);
+    c.pace = 0;
+    c.alg = OC_MB_MULTITREE;
+    c.degree = 8; /* more trees than the 7 non-root processors */
+    CHECK_EQ(oc_mbcast_run(&p, 0, 4, &c, NULL, &t), OC_EINVAL);
+  }
   CHECK_EQ(oc_mbcast_plan(&p, 0, OC_MBCAST_MAX, OC_MB_BEST, NULL, &info), OC_ERANGE);
   CHECK_EQ(oc_mbcast_bound(&p, 0, &lb, NULL), OC_EINVAL);
   CHECK_OK(oc_params_logp(&p, 1, 6, 2, 4));

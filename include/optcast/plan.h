@@ -105,6 +105,11 @@ typedef struct oc_mbcast_info {
   oc_mbcast_alg alg;        /* the construction chosen                      */
   int64_t seg;              /* its segment size in packets                  */
   int64_t degree;           /* MULTITREE: the number of trees (else 0)      */
+  int64_t pace;             /* the root releases packet i at i * pace (0:
+                               all at once; see oc_mbcast.c)                 */
+  int send_first;           /* the simulator's policy: 1 a processor's ready
+                               send goes before incoming receptions, 0 pure
+                               greedy (oc_lprog.c)                           */
   int64_t time;             /* its completion time                          */
   int64_t runner_up;        /* the next best construction's time (or -1)    */
   oc_mbcast_alg runner_alg; /* and which                                    */
@@ -113,12 +118,13 @@ typedef struct oc_mbcast_info {
 
 const char *oc_mbcast_alg_name(oc_mbcast_alg a);
 int oc_mbcast_alg_parse(const char *name, oc_mbcast_alg *out);
-/* One construction with segments of seg packets (seg 0: the whole message;
- * the scatters ignore it) and, for MULTITREE, degree trees (2 <= degree <=
- * P-1; ignored by the others): time, and the schedule when out is not
+/* One construction as cfg says: cfg->alg with segments of cfg->seg packets
+ * (0: the whole message; the scatters ignore it), cfg->degree trees
+ * (MULTITREE: 2 <= degree <= P-1; ignored by the others), cfg->pace
+ * (>= 0) and cfg->send_first; time, and the schedule when out is not
  * NULL. */
-int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
-                  int64_t seg, int64_t degree, oc_sched *out, int64_t *time);
+int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_info *cfg,
+                  oc_sched *out, int64_t *time);
 /* The construction alg (OC_MB_BEST: all) at its best segment size; out
  * may be NULL (times only).  P * m <= OC_MBCAST_MAX, else OC_ERANGE. */
 int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,

@@ -213,8 +213,17 @@ static int head_ready(lp_sim *s, const oc_lprog *b, int64_t q) {
 static int64_t earliest(const lp_sim *s, const oc_lprog *b, int64_t q, int64_t t) {
   const oc_lp_op *op = &b->op[s->head[q]];
   int64_t d = op->dst, o = s->p->o, L = s->p->L, G = s->G;
+  int busy;
+  int64_t rsv;
   t = oc_max64(t, oc_max64(s->send_free[q], s->recv_free[d] - o - L));
   if (o == 0) return t;
+  /* send_first: a receiver that has a send ready (its data in) keeps the
+   * slot for it: sends go before receptions at a processor.  Without this a
+   * sender whose sends are G = o apart fills its receiver with receptions,
+   * and a relay of a pipeline forwards nothing until its parent is done;
+   * with it, other schedules lose slots.  The callers time both. */
+  busy = b->send_first && !s->waiting[d] && s->head[d] < b->off[d + 1];
+  rsv = busy ? oc_max64(s->ready[d], s->send_free[d]) : 0;
   for (;;) {
     int moved = 0;
     for (int64_t k = 0; k < op->len && !moved; k++) {
@@ -228,6 +237,9 @@ static int64_t earliest(const lp_sim *s, const oc_lprog *b, int64_t q, int64_t t
       a += o + L; /* the receiver's overhead against its own sends */
       if (last_packet_below(s->sb + s->soff[d], s->sn[d], G, a + o, &x) && x > a - o) {
         t += x + o - a;
+        moved = 1;
+      } else if (busy && a < rsv + o && a + o > rsv) { /* and its next send */
+        t += rsv + o - a;
         moved = 1;
       }
     }
@@ -295,7 +307,7 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
     goto out;
   }
   for (int64_t i = 0; i < P * m; i++) s.avail[i] = INT64_MAX;
-  for (int64_t i = 0; i < m; i++) s.avail[b->root * m + i] = 0;
+  for (int64_t i = 0; i < m; i++) s.avail[b->root * m + i] = oc_mul_sat(i, b->release);
   for (int64_t q = 0; q < P; q++) {
     s.soff[q + 1] = b->off[q + 1]; /* a processor's sends: its program */
     s.head[q] = b->off[q];
@@ -354,7 +366,8 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
       e = OC_EINVALID;
       goto out;
     }
-    if (s.avail[i] > done) done = s.avail[i];
+    if (s.avail[i] > done && i / m != b->root) done = s.avail[i]; /* the root's
+      release times are not arrivals */
   }
   if (done > OC_TIME_MAX) { /* the completion, not only the send starts */
     e = OC_ERANGE;

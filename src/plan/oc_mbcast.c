@@ -25,11 +25,11 @@
  * The simulator (oc_lprog.c) is the judge: the formulas only explain the
  * choice.  Where each wins, measured: docs/algorithms/logp.md.
  *
- * Segment search: for the segmented constructions, s = m, m/2, m/4, ...,
- * 1 (rounded up) is tried in that order and the scan stops once two sizes
- * in a row are slower than the best so far (the time is about A s + B m/s
- * + C, convex in s).  Large segments are cheap to time (few messages), so
- * the expensive s = 1 runs only when the trend asks for it.
+ * Segment search: for the segmented constructions, every s = m, m/2, m/4,
+ * ..., 1 (rounded up) is timed.  The time is about A s + B m/s + C, but the
+ * simulator's greedy timing makes it far from convex (a pipeline whose
+ * relays fall behind at s = 4 may keep up at s = 1), so the scan does not
+ * stop early; the sizes together cost about twice the s = 1 run.
  *
  * Lower bounds (oc_mbcast_bound), G = max(g, o):
  *   LB1 = B(P) + (m-1) G: the root's sends are G apart, so the last packet
@@ -85,16 +85,32 @@ static int mb_segmented(oc_mbcast_alg a) {
   return a != OC_MB_SCATTER_RD && a != OC_MB_SCATTER_RING;
 }
 
-int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
-                  int64_t seg, int64_t degree, oc_sched *out, int64_t *time) {
+/* Pacing (oc_lprog's release): when 2o > G a relay that receives a segment
+ * and forwards it pays 2o (3o for the binary tree's two children) a
+ * segment, more than the root's G; a root that sends at its own pace fills
+ * its children with receptions and they fall behind.  The paced variant
+ * releases packet i at i 2o (i 3o), the relays' rate; both are timed. */
+static int mb_paced(oc_mbcast_alg a) {
+  return a == OC_MB_CHAIN || a == OC_MB_BINARY || a == OC_MB_TWOTREE || a == OC_MB_MULTITREE;
+}
+
+int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_info *cfg,
+                  oc_sched *out, int64_t *time) {
   oc_lprog b;
-  int64_t t = 0;
+  int64_t t = 0, seg, degree;
+  oc_mbcast_alg alg;
   int e;
-  if (time == NULL || seg < 0) return OC_EINVAL;
+  if (time == NULL || cfg == NULL || cfg->seg < 0 || cfg->pace < 0) return OC_EINVAL;
+  alg = cfg->alg;
+  seg = cfg->seg;
+  degree = cfg->degree;
   if ((e = mb_check(p, root, m)) != OC_OK) return e;
   if (alg < 0 || alg >= OC_MB_COUNT) return OC_EINVAL;
   if (seg == 0 || seg > m) seg = m;
+  if (cfg->pace > OC_PARAM_MAX) return OC_ERANGE;
   if ((e = oc_lprog_init(&b, p->P, m, root)) != OC_OK) return e;
+  b.release = cfg->pace;
+  b.send_first = cfg->send_first != 0;
   switch (alg) {
   case OC_MB_KARP: e = oc_lp_karp(&b, p, seg); break;
   case OC_MB_CHAIN: oc_lp_tree(&b, OC_LP_CHAIN, 1, seg); break;
@@ -120,30 +136,38 @@ int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg
 /* the best segment size of one construction: *best_t, *best_s; *timed
  * counts the simulations */
 static int mb_best_seg(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg a,
-                       int64_t d, int64_t *best_t, int64_t *best_s, int64_t *timed) {
-  int64_t bt = -1, bs = m, worse = 0, prev = 0;
+                       int64_t d, oc_mbcast_info *best, int64_t *timed) {
+  int64_t bt = -1, prev = 0, G = oc_max64(p->g, p->o);
   for (int64_t s = m;; s = (s + 1) / 2) {
-    int64_t t;
-    int e;
     if (s == prev) break; /* (1 + 1) / 2 = 1: done */
     prev = s;
     if (a == OC_MB_MULTITREE && oc_lp_nsegs(0, m, s) < d) continue; /* trees unused */
-    e = oc_mbcast_run(p, root, m, a, s, d, NULL, &t);
-    (*timed)++;
-    if (e == OC_ERANGE) continue; /* this segment size cannot be built */
-    if (e != OC_OK) return e;
-    if (bt < 0 || t < bt) {
-      bt = t;
-      bs = s;
-      worse = 0;
-    } else if (++worse >= 2) {
-      break;
+    /* the variants: pure greedy; sends first; sends first and paced */
+    for (int k = 0; k < 3; k++) {
+      oc_mbcast_info c;
+      int64_t t;
+      int e;
+      if (k == 1 && p->o == 0) continue; /* no overheads: the same as greedy */
+      if (k == 2 && !(2 * p->o > G && s < m && mb_paced(a))) continue;
+      memset(&c, 0, sizeof c);
+      c.alg = a;
+      c.seg = s;
+      c.degree = d;
+      c.send_first = k > 0;
+      c.pace = k == 2 ? (a == OC_MB_BINARY ? 3 : 2) * p->o : 0;
+      e = oc_mbcast_run(p, root, m, &c, NULL, &t);
+      (*timed)++;
+      if (e == OC_ERANGE) continue; /* this segment size cannot be built */
+      if (e != OC_OK) return e;
+      if (bt < 0 || t < bt) {
+        bt = t;
+        *best = c;
+        best->time = t;
+      }
     }
     if (!mb_segmented(a) || s == 1) break;
   }
   if (bt < 0) return OC_ERANGE;
-  *best_t = bt;
-  *best_s = bs;
   return OC_OK;
 }
 
@@ -169,8 +193,8 @@ static int64_t mb_depth(int64_t n, int64_t d) { /* levels below the top */
   return D;
 }
 
-static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, int64_t *best_t,
-                          int64_t *best_s, int64_t *best_d, int64_t *timed) {
+static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, oc_mbcast_info *best,
+                          int64_t *timed) {
   int64_t bt = -1, top = oc_min64(p->P - 1, m), G = oc_max64(p->g, p->o), work = 0;
   int64_t deg[MB_DEGREES], est[MB_DEGREES];
   int nd = 0;
@@ -190,21 +214,20 @@ static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, int64_t *
     }
   }
   for (int i = 0; i < nd; i++) {
-    int64_t t, s, before = *timed;
+    oc_mbcast_info c;
+    int64_t before = *timed;
     int e;
     if (i >= 3 && work > MB_DEGREE_WORK) break;
-    e = mb_best_seg(p, root, m, OC_MB_MULTITREE, deg[i], &t, &s, timed);
+    e = mb_best_seg(p, root, m, OC_MB_MULTITREE, deg[i], &c, timed);
     work = oc_add_sat(work, oc_mul_sat(oc_mul_sat(p->P, m), *timed - before));
     if (e == OC_ERANGE) continue;
     if (e != OC_OK) return e;
-    if (bt < 0 || t < bt || (t == bt && deg[i] < *best_d)) {
-      bt = t;
-      *best_s = s;
-      *best_d = deg[i];
+    if (bt < 0 || c.time < bt || (c.time == bt && deg[i] < best->degree)) {
+      bt = c.time;
+      *best = c;
     }
   }
   if (bt < 0) return OC_ERANGE;
-  *best_t = bt;
   return OC_OK;
 }
 
@@ -219,30 +242,33 @@ int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg al
   r.time = r.runner_up = -1;
   r.runner_alg = OC_MB_BEST;
   for (int a = 0; a < OC_MB_COUNT; a++) {
-    int64_t t, s, d;
+    oc_mbcast_info c;
     if (alg != OC_MB_BEST && a != (int)alg) continue;
+    memset(&c, 0, sizeof c);
     if (a == OC_MB_MULTITREE)
-      e = mb_best_degree(p, root, m, &t, &s, &d, &r.timed);
+      e = mb_best_degree(p, root, m, &c, &r.timed);
     else
-      e = mb_best_seg(p, root, m, (oc_mbcast_alg)a, 0, &t, &s, &r.timed);
+      e = mb_best_seg(p, root, m, (oc_mbcast_alg)a, 0, &c, &r.timed);
     if (e == OC_ERANGE && alg == OC_MB_BEST) continue;
     if (e != OC_OK) return e;
-    if (r.time < 0 || t < r.time) { /* ties: the earlier construction */
+    if (r.time < 0 || c.time < r.time) { /* ties: the earlier construction */
       r.runner_up = r.time;
       r.runner_alg = r.alg;
-      r.time = t;
-      r.alg = (oc_mbcast_alg)a;
-      r.seg = s;
-      r.degree = a == OC_MB_MULTITREE ? d : 0;
-    } else if (r.runner_up < 0 || t < r.runner_up) {
-      r.runner_up = t;
+      r.time = c.time;
+      r.alg = c.alg;
+      r.seg = c.seg;
+      r.degree = a == OC_MB_MULTITREE ? c.degree : 0;
+      r.pace = c.pace;
+      r.send_first = c.send_first;
+    } else if (r.runner_up < 0 || c.time < r.runner_up) {
+      r.runner_up = c.time;
       r.runner_alg = (oc_mbcast_alg)a;
     }
   }
   if (r.time < 0) return OC_ERANGE;
   if (out != NULL) {
     int64_t t;
-    if ((e = oc_mbcast_run(p, root, m, r.alg, r.seg, r.degree, out, &t)) != OC_OK) return e;
+    if ((e = oc_mbcast_run(p, root, m, &r, out, &t)) != OC_OK) return e;
     if (t != r.time) return OC_EINVALID; /* the simulator is deterministic */
   }
   *info = r;

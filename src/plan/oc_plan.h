@@ -81,6 +81,10 @@ typedef struct oc_lp_op {
 } oc_lp_op;
 typedef struct oc_lprog {
   int64_t P, m, root;
+  int64_t release; /* the root may send packet i from i * release on (0: all
+                      at once): paces a pipeline to what its relays forward */
+  int send_first;  /* 1: a processor with a send ready keeps its slot against
+                      incoming receptions (oc_lprog.c); 0: pure greedy        */
   oc_lp_op *op;
   size_t n, cap;
   size_t *off; /* off[q] .. off[q+1]: q's sends in issue order */
