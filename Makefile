@@ -87,13 +87,15 @@ build-fuzz/fuzz_%: fuzz/fuzz_%.c $(LIB_SRC) $(HDRS)
 fuzz: $(FUZZ_TARGETS)
 	sh fuzz/run.sh $(FUZZ_SECONDS)
 
-bench: build/bench_rank build/bench_plan build/bench_kport build/bench_libcoll build/bench_rrp build/bench_cbcast
+bench: build/bench_rank build/bench_plan build/bench_kport build/bench_libcoll build/bench_rrp build/bench_cbcast build/bench_mbcast
 	./build/bench_rank
 	./build/bench_plan
 	./build/bench_kport time
 	./build/bench_libcoll
 	./build/bench_rrp time
 	./build/bench_cbcast
+	./build/bench_mbcast rank
+	./build/bench_mbcast scale 24
 
 build/bench_%: bench/bench_%.c bench/bench.h build/liboptcast.a $(HDRS)
 	$(CC) $(CSTD) $(WARN) -O2 -g -Iinclude -Isrc -o $@ $< build/liboptcast.a -lm

@@ -118,6 +118,7 @@
   X(mbcast_mutants)                                                            \
   X(mbcast_refusals)                                                           \
   X(mbcast_bound_formula)                                                      \
+  X(mbcast_rank_views)                                                         \
   X(libcoll_formulas)                                                          \
   X(libcoll_hand)                                                              \
   X(libcoll_select)                                                            \

@@ -262,3 +262,88 @@ void test_mbcast_bound_formula(void) {
       fail_params(__LINE__, "bound", &p, 0, m, lb, lb1 > lb2 ? lb1 : lb2);
   }
 }
+
+/* A rank's view (oc_mbcast_rank) equals its part of the global schedule:
+ * its sends packet by packet in time order, its receptions as a set; for
+ * random instances, constructions, segments, degrees, pacing and policy. */
+typedef struct pk3 {
+  int64_t t, peer, item;
+} pk3;
+static int pk3_cmp_t(const void *a, const void *b) {
+  const pk3 *x = (const pk3 *)a, *y = (const pk3 *)b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  return (x->item > y->item) - (x->item < y->item);
+}
+static int pk3_cmp_set(const void *a, const void *b) {
+  const pk3 *x = (const pk3 *)a, *y = (const pk3 *)b;
+  if (x->peer != y->peer) return x->peer < y->peer ? -1 : 1;
+  return (x->item > y->item) - (x->item < y->item);
+}
+
+void test_mbcast_rank_views(void) {
+  static const oc_mbcast_alg ALGS[] = {OC_MB_KARP,     OC_MB_CHAIN,   OC_MB_BINARY,
+                                       OC_MB_BINOMIAL, OC_MB_TWOTREE, OC_MB_MULTITREE};
+  int rounds = test_sweep() ? 3000 : 300;
+  for (int it = 0; it < rounds; it++) {
+    oc_params p;
+    oc_mbcast_info c;
+    oc_sched s;
+    oc_mb_rank view;
+    int64_t m, root, t;
+    test_rand_logp(&p, it % 10 == 0 ? 200 : 30);
+    m = test_range(1, 12);
+    root = test_range(0, p.P - 1);
+    memset(&c, 0, sizeof c);
+    c.alg = ALGS[it % 6];
+    c.seg = test_range(0, m);
+    c.degree = p.P > 2 ? test_range(2, p.P - 1 < 64 ? p.P - 1 : 64) : 2;
+    c.pace = test_range(0, 1) ? 2 * p.o : 0;
+    c.send_first = (int)test_range(0, 1);
+    if (c.alg == OC_MB_MULTITREE && p.P < 3) continue;
+    oc_sched_init(&s);
+    CHECK_OK(oc_mbcast_run(&p, root, m, &c, &s, &t));
+    memset(&view, 0, sizeof view);
+    for (int64_t r = 0; r < p.P; r++) {
+      pk3 *gs = (pk3 *)malloc((s.n * (size_t)m + 1) * sizeof *gs), *gr, *vs, *vr;
+      size_t ns = 0, nr = 0, vns = 0, vnr = 0;
+      gr = (pk3 *)malloc((s.n * (size_t)m + 1) * sizeof *gr);
+      vs = (pk3 *)malloc((s.n * (size_t)m + 1) * sizeof *vs);
+      vr = (pk3 *)malloc((s.n * (size_t)m + 1) * sizeof *vr);
+      CHECK(gs && gr && vs && vr);
+      for (size_t i = 0; i < s.n; i++)
+        for (int64_t x = 0; x < (s.len ? s.len[i] : 1); x++) {
+          if (s.msg[i].src == r) gs[ns++] = (pk3){s.msg[i].t, s.msg[i].dst, s.msg[i].item + x};
+          if (s.msg[i].dst == r) gr[nr++] = (pk3){0, s.msg[i].src, s.msg[i].item + x};
+        }
+      CHECK_OK(oc_mbcast_rank(&p, root, m, &c, r, &view));
+      for (size_t i = 0; i < view.n; i++)
+        for (int64_t x = 0; x < view.step[i].len; x++) {
+          pk3 k = {(int64_t)vns, view.step[i].peer, view.step[i].item + x};
+          if (view.step[i].kind == OC_MB_SEND) vs[vns++] = k;
+          else vr[vnr++] = (pk3){0, k.peer, k.item};
+        }
+      qsort(gs, ns, sizeof *gs, pk3_cmp_t);
+      qsort(gr, nr, sizeof *gr, pk3_cmp_set);
+      qsort(vr, vnr, sizeof *vr, pk3_cmp_set);
+      if (ns != vns || nr != vnr)
+        test_failf(__FILE__, __LINE__, "%s rank %lld: %zu/%zu sends, %zu/%zu receptions; P=%lld m=%lld seg=%lld d=%lld",
+                   oc_mbcast_alg_name(c.alg), (long long)r, ns, vns, nr, vnr, (long long)p.P,
+                   (long long)m, (long long)c.seg, (long long)c.degree);
+      for (size_t i = 0; i < ns; i++)
+        if (gs[i].peer != vs[i].peer || gs[i].item != vs[i].item)
+          test_failf(__FILE__, __LINE__, "%s rank %lld send %zu: to %lld item %lld, view %lld %lld",
+                     oc_mbcast_alg_name(c.alg), (long long)r, i, (long long)gs[i].peer,
+                     (long long)gs[i].item, (long long)vs[i].peer, (long long)vs[i].item);
+      for (size_t i = 0; i < nr; i++)
+        if (gr[i].peer != vr[i].peer || gr[i].item != vr[i].item)
+          test_failf(__FILE__, __LINE__, "%s rank %lld reception %zu differs",
+                     oc_mbcast_alg_name(c.alg), (long long)r, i);
+      free(gs);
+      free(gr);
+      free(vs);
+      free(vr);
+    }
+    oc_mb_rank_free(&view);
+    oc_sched_free(&s);
+  }
+}

@@ -129,6 +129,30 @@ int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_i
  * may be NULL (times only).  P * m <= OC_MBCAST_MAX, else OC_ERANGE. */
 int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                    oc_sched *out, oc_mbcast_info *info);
+/* A rank's own part (oc_mbrank.c): its receptions and sends segment by
+ * segment in its program's order (per segment: the reception from its
+ * parent, then the sends to its children), from the construction's shape
+ * alone: O(k (c + log P)) work for k segments and c children, no O(P)
+ * state.  No times: those come from the global simulation.  The sends are
+ * exactly the global schedule's sends of that rank in time order; the
+ * receptions are its receptions as a set.  karp, chain, binary, binomial,
+ * two-tree, multi-tree (cfg as oc_mbcast_plan returns it); OC_EUNSUP for
+ * split-binary and the scatters. */
+typedef enum oc_mb_kind { OC_MB_RECV = 0, OC_MB_SEND = 1 } oc_mb_kind;
+typedef struct oc_mb_step {
+  int kind;          /* oc_mb_kind                                         */
+  int64_t peer;      /* the sender (RECV) or the receiver (SEND)           */
+  int64_t item, len; /* packets item .. item+len-1, one segment            */
+} oc_mb_step;
+typedef struct oc_mb_rank {
+  int64_t rank;
+  oc_mb_step *step;
+  size_t n, cap;
+} oc_mb_rank; /* zero it before the first call; oc_mb_rank_free */
+int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_info *cfg,
+                   int64_t rank, oc_mb_rank *out);
+void oc_mb_rank_free(oc_mb_rank *r);
+
 /* The strongest lower bound on an m-packet LogP broadcast known here, with
  * its source (a static string), without building anything:
  *   B(P) + (m-1) max(g, o)        the last packet to leave the root

@@ -1,0 +1,220 @@
+/* oc_mbrank.c - a rank's own part of a multi-packet broadcast (oc_mbcast.c):
+ * its receptions and sends, segment by segment, in the order its program
+ * issues them, computed from the construction's shape alone: no global
+ * schedule and no O(P) state.
+ *
+ * Per segment j (items [j s, min(m, (j+1) s))): the reception from the
+ * parent in segment j's tree (none at the root), then the sends to the
+ * children in the program's order.  Work O(k (c + log P)) for k segments
+ * and c children a node, memory O(k c).  The send order is exactly the
+ * program's (oc_lpshape.c), so the global schedule's sends of a rank,
+ * sorted by time, are these; the receptions are the same set (a rank may
+ * receive segments of different trees out of order).  Times are not
+ * given: they come from the global simulation (oc_mbcast_plan), which
+ * the greedy timing needs whole.  The runtime needs only the order.
+ * Constructions: karp, chain, binary, binomial, two-tree, multi-tree
+ * (split-binary and the scatters: OC_EUNSUP). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/oc_plan.h"
+
+static int mr_push(oc_mb_rank *r, int kind, int64_t peer, int64_t item, int64_t len) {
+  oc_mb_step *x;
+  if (len <= 0) return OC_OK;
+  if (oc_grow((void **)&r->step, r->n, &r->cap, sizeof *r->step) != OC_OK) return OC_ENOMEM;
+  x = &r->step[r->n++];
+  x->kind = kind;
+  x->peer = peer;
+  x->item = item;
+  x->len = len;
+  return OC_OK;
+}
+
+/* ---- the shapes' parents and children, relative ranks ---------------------- */
+
+/* Open MPI's binary tree (oc_lpshape.c): node v on the level of width w has
+ * children v + w and v + 2w */
+static int64_t mr_width(int64_t v) {
+  int64_t w = 1;
+  while (2 * w - 1 <= v) w *= 2;
+  return w;
+}
+static int64_t mr_binary(int64_t P, int64_t v, int64_t *ch, int64_t *parent) {
+  int64_t w = mr_width(v), n = 0;
+  if (v + w < P) ch[n++] = v + w;
+  if (v + 2 * w < P) ch[n++] = v + 2 * w;
+  *parent = -1;
+  if (v > 0) { /* the parent is on the level of width w/2: v - w/2 or v - w */
+    int64_t u = v - w / 2;
+    *parent = (u >= w / 2 - 1 && mr_width(u) == w / 2) ? u : v - w;
+  }
+  return n;
+}
+
+/* binomial (MPICH): the parent clears v's lowest set bit; the children are
+ * v + 2^i below it, the largest first */
+static int64_t mr_binomial(int64_t P, int64_t v, int64_t *ch, int64_t *parent) {
+  int64_t mask = 1, n = 0;
+  while (mask < P && (v & mask) == 0) mask *= 2;
+  *parent = v == 0 ? -1 : v - (v & -v);
+  for (mask /= 2; mask > 0; mask /= 2)
+    if (v + mask < P) ch[n++] = v + mask;
+  return n;
+}
+
+/* two-tree T1 (oc_lpshape.c, lp_tt_build): descend the in-order ranges to
+ * id; O(log n) */
+static void mr_tt1(int64_t n, int64_t id, int64_t *parent, int64_t *left, int64_t *right) {
+  int64_t lo = 0, hi = n - 1, up = -1;
+  for (;;) {
+    int64_t len = hi - lo + 1, r;
+    if (len == 1) {
+      *parent = up;
+      *left = *right = -1;
+      return;
+    }
+    r = lo + 1 + 2 * ((len - 2) / 4);
+    if (id == r) {
+      int64_t rl = r - 1, rlen = rl - lo + 1;
+      *parent = up;
+      *left = rlen == 1 ? lo : lo + 1 + 2 * ((rlen - 2) / 4);
+      if (r + 1 <= hi) {
+        int64_t rr = hi - (r + 1) + 1;
+        *right = rr == 1 ? r + 1 : r + 1 + 1 + 2 * ((rr - 2) / 4);
+      } else {
+        *right = -1;
+      }
+      return;
+    }
+    up = r;
+    if (id < r) hi = r - 1;
+    else lo = r + 1;
+  }
+}
+static int64_t mr_tt_map(int64_t n, int64_t id) { return (n % 2 == 0) ? n - 1 - id : (id + 1) % n; }
+static int64_t mr_tt_unmap(int64_t n, int64_t id) {
+  return (n % 2 == 0) ? n - 1 - id : (id + n - 1) % n;
+}
+
+/* multi-tree (oc_lpshape.c, lp_mt_id): tree t lists the ids = t mod d, then
+ * the others; the id at position x and the position of id */
+static int64_t mr_mt_id(int64_t n, int64_t d, int64_t t, int64_t x) {
+  int64_t c = (n - t + d - 1) / d;
+  if (x < c) return t + x * d;
+  x -= c;
+  {
+    int64_t blk = x / (d - 1), r = x % (d - 1), id = blk * d + r;
+    return r >= t ? id + 1 : id;
+  }
+}
+static int64_t mr_mt_pos(int64_t n, int64_t d, int64_t t, int64_t id) {
+  int64_t c = (n - t + d - 1) / d, below; /* ids = t mod d below id */
+  if (id % d == t) return (id - t) / d;
+  below = id > t ? (id - t + d - 1) / d : 0;
+  return c + id - below;
+}
+
+int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_info *cfg,
+                   int64_t rank, oc_mb_rank *out) {
+  int64_t P, v, n, s, k, ch[64], parent = -1, nc = 0;
+  oc_bcast *bc = NULL;
+  oc_bcast_view bv;
+  int e = OC_OK;
+  if (p == NULL || cfg == NULL || out == NULL || oc_params_check(p) != OC_OK) return OC_EINVAL;
+  P = p->P;
+  if (root < 0 || root >= P || rank < 0 || rank >= P || m < 1 || cfg->seg < 0) return OC_EINVAL;
+  if (cfg->alg < 0 || cfg->alg >= OC_MB_COUNT) return OC_EINVAL;
+  if (cfg->alg == OC_MB_SPLIT || cfg->alg == OC_MB_SCATTER_RD || cfg->alg == OC_MB_SCATTER_RING)
+    return OC_EUNSUP;
+  out->n = 0;
+  out->rank = rank;
+  if (P == 1) return OC_OK;
+  v = (rank - root + P) % P; /* relative rank */
+  n = P - 1;
+  s = (cfg->seg == 0 || cfg->seg > m) ? m : cfg->seg;
+  k = (m + s - 1) / s;
+  if (cfg->alg == OC_MB_MULTITREE && (cfg->degree < 2 || cfg->degree > n)) return OC_EINVAL;
+  if (cfg->alg == OC_MB_KARP) { /* the tree for a segment, as oc_lp_karp builds it */
+    oc_params q;
+    int64_t G = oc_max64(p->g, p->o);
+    if (oc_mul_sat(s, G) > OC_PARAM_MAX || oc_add_sat(p->L, oc_mul_sat(s - 1, G)) > OC_PARAM_MAX)
+      return OC_ERANGE;
+    if ((e = oc_params_logp(&q, P, p->L + (s - 1) * G, p->o, s * G)) != OC_OK) return e;
+    if ((e = oc_bcast_new(&bc, &q, 0, OC_BCAST_KARP)) != OC_OK) return e;
+    if ((e = oc_bcast_rank(bc, v, &bv)) != OC_OK) goto out;
+    parent = bv.parent;
+  }
+  for (int64_t j = 0; j < k && e == OC_OK; j++) {
+    int64_t lo = j * s, len = oc_min64(m, lo + s) - lo;
+    switch (cfg->alg) {
+    case OC_MB_KARP: nc = bv.nchildren; break; /* children below, in order */
+    case OC_MB_CHAIN:
+      parent = v - 1;
+      nc = 0;
+      if (v + 1 < P) ch[nc++] = v + 1;
+      break;
+    case OC_MB_BINARY: nc = mr_binary(P, v, ch, &parent); break;
+    case OC_MB_BINOMIAL: nc = mr_binomial(P, v, ch, &parent); break;
+    case OC_MB_TWOTREE: {
+      int64_t pa, l, r, top1 = 0, x;
+      { /* T1's top: the first split of [0, n-1] */
+        int64_t len1 = n;
+        top1 = len1 == 1 ? 0 : 1 + 2 * ((len1 - 2) / 4);
+      }
+      nc = 0;
+      if (v == 0) {
+        parent = -1;
+        ch[nc++] = 1 + ((j & 1) ? mr_tt_map(n, top1) : top1);
+        break;
+      }
+      x = (j & 1) ? mr_tt_unmap(n, v - 1) : v - 1; /* v's node in T1 */
+      mr_tt1(n, x, &pa, &l, &r);
+      if (j & 1) {
+        pa = pa < 0 ? -1 : mr_tt_map(n, pa);
+        l = l < 0 ? -1 : mr_tt_map(n, l);
+        r = r < 0 ? -1 : mr_tt_map(n, r);
+      }
+      parent = pa < 0 ? 0 : 1 + pa;
+      if (l >= 0) ch[nc++] = 1 + l;
+      if (r >= 0) ch[nc++] = 1 + r;
+      break;
+    }
+    default: { /* OC_MB_MULTITREE */
+      int64_t d = cfg->degree, t = j % d, inner = (n - 1 + d - 1) / d, x;
+      nc = 0;
+      if (v == 0) {
+        parent = -1;
+        ch[nc++] = 1 + mr_mt_id(n, d, t, 0);
+        break;
+      }
+      x = mr_mt_pos(n, d, t, v - 1);
+      parent = x == 0 ? 0 : 1 + mr_mt_id(n, d, t, (x - 1) / d);
+      if (x < inner)
+        for (int64_t c = d * x + 1; c <= d * x + d && c < n && nc < 64; c++)
+          ch[nc++] = 1 + mr_mt_id(n, d, t, c);
+      break;
+    }
+    }
+    if (parent >= 0) e = mr_push(out, OC_MB_RECV, (parent + root) % P, lo, len);
+    for (int64_t c = 0; c < nc && e == OC_OK; c++) {
+      int64_t child = 0, when;
+      if (cfg->alg == OC_MB_KARP) {
+        if ((e = oc_bcast_child(bc, &bv, c, &child, &when)) != OC_OK) break;
+      } else {
+        child = ch[c];
+      }
+      e = mr_push(out, OC_MB_SEND, (child + root) % P, lo, len);
+    }
+  }
+out:
+  oc_bcast_free(bc);
+  if (e != OC_OK) out->n = 0;
+  return e;
+}
+
+void oc_mb_rank_free(oc_mb_rank *r) {
+  if (r == NULL) return;
+  free(r->step);
+  memset(r, 0, sizeof *r);
+}
