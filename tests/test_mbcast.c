@@ -20,7 +20,7 @@ static void fail_params(int line, const char *what, const oc_params *p, int64_t 
  * verifier with the planned time, none is below oc_mbcast_bound; for m = 1
  * the choice is B(P), the single-item optimum. */
 void test_mbcast_random(void) {
-  int rounds = test_sweep() ? 20000 : 1500;
+  int rounds = test_sweep() ? 20000 : (test_valgrind() ? 200 : 1500);
   for (int it = 0; it < rounds; it++) {
     oc_params p;
     int64_t m, root, lb, B;
@@ -96,7 +96,7 @@ static void check_not_slower(const oc_params *p, int64_t root, int64_t m) {
  * random instances, the chosen broadcast takes no longer than any library
  * row. */
 void test_mbcast_never_slower(void) {
-  int rounds = test_sweep() ? 5000 : 400;
+  int rounds = test_sweep() ? 5000 : (test_valgrind() ? 60 : 400);
   for (int it = 0; it < rounds; it++) {
     oc_params p;
     test_rand_logp(&p, 48);
@@ -106,9 +106,10 @@ void test_mbcast_never_slower(void) {
                                    {3, 2, 1},   {1, 3, 2},    {5, 1, 4},    {4, 0, 1},
                                    {0, 2, 3}};
   static const int64_t PS[] = {2, 3, 7, 8, 33, 64, 200};
+  size_t nps = test_valgrind() ? 5 : sizeof PS / sizeof PS[0]; /* P <= 33 under valgrind */
   static const int64_t MS[] = {1, 2, 5, 16, 64};
   for (size_t a = 0; a < sizeof PAR / sizeof PAR[0]; a++)
-    for (size_t i = 0; i < sizeof PS / sizeof PS[0]; i++)
+    for (size_t i = 0; i < nps; i++)
       for (size_t j = 0; j < sizeof MS / sizeof MS[0]; j++) {
         oc_params p;
         CHECK_OK(oc_params_logp(&p, PS[i], PAR[a][0], PAR[a][1], PAR[a][2]));
