@@ -66,8 +66,10 @@ static void lp_csv(const cli *c, cli_res *r) {
 }
 
 static void progress(const cli *c, const char *what) {
-  if (c->p.P >= 1000000 && !c->a.set[O_QUIET] && isatty(2))
-    fprintf(stderr, "optcast: %s (P=%lld)...\n", what, (long long)c->p.P);
+  int many = is(c, P_BCAST) && c->items > 1 && c->items >= ((int64_t)1 << 17) / c->p.P;
+  if ((c->p.P >= 1000000 || many) && !c->a.set[O_QUIET] && isatty(2))
+    fprintf(stderr, "optcast: %s (P=%lld%s)...\n", what, (long long)c->p.P,
+            many ? ", timing every multi-packet construction" : "");
 }
 
 static void lp_free(cli_res *r) { free(r->counts); }
@@ -123,6 +125,7 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     if (c->a.set[O_PERSONALIZED]) pr.flags |= OC_PF_PERSONALIZED;
     if (plan) cli_check_plan_size(c);
     if (plan) progress(c, "building and verifying the schedule");
+    else if (is(c, P_BCAST) && c->items > 1) progress(c, "timing the constructions");
     e = plan ? oc_problem_plan(&pr, &r->s, &res) : oc_problem_bound(&pr, &res);
     if (e == OC_EINVALID) lp_self_check(c, res.algorithm, res.time, &res.check);
     if (e == OC_EUNSUP && is(c, P_REDUCE)) reduce_fail(c, e);
