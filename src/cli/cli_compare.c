@@ -94,7 +94,7 @@ static int get_int(const char *opt, const char *s, int64_t lo, int64_t hi, int64
 #define CMP_ROWS 20
 typedef struct cmp_row {
   char name[32];
-  char alg[64];
+  char alg[96];
   int64_t time;
   int avail;       /* 0: past a builder's limit ("n/a"; time -1)          */
   int verified;
