@@ -53,6 +53,8 @@
   X(kbcast_best_cyclic)                                                        \
   X(kbcast_greedy)                                                             \
   X(kbcast_exact)                                                              \
+  X(mbcast_exact_witness)                                                      \
+  X(mbcast_exact_bounds)                                                       \
   X(kbcast_karp_sweep)                                                         \
   X(kbcast_buffered)                                                           \
   X(kbcast_karp_fig4)                                                          \
