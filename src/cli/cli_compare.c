@@ -755,7 +755,7 @@ int cli_compare(const cli_compare_args *a) {
     else if (np == 1 && !a->quiet && isatty(2) && !c.allreduce && c.m > 1 &&
              plist[i] * c.m >= ((int64_t)1 << 17))
       fprintf(stderr, "optcast: timing optcast's constructions and the library algorithms "
-                      "for P*m = %lld (seconds to a minute)\n", (long long)(plist[i] * c.m));
+                      "for P*m = %lld (seconds to a minute)\n", (long long)plist[i] * (long long)c.m);
     if ((e = oc_params_logp(&p, plist[i], c.L, c.o, c.g)) != OC_OK ||
         (e = c.allreduce ? compare_allreduce_one(&p, c.m, c.bytes, &rs[i])
                          : compare_one(&p, c.root, c.m, c.bytes, c.seg, &rs[i])) != OC_OK) {

@@ -29,7 +29,7 @@ static int pb_mbcast(const oc_problem *pr, oc_sched *out, oc_result *res) {
   oc_mbcast_info info;
   int e;
   int alg = pr->alg < 0 ? OC_MB_BEST : pr->alg;
-  if (alg != OC_MB_BEST && alg >= OC_MB_COUNT) return OC_EINVAL;
+  if (alg != OC_MB_BEST && (alg < 0 || alg >= OC_MB_COUNT)) return OC_EINVAL;
   if ((e = oc_mbcast_bound(&pr->params, pr->items, &res->lower_bound, &res->bound_source)) !=
       OC_OK)
     return e;
