@@ -495,7 +495,6 @@ static void text_one(const cmp_ctx *c, const cmp_result *r) {
     const cmp_row *x = &r->row[i];
     char nm[40];
     snprintf(nm, sizeof nm, "%s%s", x->name, x->note[0] ? " *" : "");
-    x = &r->row[i];
     if (!x->avail)
       printf("%-22s %-*s %10s %8s %8s  %s\n", nm, w, x->alg, "n/a", "", "", "-");
     else if (x->time < 0)

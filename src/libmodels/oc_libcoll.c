@@ -84,10 +84,7 @@ int oc_libcoll_bcast(const oc_params *p, int64_t root, int64_t m,
   case OC_LC_BINOMIAL:
   case OC_LC_KNOMIAL: oc_lp_tree(&b, OC_LP_KNOMIAL, k, spec->seg); break;
   case OC_LC_BMTREE: oc_lp_tree(&b, OC_LP_BMTREE, 2, spec->seg); break;
-  case OC_LC_SPLIT_BINARY: /* with one packet there is nothing to split: the chain */
-    if (m < 2) oc_lp_tree(&b, OC_LP_CHAIN, 1, spec->seg);
-    else oc_lp_split(&b, spec->seg);
-    break;
+  case OC_LC_SPLIT_BINARY: oc_lp_split(&b, spec->seg); break;
   case OC_LC_SCATTER_RD: oc_lp_scatter_allgather(&b, 0); break;
   case OC_LC_SCATTER_RING: oc_lp_scatter_allgather(&b, 1); break;
   default: e = OC_EINVAL; break;

@@ -109,6 +109,10 @@ void oc_lp_linear(oc_lprog *b) {
 void oc_lp_split(oc_lprog *b, int64_t seg) {
   int64_t ch[LP_CHILDREN_MAX], cap = LP_CHILDREN_MAX;
   int64_t h0 = (b->m + 1) / 2;
+  if (b->m < 2) {
+    oc_lp_tree(b, OC_LP_CHAIN, 1, seg);
+    return;
+  }
   for (int64_t v = 0; v < b->P; v++) {
     int64_t nc = lp_ch_binary(b->P, v, 2, ch, cap);
     oc_lprog_begin(b, v);
@@ -265,18 +269,24 @@ int oc_lp_twotree(oc_lprog *b, int64_t seg) {
  * it starts).  Every processor forwards segment 0, 1, ... to its children
  * in the tree's send order.  s = m is the tree for the whole message, s = 1
  * the single-item tree pipelined packet by packet. */
-int oc_lp_karp(oc_lprog *b, const oc_params *p, int64_t seg) {
+int oc_lp_karp_tree(const oc_params *p, int64_t s, oc_bcast **out) {
   oc_params q;
-  oc_bcast *bc = NULL;
-  oc_sched tree;
-  size_t *first = NULL, *cnt = NULL, *kids = NULL;
-  int64_t G = oc_max64(p->g, p->o), s = seg <= 0 ? b->m : oc_min64(seg, b->m);
+  int64_t G = oc_max64(p->g, p->o);
   int e;
   if (oc_mul_sat(s, G) > OC_PARAM_MAX || oc_add_sat(p->L, oc_mul_sat(s - 1, G)) > OC_PARAM_MAX)
     return OC_ERANGE;
-  if ((e = oc_params_logp(&q, b->P, p->L + (s - 1) * G, p->o, s * G)) != OC_OK) return e;
+  if ((e = oc_params_logp(&q, p->P, p->L + (s - 1) * G, p->o, s * G)) != OC_OK) return e;
+  return oc_bcast_new(out, &q, 0, OC_BCAST_KARP); /* relative ranks */
+}
+
+int oc_lp_karp(oc_lprog *b, const oc_params *p, int64_t seg) {
+  oc_bcast *bc = NULL;
+  oc_sched tree;
+  size_t *first = NULL, *cnt = NULL, *kids = NULL;
+  int64_t s = seg <= 0 ? b->m : oc_min64(seg, b->m);
+  int e;
   oc_sched_init(&tree);
-  if ((e = oc_bcast_new(&bc, &q, 0, OC_BCAST_KARP)) != OC_OK) goto out; /* relative ranks */
+  if ((e = oc_lp_karp_tree(p, s, &bc)) != OC_OK) goto out;
   if ((e = oc_bcast_schedule(bc, &tree)) != OC_OK) goto out;
   if ((e = oc_sched_sort(&tree)) != OC_OK) goto out; /* each sender's children in order */
   first = (size_t *)calloc((size_t)b->P + 1, sizeof *first);

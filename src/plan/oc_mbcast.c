@@ -118,10 +118,7 @@ int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_i
   case OC_MB_BINOMIAL: oc_lp_tree(&b, OC_LP_KNOMIAL, 2, seg); break;
   case OC_MB_TWOTREE: e = oc_lp_twotree(&b, seg); break;
   case OC_MB_MULTITREE: e = oc_lp_multitree(&b, degree, seg); break;
-  case OC_MB_SPLIT: /* with one packet there is nothing to split: the chain */
-    if (m < 2) oc_lp_tree(&b, OC_LP_CHAIN, 1, seg);
-    else oc_lp_split(&b, seg);
-    break;
+  case OC_MB_SPLIT: oc_lp_split(&b, seg); break;
   case OC_MB_SCATTER_RD: oc_lp_scatter_allgather(&b, 0); break;
   case OC_MB_SCATTER_RING: oc_lp_scatter_allgather(&b, 1); break;
   default: e = OC_EINVAL; break;
@@ -133,8 +130,9 @@ int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_i
   return e;
 }
 
-/* the best segment size of one construction: *best_t, *best_s; *timed
- * counts the simulations */
+/* the best segment size and variant of one construction (d trees for the
+ * multi-tree) into *best, its time in best->time; *timed counts the
+ * simulations */
 static int mb_best_seg(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg a,
                        int64_t d, oc_mbcast_info *best, int64_t *timed) {
   int64_t bt = -1, prev = 0, G = oc_max64(p->g, p->o);
@@ -257,7 +255,7 @@ int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg al
       r.time = c.time;
       r.alg = c.alg;
       r.seg = c.seg;
-      r.degree = a == OC_MB_MULTITREE ? c.degree : 0;
+      r.degree = c.degree; /* 0 but for the multi-tree */
       r.pace = c.pace;
       r.send_first = c.send_first;
     } else if (r.runner_up < 0 || c.time < r.runner_up) {

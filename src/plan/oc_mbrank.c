@@ -63,28 +63,21 @@ static int64_t mr_binomial(int64_t P, int64_t v, int64_t *ch, int64_t *parent) {
   return n;
 }
 
-/* two-tree T1 (oc_lpshape.c, lp_tt_build): descend the in-order ranges to
+/* two-tree T1 (oc_lpshape.c, lp_tt_build): the top of the in-order range
+ * [lo, hi], and id's parent and children found by descending the ranges to
  * id; O(log n) */
+static int64_t mr_tt_top(int64_t lo, int64_t hi) {
+  int64_t len = hi - lo + 1;
+  return len == 1 ? lo : lo + 1 + 2 * ((len - 2) / 4);
+}
 static void mr_tt1(int64_t n, int64_t id, int64_t *parent, int64_t *left, int64_t *right) {
   int64_t lo = 0, hi = n - 1, up = -1;
   for (;;) {
-    int64_t len = hi - lo + 1, r;
-    if (len == 1) {
+    int64_t r = mr_tt_top(lo, hi);
+    if (lo == hi || id == r) {
       *parent = up;
-      *left = *right = -1;
-      return;
-    }
-    r = lo + 1 + 2 * ((len - 2) / 4);
-    if (id == r) {
-      int64_t rl = r - 1, rlen = rl - lo + 1;
-      *parent = up;
-      *left = rlen == 1 ? lo : lo + 1 + 2 * ((rlen - 2) / 4);
-      if (r + 1 <= hi) {
-        int64_t rr = hi - (r + 1) + 1;
-        *right = rr == 1 ? r + 1 : r + 1 + 1 + 2 * ((rr - 2) / 4);
-      } else {
-        *right = -1;
-      }
+      *left = lo == hi ? -1 : mr_tt_top(lo, r - 1);
+      *right = lo == hi || r + 1 > hi ? -1 : mr_tt_top(r + 1, hi);
       return;
     }
     up = r;
@@ -136,12 +129,7 @@ int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_
   k = (m + s - 1) / s;
   if (cfg->alg == OC_MB_MULTITREE && (cfg->degree < 2 || cfg->degree > n)) return OC_EINVAL;
   if (cfg->alg == OC_MB_KARP) { /* the tree for a segment, as oc_lp_karp builds it */
-    oc_params q;
-    int64_t G = oc_max64(p->g, p->o);
-    if (oc_mul_sat(s, G) > OC_PARAM_MAX || oc_add_sat(p->L, oc_mul_sat(s - 1, G)) > OC_PARAM_MAX)
-      return OC_ERANGE;
-    if ((e = oc_params_logp(&q, P, p->L + (s - 1) * G, p->o, s * G)) != OC_OK) return e;
-    if ((e = oc_bcast_new(&bc, &q, 0, OC_BCAST_KARP)) != OC_OK) return e;
+    if ((e = oc_lp_karp_tree(p, s, &bc)) != OC_OK) return e;
     if ((e = oc_bcast_rank(bc, v, &bv)) != OC_OK) goto out;
     parent = bv.parent;
   }
@@ -157,11 +145,7 @@ int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_
     case OC_MB_BINARY: nc = mr_binary(P, v, ch, &parent); break;
     case OC_MB_BINOMIAL: nc = mr_binomial(P, v, ch, &parent); break;
     case OC_MB_TWOTREE: {
-      int64_t pa, l, r, top1 = 0, x;
-      { /* T1's top: the first split of [0, n-1] */
-        int64_t len1 = n;
-        top1 = len1 == 1 ? 0 : 1 + 2 * ((len1 - 2) / 4);
-      }
+      int64_t pa, l, r, top1 = mr_tt_top(0, n - 1), x;
       nc = 0;
       if (v == 0) {
         parent = -1;
