@@ -576,6 +576,59 @@ int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
                          oc_sched *out, int64_t *time, int64_t *lower_bound);
                          /* out may be NULL: times only */
 
+/* ---- reduce and allreduce of m packets in LogP (oc_mreduce.c) ---------------
+ * A commutative operator, one time unit (p->unit) per packet addition, the
+ * schedules of oc_verify_vreduce (item = the packet; columns copy, seq,
+ * not_before).  root >= 0: reduce to root; root = -1: allreduce. */
+#define OC_MREDUCE_MAX ((int64_t)1 << 22) /* P * m                           */
+typedef enum oc_mred_family {
+  OC_MR_REVERSED = 0, /* a broadcast construction run backwards in time (and,
+                         for allreduce, a broadcast from rank 0 after it)    */
+  OC_MR_LIBRED,       /* reduce: an MPI library's reduce program (lib, seg)  */
+  OC_MR_RD,           /* allreduce: recursive doubling                       */
+  OC_MR_RING,         /* allreduce: ring reduce-scatter + allgather          */
+  OC_MR_RABEN,        /* allreduce: Rabenseifner                             */
+  OC_MR_REDBCAST,     /* allreduce: binomial reduce, then binomial broadcast */
+  OC_MR_LINEAR,       /* allreduce: linear reduce and broadcast              */
+  OC_MR_CIRCULANT,    /* allreduce: Karp et al.'s circulant (oc_allreduce.c)  */
+  OC_MR_COUNT
+} oc_mred_family;
+/* the MPI libraries' reduce programs (src/plan/oc_rpshape.c) */
+typedef enum oc_mred_lib {
+  OC_ML_CHAIN = 0, OC_ML_BINARY, OC_ML_BINOMIAL, OC_ML_BMTREE, OC_ML_INORDER, OC_ML_LINEAR,
+  OC_ML_RABEN, OC_ML_COUNT
+} oc_mred_lib;
+const char *oc_mred_lib_name(oc_mred_lib l);
+typedef struct oc_mreduce_info {
+  oc_mred_family family;
+  oc_mred_lib lib;             /* LIBRED: which program                      */
+  int64_t seg;                 /* LIBRED: its segment (trees; 0 = whole)      */
+  oc_mbcast_info red;          /* REVERSED: the broadcast run backwards       */
+  oc_mbcast_info bc;           /* REVERSED allreduce: the broadcast after it  */
+  int64_t time;                /* completion time                             */
+  int64_t runner_up;           /* the next best construction's time, or -1   */
+  oc_mred_family runner_family;
+  oc_mbcast_alg runner_alg;    /* (REVERSED runner-up: which construction)    */
+  int64_t timed;               /* candidates simulated                        */
+} oc_mreduce_info;
+const char *oc_mred_family_name(oc_mred_family f);
+/* One candidate as cfg says (cfg->red / cfg->bc as oc_mbcast_run takes
+ * them); *time, and the schedule when out is not NULL. */
+int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
+                   oc_sched *out, int64_t *time);
+/* The fastest candidate (alg: only that broadcast construction reversed;
+ * OC_MB_BEST: all, and for allreduce the other families too); out may be
+ * NULL; a schedule handed out has passed oc_verify_vreduce with this time.
+ * P * m <= OC_MREDUCE_MAX, else OC_ERANGE. */
+int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
+                    oc_sched *out, oc_mreduce_info *info);
+/* "reversed two-tree, segments of 4 + binary, segments of 2" and the like */
+int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char *buf,
+                        size_t n);
+/* The reduce's lower bound (oc_mreduce.c's header: one packet's reduction;
+ * the root's receptions and additions), with its source. */
+int oc_mreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char **source);
+
 /* ---- combining broadcast (allreduce) ----------------------------------------
  * Karp et al. Thm 4.1, extended to every P and to LogP: every processor
  * sends in rounds every D time units; in round m processor i sends to

@@ -36,8 +36,11 @@ typedef enum oc_problem_kind {
                         packets from root in LogP (oc_mbcast_plan)          */
   OC_PROB_KBCAST,    /* `items` items from root (postal; k-port: ports > 0)  */
   OC_PROB_SUM,       /* `operands` operands summed at root                   */
-  OC_PROB_REDUCE,    /* one value per processor reduced to root              */
-  OC_PROB_ALLREDUCE, /* every processor ends with the reduction              */
+  OC_PROB_REDUCE,    /* one value per processor reduced to root; `items` > 1:
+                        an m-packet vector in LogP, commutative operator
+                        (oc_mreduce_plan)                                    */
+  OC_PROB_ALLREDUCE, /* every processor ends with the reduction; `items` >
+                        1: as reduce, every processor ends with it          */
   OC_PROB_ALLTOALL,  /* every processor's `items` items to every other       */
   OC_PROB_COUNT
 } oc_problem_kind;
@@ -52,9 +55,11 @@ typedef struct oc_problem {
   oc_params params;  /* LogP or postal; for the k-port model only P is read */
   int64_t ports;     /* > 0: the k-port model with this many ports (kbcast) */
   int64_t root;      /* bcast, kbcast, sum, reduce                          */
-  int64_t items;     /* bcast (m packets), kbcast, alltoall                 */
+  int64_t items;     /* bcast, reduce, allreduce (m packets), kbcast, alltoall */
   int64_t operands;  /* sum                                                 */
-  int alg;           /* bcast: oc_bcast_alg (items > 1: oc_mbcast_alg);
+  int alg;           /* bcast: oc_bcast_alg (items > 1: oc_mbcast_alg; reduce
+                        and allreduce of m packets: the oc_mbcast_alg run
+                        backwards);
                         kbcast: oc_kbcast_alg or, with ports, oc_kport_alg;
                         -1: the problem's default (the fastest)            */
   int64_t degree;    /* kbcast DTREE: the tree's degree (0: chosen)          */
@@ -70,6 +75,8 @@ typedef struct oc_result {
   int64_t degree;           /* kbcast DTREE: the tree's degree; bcast of m
                                packets, multi-tree: the number of trees      */
   int64_t segment;          /* bcast of m packets: packets per segment       */
+  char choice[160];         /* reduce, allreduce of m packets: the chosen
+                               construction in words (oc_mreduce_describe) */
   const char *runner_up;    /* a choice among constructions: the next best
                                (static string), or NULL                      */
   int64_t runner_up_time;   /* its time                                      */

@@ -127,11 +127,19 @@ int oc_sched_read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
 int oc_sched_read_csv_buffered(char *buf, size_t len, const oc_params *p, oc_sched *out,
                                char *err, size_t errlen);
 
+/* Vector reductions (oc_verify_vreduce): the plain form, or the vector
+ * form `time,src,dst,item,op,seq,not_before,hist` (op add|copy; seq,
+ * not_before, hist a value in every row or '-' in every row), whichever the
+ * header is; the columns copy (always, in the vector form), seq,
+ * not_before, hist. */
+int oc_sched_read_csv_vector(char *buf, size_t len, const oc_params *p, oc_sched *out,
+                             char *err, size_t errlen);
 /* Writing CSV schedules (oc_csv_write.c): the header and one row per
  * message in s's order (sort with oc_sched_sort first for time order), the
  * form oc_sched_read_csv reads back; with the column recv_at, the buffered
- * model's form `time,src,dst,item,recv` (oc_sched_read_csv_buffered).
- * Times exactly in the user's unit: an integer, a terminating decimal,
+ * model's form `time,src,dst,item,recv` (oc_sched_read_csv_buffered);
+ * with any of the columns copy, seq, not_before, hist, the vector form
+ * (oc_sched_read_csv_vector).  Times exactly in the user's unit: an integer, a terminating decimal,
  * else a/b (postal lambda = p/q); p NULL: the times as integers (k-port
  * rounds).  Long messages (s->len) are OC_EINVAL: cut them with
  * oc_sched_packets first.  OC_EIO on a write error.  (The ring's CSV:

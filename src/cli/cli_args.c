@@ -36,8 +36,10 @@ const cli_option CLI_OPTS[O_NOPTS] = {
     [O_LINES] = {"lines", 1, M | C, M, "L", "rrp: bus lines", NOT_COMPARE, 0, 0, NULL,
                  CLI_NM_KPORT},
     [O_ITEMS] = {"items", 1, M | C, M | C, "m",
-                 "items (bcast in LogP: packets; kbcast, cbcast, alltoall; compare: packets)", NULL,
-                 PB(P_BCAST) | PB(P_ALLTOALL) | PB(P_KBCAST) | PB(P_CBCAST), 0,
+                 "items (bcast, reduce, allreduce in LogP: packets; kbcast, cbcast, alltoall; "
+                 "compare: packets)", NULL,
+                 PB(P_BCAST) | PB(P_ALLTOALL) | PB(P_KBCAST) | PB(P_CBCAST) | PB(P_REDUCE) |
+                     PB(P_ALLREDUCE), 0,
                  "not a parameter of '%s'", CLI_NM_RRP},
     [O_OPERANDS] = {"operands", 1, M | C | R, M | R, "n", "sum: operands to add", NOT_COMPARE,
                     PB(P_SUM), 0, "only meaningful for 'sum'", CLI_NM_RRP},

@@ -23,7 +23,8 @@ void cli_print_params(FILE *f, const cli *c) {
             (long long)c->p.lam_den);
   }
   fprintf(f, ", P=%lld, root %lld", (long long)c->p.P, (long long)c->root);
-  if (is(c, P_BCAST) && c->items > 1) fprintf(f, ", m=%lld packets", (long long)c->items);
+  if ((is(c, P_BCAST) || is(c, P_REDUCE) || is(c, P_ALLREDUCE)) && c->items > 1)
+    fprintf(f, ", m=%lld packets", (long long)c->items);
 }
 
 /* the JSON head's parameters: P before the times, the model's after */
@@ -65,8 +66,13 @@ static void lp_csv(const cli *c, cli_res *r) {
   if (oc_sched_write_csv(stdout, s, &c->p) == OC_ENOMEM) die("out of memory");
 }
 
+/* reduce, allreduce or bcast of m > 1 packets: a choice among constructions */
+static int vec(const cli *c) {
+  return (is(c, P_BCAST) || is(c, P_REDUCE) || is(c, P_ALLREDUCE)) && c->items > 1;
+}
+
 static void progress(const cli *c, const char *what) {
-  int many = is(c, P_BCAST) && c->items > 1 && c->items >= ((int64_t)1 << 17) / c->p.P;
+  int many = vec(c) && c->items >= ((int64_t)1 << 17) / c->p.P;
   if ((c->p.P >= 1000000 || many) && !c->a.set[O_QUIET] && isatty(2))
     fprintf(stderr, "optcast: %s (P=%lld%s)...\n", what, (long long)c->p.P,
             many ? ", timing every multi-packet construction" : "");
@@ -113,6 +119,7 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     pr.items = c->items;
     if (is(c, P_SUM)) pr.operands = cli_operands(c);
     if (is(c, P_BCAST)) pr.alg = c->items > 1 ? (int)c->malg : (int)c->alg;
+    if ((is(c, P_REDUCE) || is(c, P_ALLREDUCE)) && c->items > 1) pr.alg = (int)c->malg;
     if (is(c, P_KBCAST)) { /* its bound's refusals first, in their own words */
       int64_t lb, l8, k31;
       if ((e = oc_kbcast_bound(&c->p, c->items, &lb, &l8, &k31)) != OC_OK)
@@ -125,9 +132,13 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     if (c->a.set[O_PERSONALIZED]) pr.flags |= OC_PF_PERSONALIZED;
     if (plan) cli_check_plan_size(c);
     if (plan) progress(c, "building and verifying the schedule");
-    else if (is(c, P_BCAST) && c->items > 1) progress(c, "timing the constructions");
+    else if (vec(c)) progress(c, "timing the constructions");
     e = plan ? oc_problem_plan(&pr, &r->s, &res) : oc_problem_bound(&pr, &res);
     if (e == OC_EINVALID) lp_self_check(c, res.algorithm, res.time, &res.check);
+    if (e == OC_ERANGE && vec(c) && !is(c, P_BCAST))
+      die("--procs, --items: P=%lld with %lld packets is too large (P*m at most %lld, "
+          "(m-1)max(g,o) at most 2^50)", (long long)c->p.P, (long long)c->items,
+          (long long)OC_MREDUCE_MAX);
     if (e == OC_EUNSUP && is(c, P_REDUCE)) reduce_fail(c, e);
     if (e == OC_ERANGE && (is(c, P_SUM) || is(c, P_REDUCE)) && c->p.P > OC_REDUCE_PLAN_MAX)
       die("--procs: %lld processors: sum and reduce plans (and sum's operand counts) "
@@ -158,6 +169,7 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     r->bound = res.bound_source;
     r->mb = res;
     r->mb.counts = NULL;
+    if (vec(c) && !is(c, P_BCAST)) r->alg = r->mb.choice; /* in words */
     if (is(c, P_KBCAST)) { /* what the JSON and the report say of the tree */
       r->kres.alg = (oc_kbcast_alg)res.alg;
       r->kres.degree = res.degree;
@@ -193,7 +205,8 @@ static void lp_json_extra(FILE *f, const cli *c, const cli_res *r) {
     }
     fprintf(f, ",\"used\":%lld", (long long)r->used);
     if (is(c, P_REDUCE))
-      fprintf(f, ",\"ordered\":%s", c->a.set[O_COMMUTATIVE] ? "false" : "true");
+      fprintf(f, ",\"ordered\":%s",
+              c->a.set[O_COMMUTATIVE] || c->items > 1 ? "false" : "true");
     if (r->counts) {
       fputs(",\"operands_per_proc\":[", f);
       for (int64_t q = 0; q < c->p.P; q++)
@@ -203,9 +216,9 @@ static void lp_json_extra(FILE *f, const cli *c, const cli_res *r) {
   }
   if (is(c, P_ALLTOALL))
     fprintf(f, ",\"personalized\":%s", c->a.set[O_PERSONALIZED] ? "true" : "false");
-  if (is(c, P_BCAST) && c->items > 1) { /* the choice and why */
-    fprintf(f, ",\"choice\":{\"construction\":\"%s\",\"segment\":%lld,\"trees\":", r->alg,
-            (long long)r->mb.segment);
+  if (vec(c)) { /* the choice and why */
+    fprintf(f, ",\"choice\":{\"construction\":\"%s\",\"segment\":%lld,\"trees\":",
+            is(c, P_BCAST) ? r->alg : r->mb.algorithm, (long long)r->mb.segment);
     if (r->mb.degree > 0) fprintf(f, "%lld", (long long)r->mb.degree);
     else fputs("null", f);
     if (r->mb.runner_up != NULL)
@@ -213,6 +226,7 @@ static void lp_json_extra(FILE *f, const cli *c, const cli_res *r) {
               (long long)r->mb.runner_up_time);
     else
       fputs(",\"runner_up\":null,\"runner_up_time\":null", f);
+    if (!is(c, P_BCAST)) fprintf(f, ",\"description\":\"%s\"", r->mb.choice);
     fprintf(f, ",\"simulated\":%lld,\"reason\":\"the fastest of the constructions simulated, "
                "each at its best segment size\"}", (long long)r->mb.timed);
   }
@@ -268,6 +282,15 @@ static void lp_text_plan(const cli *c, const cli_res *r) {
          r->time == r->lb ? "optimal" : "above the bound", r->s.n);
   if (r->s.nop) printf(", %zu addition steps", r->s.nop);
   printf("; checked by the verifier: valid\n");
+  if (vec(c) && !is(c, P_BCAST)) {
+    printf("construction %s", r->mb.choice);
+    if (r->mb.runner_up != NULL)
+      printf("; runner-up %s at %s", r->mb.runner_up,
+             cli_tfmt(b1, sizeof b1, c, r->mb.runner_up_time));
+    printf(" (%lld candidates simulated)\nlower bound: %s\n", (long long)r->mb.timed, r->bound);
+    printf("operator: commutative (the %lld-packet constructions add in arrival order; none "
+           "keeps rank order)\n", (long long)c->items);
+  }
   if (is(c, P_BCAST) && c->items > 1) {
     printf("construction %s", r->alg);
     if (r->mb.degree > 0) printf(" (%lld trees)", (long long)r->mb.degree);
@@ -286,9 +309,12 @@ static void lp_text_plan(const cli *c, const cli_res *r) {
     printf("\n");
   }
   printf("\n");
-  if (c->p.P <= 4096) {
+  if (vec(c) && !is(c, P_BCAST)) {
+    printf("(no pictures for vector reductions yet; use --csv for the schedule)\n");
+  } else if (c->p.P <= 4096) {
     if (is(c, P_BCAST) && c->items == 1) cli_render_tree(stdout, &c->p, c->root, &r->s, 0);
-    if (is(c, P_SUM) || is(c, P_REDUCE)) cli_render_tree(stdout, &c->p, c->root, &r->s, 1);
+    if (is(c, P_SUM) || (is(c, P_REDUCE) && c->items == 1))
+      cli_render_tree(stdout, &c->p, c->root, &r->s, 1);
     cli_render_activity(stdout, &c->p, is(c, P_BCAST) ? c->root : -1, &r->s, r->time);
   } else {
     printf("(pictures drawn for P <= 4096; use --csv for the schedule)\n");
@@ -308,6 +334,17 @@ static int lp_verify(cli *c, char *buf, size_t len, cli_res *r) {
     n = cli_operands(c);
     if (!c->a.set[O_COUNTS]) die("missing --counts (operands each processor starts with)");
     cnt = cli_parse_counts(c, n);
+  }
+  if (vec(c) && !is(c, P_BCAST)) { /* m packets: the vector forms */
+    if (oc_sched_read_csv_vector(buf, len, &c->p, s, err, sizeof err) != OC_OK) die("%s", err);
+    if ((e = oc_verify_vreduce(&c->p, is(c, P_REDUCE) ? c->root : -1, c->items, s, v)) != OC_OK)
+      cli_lib_fail("verify", e);
+    e = is(c, P_REDUCE) ? oc_mreduce_bound(&c->p, c->items, &r->lb, NULL)
+                        : oc_allreduce_vector_bound(&c->p, c->items, &r->lb);
+    if (e != OC_OK) cli_lib_fail("bound", e);
+    r->time = v->time;
+    r->n = s->n;
+    return 0;
   }
   if (oc_sched_read_csv(buf, len, &c->p, s, err, sizeof err) != OC_OK) die("%s", err);
   if (is(c, P_BCAST)) {

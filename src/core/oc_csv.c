@@ -42,17 +42,42 @@ static int csv_time(const oc_params *p, const char *s, size_t row, int64_t *out,
   return OC_OK;
 }
 
-/* buffered: the buffered form, a fifth column `recv` (into the column
- * OC_COL_RECV_AT). */
+/* The forms: 0 plain, 1 buffered (a fifth column `recv`, into the column
+ * OC_COL_RECV_AT), 2 vector reductions (op add|copy, seq, not_before,
+ * hist: the columns OC_COL_COPY, _SEQ, _NOT_BEFORE, _HIST; "-" in every
+ * row of a column the schedule does not have). */
+#define CSV_FIELDS 8
+static const char *const CSV_HDR[3] = {"time,src,dst,item", "time,src,dst,item,recv",
+                                       "time,src,dst,item,op,seq,not_before,hist"};
+
+/* one of the vector form's optional columns in row (1-based) row: "-" or
+ * a value; all rows must agree (*have: -1 unknown yet, 0 absent, 1 present) */
+static int vec_field(const oc_params *p, char *x, size_t row, const char *name, int is_time,
+                     int64_t hi, int *have, int64_t *out, char *err, size_t errlen) {
+  int dash = strcmp(x, "-") == 0, e;
+  if (*have < 0) *have = !dash;
+  if (*have == dash)
+    FAIL("row %zu: %s '%.40s': every row gives %s, or none ('-')", row, name, x, name);
+  *out = 0;
+  if (dash) return OC_OK;
+  if (is_time) return csv_time(p, x, row, out, err, errlen);
+  e = oc_parse_int(x, 0, hi, out);
+  if (e == OC_EPARSE) FAIL("row %zu: %s '%.40s' is not an integer", row, name, x);
+  if (e != OC_OK) FAIL("row %zu: %s '%.40s' is out of range (0 to %lld)", row, name, x,
+                       (long long)hi);
+  return OC_OK;
+}
+
 static int read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
-                    int buffered, char *err, size_t errlen) {
+                    int form, char *err, size_t errlen) {
   char *cur = buf, *line;
   size_t row = 0;
-  int header = 0, e, nwant = buffered ? 5 : 4;
-  const char *hdr = buffered ? "time,src,dst,item,recv" : "time,src,dst,item";
+  int header = 0, e, nwant = form == 1 ? 5 : form == 2 ? 8 : 4;
+  int have[3] = {-1, -1, -1}; /* vector form: seq, not_before, hist */
+  const char *hdr = CSV_HDR[form];
   if (strlen(buf) != len) FAIL("stdin: the schedule contains a NUL byte");
   while (cur != NULL && *cur != '\0') {
-    char *nl = strchr(cur, '\n'), *f[5];
+    char *nl = strchr(cur, '\n'), *f[CSV_FIELDS];
     int nf = 0;
     if (nl) *nl = '\0';
     line = trim(cur);
@@ -62,7 +87,8 @@ static int read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
     if (!header) {
       char *q = line;
       int ok = 1;
-      const char *want[5] = {"time", "src", "dst", "item", "recv"};
+      const char *want[CSV_FIELDS] = {"time", "src", "dst", "item", form == 1 ? "recv" : "op",
+                                      "seq", "not_before", "hist"};
       for (int i = 0; i < nwant && ok; i++) {
         char *comma = strchr(q, ',');
         if (comma) *comma = '\0';
@@ -78,14 +104,15 @@ static int read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
     for (char *q = line; *q; q++)
       if (*q == ',') {
         *q = '\0';
-        if (nf < 5) f[nf] = q + 1;
+        if (nf < CSV_FIELDS) f[nf] = q + 1;
         nf++;
       }
     if (nf != nwant) FAIL("row %zu: expected %d fields (%s), got %d", row, nwant, hdr, nf);
     {
-      int64_t t = 0, src = 0, dst = 0, item = 0, r = 0;
+      int64_t t = 0, src = 0, dst = 0, item = 0, r = 0, v[3] = {0, 0, 0};
       const char *names[3] = {"src", "dst", "item"};
       int64_t *outs[3] = {&src, &dst, &item};
+      int copy = 0;
       if ((e = csv_time(p, trim(f[0]), row, &t, err, errlen)) != OC_OK) return e;
       for (int i = 0; i < 3; i++) {
         char *x = trim(f[i + 1]);
@@ -93,14 +120,36 @@ static int read_csv(char *buf, size_t len, const oc_params *p, oc_sched *out,
         if (e == OC_EPARSE) FAIL("row %zu: %s '%.40s' is not an integer", row, names[i], x);
         if (e != OC_OK) FAIL("row %zu: %s '%.40s' is out of range", row, names[i], x);
       }
-      if (buffered && (e = csv_time(p, trim(f[4]), row, &r, err, errlen)) != OC_OK) return e;
+      if (form == 1 && (e = csv_time(p, trim(f[4]), row, &r, err, errlen)) != OC_OK) return e;
+      if (form == 2) {
+        char *op = trim(f[4]);
+        if (strcmp(op, "copy") == 0) copy = 1;
+        else if (strcmp(op, "add") != 0) FAIL("row %zu: op '%.40s' is not add or copy", row, op);
+        if ((e = vec_field(p, trim(f[5]), row, "seq", 0, UINT32_MAX - 1, &have[0], &v[0], err,
+                           errlen)) != OC_OK ||
+            (e = vec_field(p, trim(f[6]), row, "not_before", 1, 0, &have[1], &v[1], err,
+                           errlen)) != OC_OK ||
+            (e = vec_field(p, trim(f[7]), row, "hist", 0, UINT32_MAX - 1, &have[2], &v[2], err,
+                           errlen)) != OC_OK)
+          return e;
+      }
       if (out->n + 1 >= UINT32_MAX) FAIL("stdin: too many rows");
-      if ((buffered && oc_sched_add_col(out, OC_COL_RECV_AT) != OC_OK) ||
+      if ((form == 1 && oc_sched_add_col(out, OC_COL_RECV_AT) != OC_OK) ||
+          (form == 2 && (oc_sched_add_col(out, OC_COL_COPY) != OC_OK ||
+                         (have[0] == 1 && oc_sched_add_col(out, OC_COL_SEQ) != OC_OK) ||
+                         (have[1] == 1 && oc_sched_add_col(out, OC_COL_NOT_BEFORE) != OC_OK) ||
+                         (have[2] == 1 && oc_sched_add_col(out, OC_COL_HIST) != OC_OK))) ||
           oc_sched_push(out, t, src, dst, item) != OC_OK) {
         snprintf(err, errlen, "out of memory reading the schedule");
         return OC_ENOMEM;
       }
-      if (buffered) out->recv_at[out->n - 1] = r;
+      if (form == 1) out->recv_at[out->n - 1] = r;
+      if (form == 2) {
+        out->copy[out->n - 1] = (unsigned char)copy;
+        if (have[0] == 1) out->seq[out->n - 1] = (uint32_t)v[0];
+        if (have[1] == 1) out->not_before[out->n - 1] = v[1];
+        if (have[2] == 1) out->hist[out->n - 1] = (uint32_t)v[2];
+      }
     }
   }
   if (!header) FAIL("stdin: empty input (expected the header '%s')", hdr);
@@ -118,6 +167,15 @@ int oc_sched_read_csv_buffered(char *buf, size_t len, const oc_params *p, oc_sch
   if (e == OC_OK && (e = oc_sched_add_col(out, OC_COL_RECV_AT)) != OC_OK) /* no rows */
     snprintf(err, errlen, "out of memory reading the schedule");
   return e;
+}
+
+/* the plain form or the vector form, whichever the header is */
+int oc_sched_read_csv_vector(char *buf, size_t len, const oc_params *p, oc_sched *out,
+                             char *err, size_t errlen) {
+  const char *s = buf;
+  while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') s++;
+  return read_csv(buf, len, p, out, strncmp(s, CSV_HDR[2], strlen(CSV_HDR[2])) == 0 ? 2 : 0,
+                  err, errlen);
 }
 
 /* The ring: steps are integers, dir is cw or ccw; ranges are the

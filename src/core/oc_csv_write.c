@@ -26,16 +26,35 @@ static const char *exact_time(char *b, size_t n, const oc_params *p, int64_t x) 
   return b;
 }
 
+/* the vector-reduction form: op, seq, not_before, hist ("-" for a column
+ * the schedule does not have) */
+static void write_vec(FILE *f, const oc_sched *s, const oc_params *p, size_t i) {
+  char b[64];
+  fprintf(f, ",%s", s->copy != NULL && s->copy[i] ? "copy" : "add");
+  if (s->seq != NULL) fprintf(f, ",%lu", (unsigned long)s->seq[i]);
+  else fputs(",-", f);
+  if (s->not_before != NULL) fprintf(f, ",%s", exact_time(b, sizeof b, p, s->not_before[i]));
+  else fputs(",-", f);
+  if (s->hist != NULL) fprintf(f, ",%lu", (unsigned long)s->hist[i]);
+  else fputs(",-", f);
+}
+
 int oc_sched_write_csv(FILE *f, const oc_sched *s, const oc_params *p) {
   const int64_t *recv = s != NULL ? s->recv_at : NULL;
   char b[64], r[64];
+  int vec;
   if (f == NULL || s == NULL || s->len != NULL) return OC_EINVAL;
-  fputs(recv != NULL ? "time,src,dst,item,recv\n" : "time,src,dst,item\n", f);
+  vec = s->copy != NULL || s->seq != NULL || s->not_before != NULL || s->hist != NULL;
+  fputs(recv != NULL ? "time,src,dst,item,recv\n"
+        : vec        ? "time,src,dst,item,op,seq,not_before,hist\n"
+                     : "time,src,dst,item\n",
+        f);
   for (size_t i = 0; i < s->n; i++) {
     const oc_msg *m = &s->msg[i];
     fprintf(f, "%s,%lld,%lld,%lld", exact_time(b, sizeof b, p, m->t), (long long)m->src,
             (long long)m->dst, (long long)m->item);
     if (recv != NULL) fprintf(f, ",%s", exact_time(r, sizeof r, p, recv[i]));
+    else if (vec) write_vec(f, s, p, i);
     fputc('\n', f);
   }
   return ferror(f) ? OC_EIO : OC_OK;

@@ -8,7 +8,7 @@
 
 #include "plan/oc_plan.h"
 
-#define LP_CHILDREN_MAX (64 * OC_LP_RADIX_MAX) /* a k-nomial node's children, P < 2^64 */
+#define LP_CHILDREN_MAX OC_LP_CHILDREN_MAX
 
 /* ---- trees ---------------------------------------------------------------------
  * Children of relative rank v, in send order; returns how many (<= cap). */
@@ -76,6 +76,12 @@ static int64_t lp_ch_bmtree(int64_t P, int64_t v, int64_t k, int64_t *ch, int64_
  * segmented tree broadcast; unsegmented with seg <= 0) */
 static const lp_children_fn LP_CHILDREN[] = {lp_ch_chain, lp_ch_binary, lp_ch_knomial,
                                              lp_ch_bmtree};
+
+int64_t oc_lp_children(oc_lp_shape shape, int64_t P, int64_t v, int64_t k, int64_t *ch,
+                       int64_t cap) {
+  if (shape < OC_LP_CHAIN || shape > OC_LP_BMTREE) return 0;
+  return LP_CHILDREN[shape](P, v, k, ch, cap);
+}
 
 void oc_lp_tree(oc_lprog *b, oc_lp_shape shape, int64_t k, int64_t seg) {
   int64_t ch[LP_CHILDREN_MAX];

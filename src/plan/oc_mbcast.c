@@ -180,7 +180,6 @@ static int mb_best_seg(const oc_params *p, int64_t root, int64_t m, oc_mbcast_al
  * MB_DEGREE_WORK; at least three are simulated.  Small instances get every
  * degree; large ones the most promising few, deterministically. */
 #define MB_DEGREE_WORK ((int64_t)1 << 23)
-#define MB_DEGREES 21
 static int64_t mb_depth(int64_t n, int64_t d) { /* levels below the top */
   int64_t D = 0, have = 1, width = 1;
   while (have < n) {
@@ -191,10 +190,9 @@ static int64_t mb_depth(int64_t n, int64_t d) { /* levels below the top */
   return D;
 }
 
-static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, oc_mbcast_info *best,
-                          int64_t *timed) {
-  int64_t bt = -1, top = oc_min64(p->P - 1, m), G = oc_max64(p->g, p->o), work = 0;
-  int64_t deg[MB_DEGREES], est[MB_DEGREES];
+int oc_mb_degree_order(const oc_params *p, int64_t m, int64_t *deg) {
+  int64_t top = oc_min64(p->P - 1, m), G = oc_max64(p->g, p->o);
+  int64_t est[OC_MB_DEGREES];
   int nd = 0;
   for (int64_t d = 2; d <= top && d <= 64; d = d < 16 ? d + 1 : d < 24 ? d + 4 : d < 48 ? d + 8 : d + 16) {
     int64_t D = mb_depth(p->P - 1, d);
@@ -211,6 +209,13 @@ static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, oc_mbcast
       k--;
     }
   }
+  return nd;
+}
+
+static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, oc_mbcast_info *best,
+                          int64_t *timed) {
+  int64_t bt = -1, work = 0, deg[OC_MB_DEGREES];
+  int nd = oc_mb_degree_order(p, m, deg);
   for (int i = 0; i < nd; i++) {
     oc_mbcast_info c;
     int64_t before = *timed;

@@ -107,6 +107,11 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
 #define OC_LP_RADIX_MAX 64
 typedef enum oc_lp_shape { OC_LP_CHAIN = 0, OC_LP_BINARY, OC_LP_KNOMIAL, OC_LP_BMTREE } oc_lp_shape;
 void oc_lp_tree(oc_lprog *b, oc_lp_shape shape, int64_t k, int64_t seg);
+/* relative rank v's children in the shape, in send order (at most cap:
+ * OC_LP_CHILDREN_MAX is always enough); returns how many */
+#define OC_LP_CHILDREN_MAX (64 * OC_LP_RADIX_MAX) /* a k-nomial node's, P < 2^64 */
+int64_t oc_lp_children(oc_lp_shape shape, int64_t P, int64_t v, int64_t k, int64_t *ch,
+                       int64_t cap);
 void oc_lp_linear(oc_lprog *b);
 void oc_lp_split(oc_lprog *b, int64_t seg);
 void oc_lp_scatter_allgather(oc_lprog *b, int ring);
@@ -116,5 +121,63 @@ int oc_lp_karp(oc_lprog *b, const oc_params *p, int64_t seg);
 /* Karp's tree (root 0: relative ranks) for a segment of s packets sent as
  * one long message: L' = L + (s-1)G, g' = sG (OC_ERANGE past the limits) */
 int oc_lp_karp_tree(const oc_params *p, int64_t s, oc_bcast **out);
+
+/* The multi-tree's degrees 2 .. 64 (up to min(P-1, m)) in the order of
+ * oc_mbcast.c's estimate, best first, into deg (OC_MB_DEGREES entries at
+ * most); returns how many. */
+#define OC_MB_DEGREES 21
+int oc_mb_degree_order(const oc_params *p, int64_t m, int64_t *deg);
+
+/* ---- reduction programs (oc_rprog.c) -----------------------------------------
+ * Sends with "add" or "copy" at the receiver; each send waits until its
+ * sender has handled b->barrier[q] receives (as of the oc_rp_xfer call);
+ * receives are handled in the order they were posted (oc_rp_xfer order at
+ * the receiver).  oc_rp_step ends an MPI-style step (later sends wait for
+ * every receive posted so far; a step's receives are combined after the
+ * receiver's own sends of the step start); oc_rp_sync(q) makes q's next
+ * sends wait for all its receives posted so far.  oc_rprog_run times the
+ * programs (docs/MODEL.md) into out (columns copy, seq, not_before). */
+typedef struct oc_rp_send {
+  int64_t dst, item;
+  int64_t need;   /* receives of the sender handled before it may start */
+  int64_t rslot;  /* index of the matching receive at dst (in dst's list) */
+  int64_t rsb;    /* sends dst starts before it handles this one        */
+  int copy;
+} oc_rp_send;
+typedef struct oc_rprog {
+  int64_t P, m;
+  oc_rp_send *snd;   /* all sends, grouped by sender after oc_rprog_finish */
+  size_t ns, scap;
+  int64_t *src_of;   /* sender of each send, while building */
+  int64_t *nrecv;    /* receives posted so far, per processor */
+  int64_t *nsent;    /* sends posted so far, per processor */
+  int64_t *barrier;  /* receives a processor's next sends wait for */
+  size_t step0;      /* first send of the current step */
+  size_t *soff;      /* soff[q] .. soff[q+1]: q's sends in order */
+  int err;
+} oc_rprog;
+int oc_rprog_init(oc_rprog *b, int64_t P, int64_t m);
+void oc_rprog_free(oc_rprog *b);
+void oc_rp_xfer(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy);
+void oc_rp_xfer_range(oc_rprog *b, int64_t q, int64_t d, int64_t lo, int64_t hi, int copy);
+void oc_rp_step(oc_rprog *b);
+void oc_rp_sync(oc_rprog *b, int64_t q);
+int oc_rprog_finish(oc_rprog *b);
+/* *time (may be NULL): when root (-1: every processor) has handled its
+ * last receive */
+int oc_rprog_run(const oc_params *p, const oc_rprog *b, int64_t root, oc_sched *out,
+                 int64_t *time);
+/* the allreduce shapes (the MPI libraries' algorithms; oc_rpshape.c) */
+typedef enum oc_rp_kind {
+  OC_RP_RD = 0, OC_RP_RING, OC_RP_RABEN, OC_RP_REDBCAST, OC_RP_LINEAR
+} oc_rp_kind;
+void oc_rp_shape(oc_rprog *b, oc_rp_kind k);
+/* the reduce shapes, to root; seg packets a segment (the trees; <= 0: the
+ * whole vector).  The values are those of oc_mred_lib (plan.h). */
+typedef enum oc_rp_red {
+  OC_RR_CHAIN = 0, OC_RR_BINARY, OC_RR_BINOMIAL, OC_RR_BMTREE, OC_RR_INORDER, OC_RR_LINEAR,
+  OC_RR_RABEN
+} oc_rp_red;
+void oc_rp_reduce(oc_rprog *b, int64_t root, oc_rp_red t, int64_t seg);
 
 #endif

@@ -47,6 +47,40 @@ static int pb_mbcast(const oc_problem *pr, oc_sched *out, oc_result *res) {
   return OC_OK;
 }
 
+/* reduce (root >= 0) and allreduce (root -1) of m packets in LogP
+ * (oc_mreduce.c): the fastest construction */
+static int pb_mreduce(const oc_problem *pr, int64_t root, oc_sched *out, oc_result *res) {
+  oc_mreduce_info info;
+  int e;
+  int alg = pr->alg < 0 ? OC_MB_BEST : pr->alg;
+  if (alg != OC_MB_BEST && (alg < 0 || alg >= OC_MB_COUNT)) return OC_EINVAL;
+  if (root >= 0) {
+    e = oc_mreduce_bound(&pr->params, pr->items, &res->lower_bound, &res->bound_source);
+  } else {
+    e = oc_allreduce_vector_bound(&pr->params, pr->items, &res->lower_bound);
+    res->bound_source = "max(one packet's reduction, L + 2o + (m-1) max(g,o), 2mo + "
+                        "ceil(m(P-1)/P))";
+  }
+  if (e != OC_OK) return e;
+  if ((e = oc_mreduce_plan(&pr->params, root, pr->items, (oc_mbcast_alg)alg, out, &info)) !=
+      OC_OK)
+    return e;
+  res->alg = info.family == OC_MR_REVERSED ? (int)info.red.alg : -1;
+  res->algorithm = info.family == OC_MR_REVERSED ? oc_mbcast_alg_name(info.red.alg)
+                   : info.family == OC_MR_LIBRED ? oc_mred_lib_name(info.lib)
+                                                 : oc_mred_family_name(info.family);
+  res->time = info.time;
+  res->segment = info.family == OC_MR_REVERSED ? info.red.seg : info.seg;
+  res->degree = info.family == OC_MR_REVERSED ? info.red.degree : 0;
+  res->runner_up = info.runner_up < 0 ? NULL
+                   : info.runner_family == OC_MR_REVERSED
+                       ? oc_mbcast_alg_name(info.runner_alg)
+                       : oc_mred_family_name(info.runner_family);
+  res->runner_up_time = info.runner_up;
+  res->timed = info.timed;
+  return oc_mreduce_describe(&info, root, pr->items, res->choice, sizeof res->choice);
+}
+
 /* bcast: Karp et al. Thm 2.1; the tree is optimal by construction */
 static int pb_bcast(const oc_problem *pr, oc_sched *out, oc_result *res) {
   oc_bcast *b = NULL;
@@ -110,6 +144,7 @@ static int pb_reduce(const oc_problem *pr, oc_sched *out, oc_result *res) {
   oc_reduce *x = NULL;
   int sum = pr->kind == OC_PROB_SUM, e;
   int64_t P = pr->params.P;
+  if (!sum && pr->items != 1) return pb_mreduce(pr, pr->root, out, res);
   res->algorithm = sum ? "karp-summation" : "karp-reduction";
   e = sum ? oc_sum_new(&x, &pr->params, pr->root, pr->operands)
           : oc_reduce_new(&x, &pr->params, pr->root, !(pr->flags & OC_PF_COMMUTATIVE));
@@ -131,6 +166,7 @@ static int pb_reduce(const oc_problem *pr, oc_sched *out, oc_result *res) {
 /* allreduce: the circulant windows, or reduce + broadcast in rank order */
 static int pb_allreduce(const oc_problem *pr, oc_sched *out, oc_result *res) {
   int ordered = (pr->flags & OC_PF_ORDERED) != 0, e;
+  if (pr->items != 1) return ordered ? OC_EUNSUP : pb_mreduce(pr, -1, out, res);
   res->algorithm = ordered ? "reduce-then-bcast" : "karp-circulant";
   if (out == NULL && pr->params.P > ((int64_t)1 << 16)) {
     /* no circulant plan this large: the lower bound, and at most a
@@ -234,8 +270,11 @@ int oc_problem_verify(const oc_problem *pr, const oc_sched *s, oc_verdict *v) {
       return oc_verify_kport(pr->params.P, pr->ports, pr->items, pr->root, s, v);
     return oc_verify_bcast(&pr->params, pr->root, pr->items, s, v);
   case OC_PROB_SUM: return oc_verify_reduce(&pr->params, pr->root, pr->operands, s, v);
-  case OC_PROB_REDUCE: return oc_verify_reduce(&pr->params, pr->root, pr->params.P, s, v);
+  case OC_PROB_REDUCE:
+    if (pr->items != 1) return oc_verify_vreduce(&pr->params, pr->root, pr->items, s, v);
+    return oc_verify_reduce(&pr->params, pr->root, pr->params.P, s, v);
   case OC_PROB_ALLREDUCE:
+    if (pr->items != 1) return oc_verify_vreduce(&pr->params, -1, pr->items, s, v);
     return (pr->flags & OC_PF_ORDERED) ? oc_verify_allreduce_ordered(&pr->params, s, v)
                                        : oc_verify_allreduce(&pr->params, s, v);
   default:
@@ -355,7 +394,10 @@ int oc_problem_rank(const oc_problem *pr, int64_t rank, oc_rank_plan *out) {
     if (q.items != 1) return OC_EINVAL;
     e = rank_bcast(&q, rank, out);
     break;
-  case OC_PROB_REDUCE: e = rank_reduce(&q, rank, out); break;
+  case OC_PROB_REDUCE:
+    if (q.items != 1) return OC_EUNSUP; /* m packets: no per-rank view yet */
+    e = rank_reduce(&q, rank, out);
+    break;
   default: return OC_EUNSUP;
   }
   if (e != OC_OK) {

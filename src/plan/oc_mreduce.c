@@ -1,0 +1,544 @@
+/* oc_mreduce.c - reduce and allreduce of an m-packet vector in LogP
+ * (commutative operator, one time unit per packet addition): several
+ * constructions, each timed by the reduction-program simulator
+ * (oc_rprog.c); the fastest is kept and checked by oc_verify_vreduce.
+ *
+ * Constructions, with h = L + 2o, G = max(g, o):
+ *   REVERSED   a broadcast construction of oc_mbcast.c (Karp's tree, chain,
+ *              binary, binomial, two-tree, multi-tree, split tree, scatter +
+ *              allgather) at a segment size, run backwards in time: its
+ *              broadcast schedule is simulated, and every message u -> v
+ *              at time t becomes v -> u, taken in decreasing t.  A processor
+ *              sends a packet on once everything that reversed order puts
+ *              before it has come in and been added; receives are handled
+ *              in that order.  Reversal is the classical duality of
+ *              broadcast and reduction (Karp, Sahay, Santos & Schauser, SPAA
+ *              1993, section 4.2, for one item; Sanders, Speck & Traeff,
+ *              Parallel Computing 35 (2009), for the two-tree).  The
+ *              reversed chain is the pipelined chain reduce, the reversed
+ *              binomial tree the binomial reduce, the reversed scatter + rd
+ *              allgather recursive halving + binomial gather (Rabenseifner's
+ *              reduce, Thakur, Rabenseifner & Gropp 2005), the reversed
+ *              scatter + ring allgather the ring reduce-scatter + gather.
+ *              The additions (one unit each) are what a broadcast does not
+ *              have: the simulator re-times the reversed program, so a relay
+ *              adding c children's packets pays c (o + 1) a packet.
+ *              Allreduce: the reduction to rank 0, then a broadcast from
+ *              rank 0 (the root sends packet j on as soon as it is reduced;
+ *              a relay forwards the broadcast after its reduction part):
+ *              about reduce + broadcast.
+ *   LIBRED     (reduce only) the MPI libraries' reduce programs (oc_rpshape.c:
+ *              Open MPI's segmented chain, binary, binomial and in-order
+ *              trees, linear, Rabenseifner's reduce-scatter + gather), the
+ *              trees at a few segment sizes (search_libred).
+ *   RD, RING, RABEN, REDBCAST, LINEAR (allreduce only) the MPI libraries'
+ *              allreduce programs (sources and costs in oc_rpshape.c):
+ *              recursive doubling about
+ *              log2(P) (h + (m-1)G + m), the ring and Rabenseifner about
+ *              2 (P-1)/P m G plus 2(P-1) h, resp. 2 log2(P) h.
+ *   CIRCULANT  (allreduce only) Karp et al. Thm 4.1's circulant schedule
+ *              with the packets interleaved (oc_allreduce.c): optimal for
+ *              one packet, rounds of length mD for m.
+ * optcast includes the libraries' programs among its own candidates: where
+ * one of them is the fastest known schedule, optcast uses it and says so.
+ *
+ * Search (search_reversed): every construction at every power-of-two
+ * segment size (m, m/2, ..., 1), the broadcast under the greedy policy
+ * (oc_lprog.c), is timed as a broadcast; the best few and each
+ * construction's best are then timed reversed.  Allreduce:
+ * the fastest reduction to rank 0 followed by the fastest broadcast from
+ * rank 0, and each construction followed by itself, against the library
+ * programs and the circulant.
+ *
+ * Lower bounds (oc_mreduce_bound), reduce, P >= 2:
+ *   R1 = the one-item reduction time (Karp et al. 4.2; oc_reduce_time):
+ *        the messages of one packet alone form a one-item reduction.
+ *   R2 = L + o + max(m (o + 1), (m-1) G + o + 1) (1: the unit addition
+ *        time): the root takes at least
+ *        one message of every packet (each must bring the others'
+ *        contributions), o each, receive starts G apart, the first at
+ *        L + o or later, and after the last reception of a packet adds
+ *        (one unit); overheads and additions never overlap.
+ *   R3 = ceil(m (P-1) (2o + 1) / P): every non-root processor sends at
+ *        least one message of every packet (its contribution must leave
+ *        it), o at each end; a full value of P contributions is built by
+ *        at least P - 1 additions (each merges two disjoint sets); all of
+ *        it is busy time of P processors within [0, T].
+ * Allreduce: oc_allreduce_vector_bound.  Work: a candidate costs two
+ * simulations (the broadcast, then the reversed program),
+ * O(n log n) for n messages.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/oc_plan.h"
+
+static const char *const MR_NAMES[OC_MR_COUNT] = {
+    "reversed", "library", "recursive-doubling", "ring", "rabenseifner", "reduce-bcast", "linear",
+    "circulant"};
+
+static const char *const ML_NAMES[OC_ML_COUNT] = {
+    "chain", "binary", "binomial", "bmtree", "in-order-binary", "linear", "rabenseifner"};
+
+const char *oc_mred_lib_name(oc_mred_lib l) {
+  return (l >= 0 && l < OC_ML_COUNT) ? ML_NAMES[l] : "?";
+}
+
+const char *oc_mred_family_name(oc_mred_family f) {
+  return (f >= 0 && f < OC_MR_COUNT) ? MR_NAMES[f] : "?";
+}
+
+static int mr_check(const oc_params *p, int64_t root, int64_t m) {
+  if (p == NULL || oc_params_check(p) != OC_OK) return OC_EINVAL;
+  if (root < -1 || root >= p->P || m < 1) return OC_EINVAL;
+  if (p->P > OC_MREDUCE_MAX || m > OC_MREDUCE_MAX / p->P) return OC_ERANGE;
+  if (oc_mul_sat(m, oc_max64(p->g, p->o) + 1) > ((int64_t)1 << 50)) return OC_ERANGE;
+  return OC_OK;
+}
+
+/* one packet-message of a broadcast schedule (long messages expanded) */
+typedef struct mr_msg {
+  int64_t t, src, dst, item, idx;
+} mr_msg;
+
+static int msg_cmp(const void *x, const void *y) {
+  const mr_msg *a = (const mr_msg *)x, *b = (const mr_msg *)y;
+  if (a->t != b->t) return a->t < b->t ? -1 : 1;
+  return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* the schedule's packet messages in time order (a long message's packets
+ * g apart, as the verifier spaces them), each processor's first receipt
+ * of each packet only (none for the root): later copies (a scatter + allgather may deliver a
+ * packet twice) would be counted twice when reversed */
+static int expand(const oc_params *p, int64_t root, int64_t m, const oc_sched *s, mr_msg **out,
+                  size_t *n) {
+  size_t k = 0, tot = 0, w = 0;
+  mr_msg *a;
+  unsigned char *seen;
+  for (size_t i = 0; i < s->n; i++) tot += (size_t)(s->len ? s->len[i] : 1);
+  a = (mr_msg *)malloc((tot + 1) * sizeof *a);
+  seen = (unsigned char *)calloc((size_t)(p->P * m), 1);
+  if (a == NULL || seen == NULL) {
+    free(a);
+    free(seen);
+    return OC_ENOMEM;
+  }
+  for (size_t i = 0; i < s->n; i++) {
+    int64_t len = s->len ? s->len[i] : 1;
+    for (int64_t x = 0; x < len; x++, k++) {
+      a[k].t = s->msg[i].t + x * p->g;
+      a[k].src = s->msg[i].src;
+      a[k].dst = s->msg[i].dst;
+      a[k].item = s->msg[i].item + x;
+      a[k].idx = (int64_t)k;
+    }
+  }
+  qsort(a, tot, sizeof *a, msg_cmp);
+  memset(seen + root * m, 1, (size_t)m); /* the root holds every packet */
+  for (size_t i = 0; i < tot; i++) {
+    unsigned char *f = &seen[a[i].dst * m + a[i].item];
+    if (*f) continue;
+    *f = 1;
+    a[w++] = a[i];
+  }
+  free(seen);
+  *out = a;
+  *n = w;
+  return OC_OK;
+}
+
+/* The reversed broadcast: messages in decreasing time, each v -> u for
+ * u -> v, adding.  Receives are posted in that order; a send of packet j
+ * waits only for its sender's receives of j (in[v m + j]: 1 + the last of
+ * them, 0 for none), and, as receives are handled in posted order, for
+ * what was posted before them.  in[] is left for emit_forward (the root's
+ * entries: when its reduction of each packet is in). */
+static void emit_reversed(oc_rprog *b, const mr_msg *a, size_t n, int64_t *in) {
+  int64_t m = b->m;
+  for (size_t k = n; k-- > 0 && !b->err;) {
+    int64_t q = a[k].dst, d = a[k].src, j = a[k].item;
+    b->barrier[q] = in[q * m + j];
+    oc_rp_xfer(b, q, d, j, 0);
+    in[d * m + j] = b->nrecv[d];
+  }
+}
+
+/* The broadcast after it: messages in increasing time, copies; the root
+ * sends packet j once its reduction is in (last[j]), the others once they
+ * hold it (their receive of j); later sends wait for earlier ones. */
+static int emit_forward(oc_rprog *b, const mr_msg *a, size_t n, int64_t root,
+                        const int64_t *in) {
+  int64_t m = b->m;
+  int64_t *got = (int64_t *)malloc((size_t)(b->P * m) * sizeof *got);
+  if (got == NULL) return OC_ENOMEM;
+  for (int64_t i = 0; i < b->P * m; i++) got[i] = -1;
+  for (size_t k = 0; k < n && !b->err; k++) {
+    int64_t q = a[k].src, d = a[k].dst, j = a[k].item;
+    int64_t need = q == root ? in[root * m + j] : got[q * m + j] + 1;
+    if (q != root && got[q * m + j] < 0) { /* the broadcast sends what it lacks: a bug */
+      free(got);
+      return OC_EINVALID;
+    }
+    if (need > b->barrier[q]) b->barrier[q] = need;
+    oc_rp_xfer(b, q, d, j, 1);
+    if (got[d * m + j] < 0) got[d * m + j] = b->nrecv[d] - 1;
+  }
+  free(got);
+  return b->err;
+}
+
+/* one broadcast construction's schedule from root, as packet messages */
+static int bcast_msgs(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_info *cfg,
+                      mr_msg **a, size_t *n) {
+  oc_sched s;
+  int64_t t;
+  int e;
+  oc_sched_init(&s);
+  e = oc_mbcast_run(p, root, m, cfg, &s, &t);
+  if (e == OC_OK) e = expand(p, root, m, &s, a, n);
+  oc_sched_free(&s);
+  return e;
+}
+
+int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
+                   oc_sched *out, int64_t *time) {
+  oc_rprog b;
+  oc_sched tmp;
+  mr_msg *ra = NULL, *ba = NULL;
+  size_t rn = 0, bn = 0;
+  int64_t *in = NULL, r0 = root < 0 ? 0 : root;
+  int e;
+  if (cfg == NULL || time == NULL) return OC_EINVAL;
+  if ((e = mr_check(p, root, m)) != OC_OK) return e;
+  if (cfg->family < 0 || cfg->family >= OC_MR_COUNT) return OC_EINVAL;
+  if ((cfg->family == OC_MR_LIBRED) != (root >= 0) && cfg->family != OC_MR_REVERSED)
+    return OC_EINVAL; /* LIBRED: reduce only; the other families: allreduce only */
+  if (cfg->family == OC_MR_LIBRED && (cfg->lib < 0 || cfg->lib >= OC_ML_COUNT || cfg->seg < 0))
+    return OC_EINVAL;
+  if (cfg->family == OC_MR_CIRCULANT) {
+    int64_t lb;
+    oc_sched_init(&tmp);
+    e = oc_allreduce_vector(p, m, out != NULL ? out : &tmp, time, &lb);
+    oc_sched_free(&tmp);
+    return e;
+  }
+  if ((e = oc_rprog_init(&b, p->P, m)) != OC_OK) return e;
+  oc_sched_init(&tmp);
+  if (cfg->family == OC_MR_LIBRED) {
+    oc_rp_reduce(&b, root, (oc_rp_red)cfg->lib, cfg->seg);
+  } else if (cfg->family != OC_MR_REVERSED) {
+    oc_rp_shape(&b, (oc_rp_kind)(cfg->family - OC_MR_RD));
+  } else {
+    if ((e = bcast_msgs(p, r0, m, &cfg->red, &ra, &rn)) != OC_OK) goto done;
+    if (root < 0 && (e = bcast_msgs(p, r0, m, &cfg->bc, &ba, &bn)) != OC_OK) goto done;
+    if ((in = (int64_t *)calloc((size_t)(p->P * m), sizeof *in)) == NULL) {
+      e = OC_ENOMEM;
+      goto done;
+    }
+    emit_reversed(&b, ra, rn, in);
+    if (root < 0 && (e = emit_forward(&b, ba, bn, r0, in)) != OC_OK) goto done;
+  }
+  if ((e = oc_rprog_finish(&b)) != OC_OK) goto done;
+  e = oc_rprog_run(p, &b, root, out != NULL ? out : &tmp, time);
+done:
+  free(ra);
+  free(ba);
+  free(in);
+  oc_sched_free(&tmp);
+  oc_rprog_free(&b);
+  return e;
+}
+
+/* ---- search ------------------------------------------------------------------- */
+typedef struct mr_best {
+  oc_mreduce_info best;
+  int have;
+} mr_best;
+
+/* two candidates of the same construction (segment sizes, degrees) are
+ * not each other's runner-up */
+static int same_kind(const oc_mreduce_info *a, const oc_mreduce_info *b) {
+  return a->family == b->family && (a->family != OC_MR_REVERSED || a->red.alg == b->red.alg) &&
+         (a->family != OC_MR_LIBRED || a->lib == b->lib);
+}
+
+static void consider(mr_best *r, const oc_mreduce_info *c, int64_t t) {
+  if (!r->have || t < r->best.time) {
+    oc_mreduce_info old = r->best;
+    r->best = *c;
+    r->best.time = t;
+    r->best.timed = old.timed;
+    r->best.runner_up = -1;
+    if (r->have && !same_kind(&old, c)) {
+      r->best.runner_up = old.time;
+      r->best.runner_family = old.family;
+      r->best.runner_alg = old.red.alg;
+    } else if (r->have) {
+      r->best.runner_up = old.runner_up;
+      r->best.runner_family = old.runner_family;
+      r->best.runner_alg = old.runner_alg;
+    }
+    r->have = 1;
+  } else if (!same_kind(&r->best, c) && (r->best.runner_up < 0 || t < r->best.runner_up)) {
+    r->best.runner_up = t;
+    r->best.runner_family = c->family;
+    r->best.runner_alg = c->red.alg;
+  }
+}
+
+/* time one candidate; OC_ERANGE (cannot be built) is skipped */
+static int try_one(const oc_params *p, int64_t root, int64_t m, oc_mreduce_info *c, mr_best *r) {
+  int64_t t;
+  int e = oc_mreduce_run(p, root, m, c, NULL, &t);
+  r->best.timed++;
+  if (e == OC_ERANGE) return OC_OK;
+  if (e != OC_OK) return e;
+  c->time = t;
+  consider(r, c, t);
+  return OC_OK;
+}
+
+/* The reversed constructions (alg, or all) in two passes.  First every
+ * construction at every segment size (the multi-tree at the three degrees
+ * oc_mb_degree_order ranks first) is timed as a broadcast: cheap, no
+ * schedule.  A reduction is about its broadcast run backwards, plus the
+ * additions, so the broadcast time ranks the candidates; then the
+ * MR_TOP best of them, and each construction's best, are built reversed
+ * and timed.  The first pass costs about one oc_mbcast_plan, the second
+ * at most MR_TOP + OC_MB_COUNT candidates of two simulations each. */
+#define MR_TOP 6
+#define MR_CANDS 512
+typedef struct mr_cand {
+  oc_mbcast_info cfg;
+  int64_t bt;
+} mr_cand;
+
+static int cand_cmp(const void *x, const void *y) {
+  const mr_cand *a = (const mr_cand *)x, *b = (const mr_cand *)y;
+  if (a->bt != b->bt) return a->bt < b->bt ? -1 : 1;
+  if (a->cfg.alg != b->cfg.alg) return a->cfg.alg < b->cfg.alg ? -1 : 1;
+  if (a->cfg.degree != b->cfg.degree) return a->cfg.degree < b->cfg.degree ? -1 : 1;
+  return (a->cfg.seg < b->cfg.seg) - (a->cfg.seg > b->cfg.seg);
+}
+
+static int search_reversed(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
+                           mr_best *r, oc_mbcast_info *fastest, int64_t *bestseg) {
+  mr_cand *c = (mr_cand *)malloc(MR_CANDS * sizeof *c);
+  int nc = 0, e = OC_OK, taken[OC_MB_COUNT] = {0};
+  int64_t r0 = root < 0 ? 0 : root;
+  if (c == NULL) return OC_ENOMEM;
+  for (int a = 0; a < OC_MB_COUNT && e == OC_OK; a++) {
+    int64_t deg[OC_MB_DEGREES];
+    int nd = 1;
+    if (alg != OC_MB_BEST && a != (int)alg) continue;
+    deg[0] = 0;
+    if (a == OC_MB_MULTITREE) {
+      nd = oc_mb_degree_order(p, m, deg);
+      if (nd > 3) nd = 3;
+    }
+    for (int i = 0; i < nd && e == OC_OK; i++) {
+      int64_t prev = 0;
+      for (int64_t s = m; nc < MR_CANDS; s = (s + 1) / 2) {
+        mr_cand *x = &c[nc];
+        if (s == prev) break;
+        prev = s;
+        if (a == OC_MB_MULTITREE && oc_lp_nsegs(0, m, s) < deg[i]) continue;
+        memset(x, 0, sizeof *x);
+        x->cfg.alg = (oc_mbcast_alg)a;
+        x->cfg.seg = s;
+        x->cfg.degree = deg[i];
+        e = oc_mbcast_run(p, r0, m, &x->cfg, NULL, &x->bt);
+        r->best.timed++;
+        if (e == OC_ERANGE) {
+          e = OC_OK; /* this one cannot be built */
+        } else if (e == OC_OK) {
+          nc++;
+        } else {
+          break;
+        }
+        if (a == OC_MB_SCATTER_RD || a == OC_MB_SCATTER_RING || s == 1) break;
+      }
+    }
+  }
+  if (e == OC_OK) qsort(c, (size_t)nc, sizeof *c, cand_cmp);
+  if (fastest != NULL) { /* the fastest broadcast (alg -1: none) */
+    memset(fastest, 0, sizeof *fastest);
+    fastest->alg = OC_MB_BEST;
+    if (nc > 0) *fastest = c[0].cfg;
+  }
+  if (bestseg != NULL) /* each construction's best segment size (0: none) */
+    for (int k = nc; k-- > 0;) bestseg[c[k].cfg.alg] = c[k].cfg.seg;
+  for (int k = 0; k < nc && e == OC_OK; k++) {
+    oc_mreduce_info x;
+    if (k >= MR_TOP && taken[c[k].cfg.alg]) continue; /* past the top: each one's best */
+    taken[c[k].cfg.alg] = 1;
+    memset(&x, 0, sizeof x);
+    x.family = OC_MR_REVERSED;
+    x.red = c[k].cfg;
+    x.bc = x.red;
+    e = try_one(p, root, m, &x, r);
+  }
+  free(c);
+  return e;
+}
+
+/* The libraries' reduce programs: the trees whole and in segments of one
+ * packet (the libraries' usual ends) and around the segment size at which
+ * the same tree broadcasts fastest (bestseg, by oc_mbcast_alg; s/2, s,
+ * 2s); linear (up to P = 256: its P - 1 senders queue at one receiver);
+ * Rabenseifner's. */
+static int search_libred(const oc_params *p, int64_t root, int64_t m, const int64_t *bestseg,
+                         mr_best *r) {
+  static const oc_mbcast_alg SAME[OC_ML_COUNT] = {OC_MB_CHAIN, OC_MB_BINARY, OC_MB_BINOMIAL,
+                                                  OC_MB_BINOMIAL, OC_MB_BINARY, OC_MB_BEST,
+                                                  OC_MB_BEST};
+  for (int l = 0; l < OC_ML_COUNT; l++) {
+    int64_t segs[5], ns = 0;
+    if (l == OC_ML_LINEAR && p->P > 256) continue;
+    segs[ns++] = m;
+    if (l <= OC_ML_INORDER) {
+      int64_t b = bestseg[SAME[l]];
+      if (m > 1) segs[ns++] = 1;
+      if (b > 0) {
+        segs[ns++] = b;
+        segs[ns++] = oc_min64(m, 2 * b);
+        segs[ns++] = (b + 1) / 2;
+      }
+    }
+    for (int64_t i = 0; i < ns; i++) {
+      oc_mreduce_info c;
+      int e, dup = 0;
+      for (int64_t k = 0; k < i; k++) dup |= segs[k] == segs[i];
+      if (dup) continue;
+      memset(&c, 0, sizeof c);
+      c.family = OC_MR_LIBRED;
+      c.lib = (oc_mred_lib)l;
+      c.seg = l <= OC_ML_INORDER ? segs[i] : 0;
+      if ((e = try_one(p, root, m, &c, r)) != OC_OK) return e;
+    }
+  }
+  return OC_OK;
+}
+
+int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
+                    oc_sched *out, oc_mreduce_info *info) {
+  mr_best r;
+  int e;
+  if (info == NULL) return OC_EINVAL;
+  if ((e = mr_check(p, root, m)) != OC_OK) return e;
+  if (alg != OC_MB_BEST && (alg < 0 || alg >= OC_MB_COUNT)) return OC_EINVAL;
+  memset(&r, 0, sizeof r);
+  r.best.runner_up = -1;
+  if (root >= 0) {
+    int64_t bestseg[OC_MB_COUNT] = {0};
+    if ((e = search_reversed(p, root, m, alg, &r, NULL, bestseg)) != OC_OK) return e;
+    if (alg == OC_MB_BEST && (e = search_libred(p, root, m, bestseg, &r)) != OC_OK) return e;
+  } else {
+    /* allreduce: the best reduction to 0 and broadcast from 0, composed */
+    mr_best red;
+    oc_mbcast_info bc;
+    memset(&red, 0, sizeof red);
+    red.best.runner_up = -1;
+    if ((e = search_reversed(p, 0, m, alg, &red, &bc, NULL)) != OC_OK) return e;
+    r.best.timed = red.best.timed;
+    if (red.have) {
+      oc_mreduce_info c = red.best;
+      if ((e = try_one(p, -1, m, &c, &r)) != OC_OK) return e; /* itself after itself */
+      if (bc.alg != OC_MB_BEST &&
+          (bc.alg != c.red.alg || bc.seg != c.red.seg || bc.degree != c.red.degree)) {
+        c.bc = bc;
+        if ((e = try_one(p, -1, m, &c, &r)) != OC_OK) return e;
+      }
+    }
+    if (alg == OC_MB_BEST)
+      for (int f = OC_MR_RD; f < OC_MR_COUNT; f++) {
+        oc_mreduce_info c;
+        memset(&c, 0, sizeof c);
+        c.family = (oc_mred_family)f;
+        if (f == OC_MR_LINEAR && p->P > 256) continue; /* its P - 1 senders queue at one */
+        if (f == OC_MR_RING && oc_mul_sat(p->P, p->P) / 4 > OC_MREDUCE_MAX) continue;
+        if ((e = try_one(p, -1, m, &c, &r)) != OC_OK) return e;
+      }
+  }
+  if (!r.have) return OC_ERANGE;
+  if (out != NULL) {
+    int64_t t;
+    oc_verdict v;
+    if ((e = oc_mreduce_run(p, root, m, &r.best, out, &t)) != OC_OK) return e;
+    if (t != r.best.time) return OC_EINVALID; /* the simulator is deterministic */
+    if ((e = oc_verify_vreduce(p, root, m, out, &v)) != OC_OK) return e;
+    if (!v.ok || v.time != t) return OC_EINVALID; /* never hand out a rejected one */
+  }
+  *info = r.best;
+  return OC_OK;
+}
+
+int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char *buf,
+                        size_t n) {
+  char a[64], b[64];
+  const oc_mbcast_info *x[2];
+  char *o[2];
+  if (i == NULL || buf == NULL || n == 0) return OC_EINVAL;
+  if (i->family == OC_MR_LIBRED) {
+    if (i->seg > 0 && i->seg < m && i->lib <= OC_ML_INORDER)
+      snprintf(buf, n, "%s reduce, segments of %lld", oc_mred_lib_name(i->lib), (long long)i->seg);
+    else
+      snprintf(buf, n, "%s reduce", oc_mred_lib_name(i->lib));
+    return OC_OK;
+  }
+  if (i->family != OC_MR_REVERSED) {
+    snprintf(buf, n, "%s", oc_mred_family_name(i->family));
+    return OC_OK;
+  }
+  x[0] = &i->red;
+  x[1] = &i->bc;
+  o[0] = a;
+  o[1] = b;
+  for (int k = 0; k < 2; k++) {
+    char deg[32] = "";
+    if (x[k]->degree > 0) snprintf(deg, sizeof deg, " (%lld trees)", (long long)x[k]->degree);
+    if (x[k]->seg >= m || x[k]->alg == OC_MB_SCATTER_RD || x[k]->alg == OC_MB_SCATTER_RING)
+      snprintf(o[k], 64, "%s%s", oc_mbcast_alg_name(x[k]->alg), deg);
+    else
+      snprintf(o[k], 64, "%s%s, segments of %lld", oc_mbcast_alg_name(x[k]->alg), deg,
+               (long long)x[k]->seg);
+  }
+  if (root >= 0)
+    snprintf(buf, n, "reversed %s", a);
+  else
+    snprintf(buf, n, "reversed %s + %s", a, b);
+  return OC_OK;
+}
+
+int oc_mreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char **source) {
+  int64_t r1, r2, r3, G;
+  int e;
+  if (p == NULL || lb == NULL || m < 1) return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  if ((e = oc_reduce_time(p, &r1)) != OC_OK) return e;
+  if (p->P < 2) {
+    *lb = 0;
+    if (source != NULL) *source = "one processor: nothing to do";
+    return OC_OK;
+  }
+  G = oc_max64(p->g, p->o);
+  r2 = oc_add_sat(p->L + p->o,
+                  oc_max64(oc_mul_sat(m, p->o + p->unit),
+                           oc_add_sat(oc_mul_sat(m - 1, G), p->o + p->unit)));
+  if (r2 >= OC_SAT) return OC_ERANGE;
+  *lb = oc_max64(r1, r2);
+  /* the work: m(P-1) messages, o at each end, and m(P-1) additions */
+  r3 = oc_mul_sat(oc_mul_sat(m, p->P - 1), 2 * p->o + p->unit);
+  r3 = r3 >= OC_SAT ? OC_SAT : (r3 + p->P - 1) / p->P;
+  if (r3 >= OC_SAT) return OC_ERANGE;
+  *lb = oc_max64(*lb, r3);
+  if (source != NULL)
+    *source = *lb == r1   ? "one packet's reduction (Karp et al. 4.2)"
+              : *lb == r2 ? "the root's receptions: L + o + max(m(o+1), (m-1) max(g,o) + o + 1), "
+                            "1 an addition"
+                          : "the work: m(P-1) messages at 2o and m(P-1) additions over P "
+                            "processors";
+  return OC_OK;
+}

@@ -1,0 +1,380 @@
+/* oc_rprog.c - reduction programs (reduce, allreduce of an m-packet vector)
+ * and the LogP simulator that times them.
+ *
+ * A reduction is written as a *program* per processor, as an MPI code posts
+ * it: sends (destination, packet, add or copy at the receiver, after how
+ * many of its own receives are done) and receives (in the order they are
+ * posted; a message that arrives early waits for its turn, as an unexpected
+ * MPI message does).  One simulator (oc_rprog_run) times every program
+ * under the LogP rules of docs/MODEL.md, in global time order:
+ *   - a send starts as early as its sender has handled the receives it
+ *     waits for, its send gap max(g, o) has passed, its overhead [t, t+o)
+ *     misses the sender's receive overheads and additions, and the
+ *     receiver's receive starts stay max(g, o) apart;
+ *   - a receiver handles its receives in posted order, each once it has
+ *     arrived and the previous one is done: a copy at once, an addition
+ *     (one time unit) at the first time it misses the processor's send and
+ *     receive overheads - the rule oc_verify_vreduce applies.
+ * Processing by time works because nothing at time t changes anything
+ * else at t: a send at t arrives at t + L + 2o > t and its receive
+ * overhead begins at t + o + L >= t + 1 (L + o >= 1 for valid parameters),
+ * after every addition begun by t has ended.
+ *
+ * Programs come from two places: the shapes of oc_rpshape.c (the MPI
+ * libraries' reduce and allreduce algorithms), and time-reversed broadcast
+ * schedules (oc_mreduce.c).
+ * Work: O(n log n) for n messages, memory O(P + n).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/oc_plan.h"
+
+int oc_rprog_init(oc_rprog *b, int64_t P, int64_t m) {
+  memset(b, 0, sizeof *b);
+  b->P = P;
+  b->m = m;
+  b->nrecv = (int64_t *)calloc((size_t)P, sizeof *b->nrecv);
+  b->barrier = (int64_t *)calloc((size_t)P, sizeof *b->barrier);
+  b->nsent = (int64_t *)calloc((size_t)P, sizeof *b->nsent);
+  if (b->nrecv == NULL || b->barrier == NULL || b->nsent == NULL) {
+    oc_rprog_free(b);
+    return OC_ENOMEM;
+  }
+  return OC_OK;
+}
+
+void oc_rprog_free(oc_rprog *b) {
+  free(b->snd);
+  free(b->src_of);
+  free(b->nrecv);
+  free(b->nsent);
+  free(b->barrier);
+  free(b->soff);
+  memset(b, 0, sizeof *b);
+}
+
+/* q's next sends wait for every receive it has posted so far (a dataflow
+ * program: forward once everything before is in) */
+void oc_rp_sync(oc_rprog *b, int64_t q) {
+  if (!b->err) b->barrier[q] = b->nrecv[q];
+}
+
+/* ---- programs ---------------------------------------------------------------- */
+
+/* q sends packet j to d, who adds it or (copy) takes it; d posts the
+ * matching receive now (its program order) */
+void oc_rp_xfer(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy) {
+  if (b->err) return;
+  if (b->ns == b->scap) {
+    size_t nc = b->scap ? 2 * b->scap : 256;
+    oc_rp_send *x = (oc_rp_send *)realloc(b->snd, nc * sizeof *x);
+    int64_t *y = (int64_t *)realloc(b->src_of, nc * sizeof *y);
+    if (x != NULL) b->snd = x;
+    if (y != NULL) b->src_of = y;
+    if (x == NULL || y == NULL) {
+      b->err = OC_ENOMEM;
+      return;
+    }
+    b->scap = nc;
+  }
+  b->snd[b->ns].dst = d;
+  b->snd[b->ns].item = j;
+  b->snd[b->ns].need = b->barrier[q];
+  b->snd[b->ns].rslot = b->nrecv[d]++;
+  b->snd[b->ns].copy = copy;
+  b->snd[b->ns].rsb = 0;
+  b->src_of[b->ns] = q;
+  b->nsent[q]++;
+  b->ns++;
+}
+
+/* packets [lo, hi) from q to d */
+void oc_rp_xfer_range(oc_rprog *b, int64_t q, int64_t d, int64_t lo, int64_t hi, int copy) {
+  for (int64_t j = lo; j < hi; j++) oc_rp_xfer(b, q, d, j, copy);
+}
+
+/* the end of a step: a receiver combines what it got in the step only
+ * after starting its own sends of the step (MPI's sendrecv, then the local
+ * reduction), and later sends of every processor wait for all the
+ * receives it has posted so far */
+void oc_rp_step(oc_rprog *b) {
+  if (b->err) return;
+  for (size_t i = b->step0; i < b->ns; i++) b->snd[i].rsb = b->nsent[b->snd[i].dst];
+  b->step0 = b->ns;
+  memcpy(b->barrier, b->nrecv, (size_t)b->P * sizeof *b->barrier);
+}
+
+/* group the sends by sender, keeping each sender's order */
+int oc_rprog_finish(oc_rprog *b) {
+  oc_rp_send *g;
+  size_t *at;
+  if (b->err) return b->err;
+  b->soff = (size_t *)calloc((size_t)b->P + 1, sizeof *b->soff);
+  g = (oc_rp_send *)malloc((b->ns + 1) * sizeof *g);
+  at = (size_t *)malloc(((size_t)b->P + 1) * sizeof *at);
+  if (b->soff == NULL || g == NULL || at == NULL) {
+    free(g);
+    free(at);
+    return OC_ENOMEM;
+  }
+  for (size_t i = 0; i < b->ns; i++) b->soff[b->src_of[i] + 1]++;
+  for (int64_t q = 0; q < b->P; q++) b->soff[q + 1] += b->soff[q];
+  memcpy(at, b->soff, ((size_t)b->P + 1) * sizeof *at);
+  for (size_t i = 0; i < b->ns; i++) g[at[b->src_of[i]]++] = b->snd[i];
+  free(b->snd);
+  free(at);
+  b->snd = g;
+  return OC_OK;
+}
+
+/* ---- the simulator -------------------------------------------------------------- */
+typedef struct rp_heap {
+  int64_t *key, *proc;
+  size_t n, cap;
+} rp_heap;
+
+static int hless(const rp_heap *h, size_t a, size_t b) {
+  return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && h->proc[a] < h->proc[b]);
+}
+static void hswap(rp_heap *h, size_t a, size_t b) {
+  int64_t k = h->key[a], p = h->proc[a];
+  h->key[a] = h->key[b];
+  h->proc[a] = h->proc[b];
+  h->key[b] = k;
+  h->proc[b] = p;
+}
+static int hpush(rp_heap *h, int64_t key, int64_t proc) {
+  size_t i;
+  if (h->n == h->cap) {
+    size_t nc = h->cap ? 2 * h->cap : 1024;
+    int64_t *k = (int64_t *)realloc(h->key, nc * sizeof *k);
+    int64_t *p = (int64_t *)realloc(h->proc, nc * sizeof *p);
+    if (k != NULL) h->key = k;
+    if (p != NULL) h->proc = p;
+    if (k == NULL || p == NULL) return OC_ENOMEM;
+    h->cap = nc;
+  }
+  i = h->n++;
+  h->key[i] = key;
+  h->proc[i] = proc;
+  while (i > 0 && hless(h, i, (i - 1) / 2)) {
+    hswap(h, i, (i - 1) / 2);
+    i = (i - 1) / 2;
+  }
+  return OC_OK;
+}
+static void hpop(rp_heap *h) {
+  size_t i = 0;
+  h->key[0] = h->key[--h->n];
+  h->proc[0] = h->proc[h->n];
+  for (;;) {
+    size_t l = 2 * i + 1, r = l + 1, s = i;
+    if (l < h->n && hless(h, l, s)) s = l;
+    if (r < h->n && hless(h, r, s)) s = r;
+    if (s == i) break;
+    hswap(h, i, s);
+    i = s;
+  }
+}
+
+typedef struct rp_proc {
+  size_t next_send;    /* index into its sends                         */
+  int64_t send_free;   /* earliest next send start                     */
+  int64_t recv_free;   /* earliest next receive-overhead start         */
+  int64_t busy_until;  /* end of its addition in progress              */
+  int64_t handled;     /* receives done (additions ended, copies)      */
+  int64_t head;        /* next receive to handle                       */
+  int64_t last_send;   /* start of its last send overhead              */
+  int64_t done;        /* when its last handled receive was done     */
+  int64_t last_run;    /* the last time rp_step ran for it (a run does
+                          all it can, so a second at the same time is
+                          skipped: duplicates would multiply)          */
+} rp_proc;
+
+typedef struct rp_sim {
+  const oc_params *p;
+  const oc_rprog *b;
+  rp_proc *pr;
+  int64_t G;
+  int64_t *arr;        /* per receive slot (roff[q] + k): arrival, or -1 */
+  int64_t *rcopy;      /* ... copy flag                                */
+  int64_t *rsb;        /* ... the receiver's sends to start first      */
+  int64_t *rmsg;       /* ... the message (index in out)               */
+  int64_t *sst;        /* send starts, by processor (soff)             */
+  int64_t *ovh;        /* receive-overhead starts per processor, sorted */
+  size_t *roff, *nov;  /* slots by processor; overheads committed      */
+  rp_heap h;
+  oc_sched *out;       /* with its columns copy, seq, not_before     */
+} rp_sim;
+
+/* the first of q's receive overheads [r, r + o) that meets [t, t + len),
+ * or -1 */
+static int64_t ovh_hit(const rp_sim *s, int64_t q, int64_t t, int64_t len) {
+  const int64_t *a = s->ovh + s->roff[q];
+  size_t lo = 0, hi = s->nov[q];
+  int64_t o = s->p->o;
+  if (o == 0 || len == 0) return -1;
+  while (lo < hi) { /* first r with r + o > t */
+    size_t mid = lo + (hi - lo) / 2;
+    if (a[mid] + o <= t) lo = mid + 1; else hi = mid;
+  }
+  return (lo < s->nov[q] && a[lo] < t + len) ? a[lo] : -1;
+}
+
+static int emit(rp_sim *s, int64_t t, int64_t q, const oc_rp_send *x) {
+  int e = oc_sched_push(s->out, t, q, x->dst, x->item);
+  if (e != OC_OK) return e;
+  s->out->copy[s->out->n - 1] = (unsigned char)x->copy;
+  s->out->seq[s->out->n - 1] = (uint32_t)x->rslot;
+  return OC_OK;
+}
+
+/* Everything q can do at time t; pushes the next times worth a look. */
+static int rp_step(rp_sim *s, int64_t q, int64_t t) {
+  const oc_params *p = s->p;
+  rp_proc *r = &s->pr[q];
+  int progress = 1, e;
+  while (progress) {
+    progress = 0;
+    /* an addition that has ended */
+    if (r->busy_until > 0 && r->busy_until <= t && r->handled < r->head) {
+      r->handled = r->head;
+      progress = 1;
+    }
+    /* the next send */
+    if (r->next_send < s->b->soff[q + 1] - s->b->soff[q]) {
+      const oc_rp_send *x = &s->b->snd[s->b->soff[q] + r->next_send];
+      rp_proc *d = &s->pr[x->dst];
+      if (r->handled >= x->need) {
+        int64_t t0 = t, hit;
+        if (t0 < r->send_free) t0 = r->send_free;
+        if (p->o > 0 && t0 < r->busy_until) t0 = r->busy_until;
+        if (t0 + p->o + p->L < d->recv_free) t0 = d->recv_free - p->o - p->L;
+        hit = ovh_hit(s, q, t0, p->o);
+        if (hit >= 0) t0 = hit + p->o;
+        if (t0 > OC_TIME_MAX) return OC_ERANGE;
+        if (t0 > t) {
+          if ((e = hpush(&s->h, t0, q)) != OC_OK) return e;
+        } else { /* commit at t */
+          int64_t rs = t + p->o + p->L, slot = (int64_t)s->roff[x->dst] + x->rslot;
+          if ((e = emit(s, t, q, x)) != OC_OK) return e;
+          s->ovh[s->roff[x->dst] + s->nov[x->dst]++] = rs;
+          d->recv_free = rs + s->G;
+          r->send_free = t + s->G;
+          r->last_send = t;
+          s->arr[slot] = t + p->L + 2 * p->o;
+          s->rcopy[slot] = x->copy;
+          s->rsb[slot] = x->rsb;
+          s->rmsg[slot] = (int64_t)s->out->n - 1;
+          s->sst[s->b->soff[q] + r->next_send] = t;
+          r->next_send++;
+          if ((e = hpush(&s->h, s->arr[slot], x->dst)) != OC_OK) return e;
+          if ((e = hpush(&s->h, r->send_free, q)) != OC_OK) return e;
+          progress = 1;
+          continue;
+        }
+      }
+    }
+    /* the next receive, when q is not adding */
+    if (r->handled == r->head && r->head < (int64_t)(s->roff[q + 1] - s->roff[q])) {
+      int64_t slot = (int64_t)s->roff[q] + r->head;
+      if (s->arr[slot] >= 0 && s->arr[slot] <= t && (int64_t)r->next_send >= s->rsb[slot]) {
+        /* its own sends of the step have started: from the last one on */
+        s->out->not_before[s->rmsg[slot]] =
+            s->rsb[slot] > 0 ? s->sst[s->b->soff[q] + (size_t)s->rsb[slot] - 1] : 0;
+        if (s->rcopy[slot]) {
+          r->head++;
+          r->handled++;
+          r->done = t;
+          progress = 1;
+        } else {
+          int64_t t0 = t, hit;
+          if (p->o > 0 && r->last_send >= 0 && r->last_send + p->o > t0)
+            t0 = r->last_send + p->o;
+          hit = ovh_hit(s, q, t0, p->unit);
+          if (hit >= 0) t0 = hit + p->o;
+          if (t0 > t) {
+            if ((e = hpush(&s->h, t0, q)) != OC_OK) return e;
+          } else {
+            r->head++;
+            r->busy_until = t + p->unit;
+            r->done = r->busy_until;
+            if ((e = hpush(&s->h, r->busy_until, q)) != OC_OK) return e;
+          }
+        }
+      }
+    }
+  }
+  return OC_OK;
+}
+
+int oc_rprog_run(const oc_params *p, const oc_rprog *b, int64_t root, oc_sched *out,
+                 int64_t *time) {
+  rp_sim s;
+  int64_t P = b->P;
+  int e = OC_OK;
+  memset(&s, 0, sizeof s);
+  s.p = p;
+  s.b = b;
+  s.out = out;
+  s.G = p->g > p->o ? p->g : p->o;
+  s.pr = (rp_proc *)calloc((size_t)P, sizeof *s.pr);
+  s.roff = (size_t *)calloc((size_t)P + 1, sizeof *s.roff);
+  s.nov = (size_t *)calloc((size_t)P, sizeof *s.nov);
+  s.arr = (int64_t *)malloc((b->ns + 1) * sizeof *s.arr);
+  s.rcopy = (int64_t *)calloc(b->ns + 1, sizeof *s.rcopy);
+  s.rsb = (int64_t *)calloc(b->ns + 1, sizeof *s.rsb);
+  s.rmsg = (int64_t *)calloc(b->ns + 1, sizeof *s.rmsg);
+  s.sst = (int64_t *)calloc(b->ns + 1, sizeof *s.sst);
+  s.ovh = (int64_t *)malloc((b->ns + 1) * sizeof *s.ovh);
+  if (!s.pr || !s.roff || !s.nov || !s.arr || !s.rcopy || !s.rsb || !s.rmsg || !s.sst ||
+      !s.ovh || oc_sched_add_col(out, OC_COL_COPY) != OC_OK ||
+      oc_sched_add_col(out, OC_COL_SEQ) != OC_OK ||
+      oc_sched_add_col(out, OC_COL_NOT_BEFORE) != OC_OK) {
+    e = OC_ENOMEM;
+    goto done;
+  }
+  for (int64_t q = 0; q < P; q++) s.roff[q + 1] = s.roff[q] + (size_t)b->nrecv[q];
+  for (size_t i = 0; i <= b->ns; i++) s.arr[i] = -1;
+  for (int64_t q = 0; q < P; q++) {
+    s.pr[q].recv_free = INT64_MIN / 4;
+    s.pr[q].last_send = -1;
+    s.pr[q].last_run = -1;
+    if ((e = hpush(&s.h, 0, q)) != OC_OK) goto done;
+  }
+  while (s.h.n > 0) {
+    int64_t t = s.h.key[0], q = s.h.proc[0];
+    hpop(&s.h);
+    if (s.pr[q].last_run == t) continue;
+    s.pr[q].last_run = t;
+    if ((e = rp_step(&s, q, t)) != OC_OK) goto done;
+  }
+  if (out->n != b->ns) { /* a program waits for a receive nobody sends: a bug */
+    e = OC_EINVALID;
+    goto done;
+  }
+  for (int64_t q = 0; q < P; q++)
+    if (s.pr[q].handled != b->nrecv[q]) {
+      e = OC_EINVALID;
+      goto done;
+    }
+  if (time != NULL) { /* the root's last handling, or everyone's (root -1) */
+    *time = 0;
+    for (int64_t q = 0; q < P; q++)
+      if ((root < 0 || q == root) && s.pr[q].done > *time) *time = s.pr[q].done;
+  }
+done:
+  free(s.pr);
+  free(s.roff);
+  free(s.nov);
+  free(s.arr);
+  free(s.rcopy);
+  free(s.rsb);
+  free(s.rmsg);
+  free(s.sst);
+  free(s.ovh);
+  free(s.h.key);
+  free(s.h.proc);
+  return e;
+}

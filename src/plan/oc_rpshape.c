@@ -1,0 +1,303 @@
+/* oc_rpshape.c - the MPI libraries' reduce and allreduce algorithms as
+ * reduction programs (oc_rprog.c times them).  Allreduce (P processors,
+ * m packets, h = L + 2o, G = max(g, o), one unit per addition; pof2 = the
+ * largest power of two <= P, rem = P - pof2):
+ *   recursive doubling  MPICH MPIR_Allreduce_intra_recursive_doubling,
+ *       Open MPI allreduce_intra_recursivedoubling: ranks below 2 rem fold
+ *       pairwise (even into odd), log2 pof2 exchanges of the whole vector,
+ *       the odd ranks copy the result back: about
+ *       (log2 pof2 + 2 [rem > 0]) (h + (m-1) G + m)
+ *   ring  Open MPI allreduce_intra_ring: P chunks; P - 1 steps of
+ *       reduce-scatter (send chunk q - k to q + 1, add the one from q - 1),
+ *       P - 1 steps of allgather (copies): about
+ *       2 (P-1) (h + (m/P - 1) G) + (P-1) m/P
+ *   rabenseifner  MPICH MPIR_Allreduce_intra_reduce_scatter_allgather,
+ *       Open MPI allreduce_intra_redscat_allgather (Rabenseifner 2004; Thakur,
+ *       Rabenseifner & Gropp 2005): the same fold, pof2 chunks, recursive
+ *       halving (reduce-scatter) then recursive doubling (allgather): about
+ *       2 log2 pof2 h + 2 (pof2-1)/pof2 m G + (pof2-1)/pof2 m
+ *   reduce-bcast  Open MPI allreduce_intra_nonoverlapping: a reduction to
+ *       rank 0, then a broadcast; modelled with the binomial tree both ways
+ *   linear  Open MPI allreduce_intra_basic_linear: every rank sends its
+ *       vector to rank 0, which adds them in rank order and sends the result
+ *       to every rank
+ * Reduce to a root (oc_rp_reduce):
+ *   chain, binary, binomial, bmtree  Open MPI ompi_coll_base_reduce_generic
+ *       over the trees of coll_base_topo.c (the broadcast's shapes,
+ *       oc_lpshape.c), segment by segment: a node receives the segment
+ *       from each child in order, adds each, then sends it to its parent;
+ *       about depth (h + 1 + (s-1)G) + (k-1) s max(G, c(o+1) + o) for k
+ *       segments of s and c children.  MPICH's binomial reduce is the
+ *       binomial tree unsegmented.
+ *   in-order binary  Open MPI reduce_intra_in_order_binary: a binary tree
+ *       rooted at rank P-1 (modelled by the binary tree of the same size:
+ *       the same depth and fan-out), then rank P-1 sends the result to the
+ *       root when that is another rank.
+ *   linear  Open MPI reduce_intra_basic_linear: the root receives the
+ *       whole vector from rank P-1, P-2, ..., 0 in turn and adds each.
+ *   rabenseifner  MPICH MPIR_Reduce_intra_reduce_scatter_gather, Open MPI
+ *       reduce_intra_redscat_gather: the fold, recursive halving, then a
+ *       binomial gather of the finished chunks to the root (to the root's
+ *       odd partner, and on to the root, when the root sat out the fold):
+ *       about 2 log2 pof2 h + 2 (pof2-1)/pof2 m G + (pof2-1)/pof2 m.
+ * Work: O(n) for n messages (the trees: O(P) once, then per segment). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/oc_plan.h"
+
+/* first packet of chunk c when m packets are cut into n chunks (the first
+ * m mod n one packet longer) */
+static int64_t chunk_lo(int64_t m, int64_t n, int64_t c) {
+  int64_t base = m / n, extra = m % n;
+  return c * base + (c < extra ? c : extra);
+}
+
+/* the fold of the ranks below 2 rem (even into odd) and its inverse; new
+ * rank of r, or -1 for the even ones that sit out */
+static int64_t newrank(int64_t r, int64_t rem) {
+  if (r < 2 * rem) return (r & 1) ? r / 2 : -1;
+  return r - rem;
+}
+static int64_t oldrank(int64_t nr, int64_t rem) {
+  return nr < rem ? 2 * nr + 1 : nr + rem;
+}
+
+static void fold_in(oc_rprog *b, int64_t rem) {
+  for (int64_t r = 0; r < 2 * rem; r += 2) oc_rp_xfer_range(b, r, r + 1, 0, b->m, 0);
+  oc_rp_step(b);
+}
+static void fold_out(oc_rprog *b, int64_t rem) {
+  for (int64_t r = 0; r < 2 * rem; r += 2) oc_rp_xfer_range(b, r + 1, r, 0, b->m, 1);
+  oc_rp_step(b);
+}
+
+static void prog_rd(oc_rprog *b) {
+  int64_t pof2 = 1, rem;
+  while (2 * pof2 <= b->P) pof2 *= 2;
+  rem = b->P - pof2;
+  fold_in(b, rem);
+  for (int64_t mask = 1; mask < pof2; mask *= 2) {
+    for (int64_t r = 0; r < b->P; r++) {
+      int64_t nr = newrank(r, rem);
+      if (nr >= 0) oc_rp_xfer_range(b, r, oldrank(nr ^ mask, rem), 0, b->m, 0);
+    }
+    oc_rp_step(b);
+  }
+  fold_out(b, rem);
+}
+
+static void prog_ring(oc_rprog *b) {
+  int64_t P = b->P;
+  for (int64_t k = 0; k < P - 1; k++) { /* reduce-scatter */
+    for (int64_t q = 0; q < P; q++) {
+      int64_t c = ((q - k) % P + P) % P;
+      oc_rp_xfer_range(b, q, (q + 1) % P, chunk_lo(b->m, P, c), chunk_lo(b->m, P, c + 1), 0);
+    }
+    oc_rp_step(b);
+  }
+  for (int64_t k = 0; k < P - 1; k++) { /* allgather: q holds chunk q + 1 */
+    for (int64_t q = 0; q < P; q++) {
+      int64_t c = ((q + 1 - k) % P + P) % P;
+      oc_rp_xfer_range(b, q, (q + 1) % P, chunk_lo(b->m, P, c), chunk_lo(b->m, P, c + 1), 1);
+    }
+    oc_rp_step(b);
+  }
+}
+
+/* chunks [lo, hi) of pof2 as packets */
+static void xfer_chunks(oc_rprog *b, int64_t q, int64_t d, int64_t pof2, int64_t lo,
+                        int64_t hi, int copy) {
+  oc_rp_xfer_range(b, q, d, chunk_lo(b->m, pof2, lo), chunk_lo(b->m, pof2, hi), copy);
+}
+
+/* Recursive halving (the reduce-scatter of Rabenseifner's algorithms):
+ * after it, new rank nr holds the result of the chunks lo[S nr] ..
+ * hi[S nr] of pof2 (S = steps * pof2); lo/hi hold every level s at
+ * [s pof2 + nr].  Returns steps, or -1 (b->err) when out of memory. */
+static int64_t halving(oc_rprog *b, int64_t **lo_out, int64_t **hi_out, int64_t *pof2_out,
+                       int64_t *rem_out) {
+  int64_t pof2 = 1, rem, steps = 0;
+  int64_t *lo, *hi; /* per new rank: the chunks it is responsible for */
+  while (2 * pof2 <= b->P) { pof2 *= 2; steps++; }
+  rem = b->P - pof2;
+  lo = (int64_t *)calloc((size_t)(pof2 * (steps + 1)), sizeof *lo);
+  hi = (int64_t *)calloc((size_t)(pof2 * (steps + 1)), sizeof *hi);
+  if (lo == NULL || hi == NULL) {
+    free(lo);
+    free(hi);
+    b->err = OC_ENOMEM;
+    return -1;
+  }
+  fold_in(b, rem);
+  for (int64_t nr = 0; nr < pof2; nr++) hi[nr] = pof2;
+  /* at level s (mask 2^s) partners share a range; the one with bit s
+     clear keeps the lower half */
+  for (int64_t s = 0, mask = 1; mask < pof2; s++, mask *= 2) {
+    for (int64_t nr = 0; nr < pof2; nr++) {
+      int64_t a = lo[s * pof2 + nr], e = hi[s * pof2 + nr], mid = a + (e - a) / 2;
+      int64_t keep_lo = (nr & mask) ? mid : a, keep_hi = (nr & mask) ? e : mid;
+      lo[(s + 1) * pof2 + nr] = keep_lo;
+      hi[(s + 1) * pof2 + nr] = keep_hi;
+      if (nr & mask) xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, a, mid, 0);
+      else xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, mid, e, 0);
+    }
+    oc_rp_step(b);
+  }
+  *lo_out = lo;
+  *hi_out = hi;
+  *pof2_out = pof2;
+  *rem_out = rem;
+  return steps;
+}
+
+static void prog_raben(oc_rprog *b) {
+  int64_t *lo, *hi, pof2, rem, steps = halving(b, &lo, &hi, &pof2, &rem);
+  if (steps < 0) return;
+  /* recursive doubling back up: send what is finished, copy the partner's */
+  for (int64_t s = steps, mask = pof2 / 2; mask >= 1; s--, mask /= 2) {
+    for (int64_t nr = 0; nr < pof2; nr++)
+      xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, lo[s * pof2 + nr],
+                  hi[s * pof2 + nr], 1);
+    oc_rp_step(b);
+  }
+  fold_out(b, rem);
+  free(lo);
+  free(hi);
+}
+
+/* binomial reduction to 0 (v sends to v - lowbit(v) once its subtree is
+ * in), then the binomial broadcast back */
+static void prog_redbcast(oc_rprog *b) {
+  int64_t top = 1;
+  for (int64_t mask = 1; mask < b->P; mask *= 2) {
+    for (int64_t v = mask; v < b->P; v += 2 * mask) oc_rp_xfer_range(b, v, v - mask, 0, b->m, 0);
+    oc_rp_step(b);
+    top = mask;
+  }
+  for (int64_t mask = top; mask >= 1 && b->P > 1; mask /= 2) {
+    for (int64_t v = 0; v + mask < b->P; v += 2 * mask) oc_rp_xfer_range(b, v, v + mask, 0, b->m, 1);
+    oc_rp_step(b);
+  }
+}
+
+static void prog_linear(oc_rprog *b) {
+  for (int64_t q = 1; q < b->P; q++) oc_rp_xfer_range(b, q, 0, 0, b->m, 0);
+  oc_rp_step(b);
+  for (int64_t q = 1; q < b->P; q++) oc_rp_xfer_range(b, 0, q, 0, b->m, 1);
+}
+
+void oc_rp_shape(oc_rprog *b, oc_rp_kind k) {
+  switch (k) {
+  case OC_RP_RD: prog_rd(b); break;
+  case OC_RP_RING: prog_ring(b); break;
+  case OC_RP_RABEN: prog_raben(b); break;
+  case OC_RP_REDBCAST: prog_redbcast(b); break;
+  default: prog_linear(b); break;
+  }
+}
+
+/* ---- reduce to a root --------------------------------------------------------- */
+
+/* the shape's postorder from relative rank 0 (children before parents, in
+ * send order) and each node's parent */
+static int postorder(int64_t P, oc_lp_shape shape, int64_t k, int64_t *order, int64_t *parent) {
+  int64_t *ch = (int64_t *)malloc(OC_LP_CHILDREN_MAX * sizeof *ch);
+  int64_t *stack = (int64_t *)malloc((size_t)P * sizeof *stack);
+  int64_t *next = (int64_t *)calloc((size_t)P, sizeof *next);
+  int64_t sp = 0, n = 0;
+  if (ch == NULL || stack == NULL || next == NULL) {
+    free(ch);
+    free(stack);
+    free(next);
+    return OC_ENOMEM;
+  }
+  parent[0] = -1;
+  stack[sp++] = 0;
+  while (sp > 0) { /* next[v]: children of v entered so far */
+    int64_t v = stack[sp - 1];
+    int64_t nc = oc_lp_children(shape, P, v, k, ch, OC_LP_CHILDREN_MAX);
+    if (next[v] < nc) {
+      int64_t c = ch[next[v]++];
+      parent[c] = v;
+      stack[sp++] = c;
+    } else {
+      order[n++] = v;
+      sp--;
+    }
+  }
+  free(ch);
+  free(stack);
+  free(next);
+  return n == P ? OC_OK : OC_EINVAL;
+}
+
+/* Open MPI's segmented tree reduction over shape, rooted at rank root */
+static void prog_tree_reduce(oc_rprog *b, int64_t root, oc_lp_shape shape, int64_t k,
+                             int64_t seg) {
+  int64_t P = b->P, nseg = oc_lp_nsegs(0, b->m, seg);
+  int64_t *order = (int64_t *)malloc((size_t)P * sizeof *order);
+  int64_t *parent = (int64_t *)malloc((size_t)P * sizeof *parent);
+  int e;
+  if (seg <= 0 || seg > b->m) seg = b->m;
+  if (order == NULL || parent == NULL) {
+    e = OC_ENOMEM;
+  } else {
+    e = postorder(P, shape, k, order, parent);
+  }
+  for (int64_t j = 0; j < nseg && e == OC_OK; j++) {
+    int64_t lo = j * seg, hi = oc_min64(b->m, lo + seg);
+    for (int64_t x = 0; x < P; x++) {
+      int64_t v = order[x];
+      if (v == 0) continue;
+      oc_rp_sync(b, (v + root) % P); /* its children's part of the segment is in */
+      oc_rp_xfer_range(b, (v + root) % P, (parent[v] + root) % P, lo, hi, 0);
+    }
+  }
+  if (e != OC_OK && !b->err) b->err = e;
+  free(order);
+  free(parent);
+}
+
+/* Rabenseifner's reduce: halving, then the binomial gather to the root */
+static void prog_raben_reduce(oc_rprog *b, int64_t root) {
+  int64_t *lo, *hi, pof2, rem, steps = halving(b, &lo, &hi, &pof2, &rem);
+  int64_t tgt, via;
+  if (steps < 0) return;
+  tgt = newrank(root, rem);
+  if (tgt < 0) tgt = newrank(root + 1, rem); /* the root sat out: its partner */
+  via = oldrank(tgt, rem);
+  for (int64_t s = steps, mask = pof2 / 2; mask >= 1; s--, mask /= 2) {
+    for (int64_t nr = 0; nr < pof2; nr++) {
+      int64_t x = nr ^ tgt;
+      if ((x & ~(2 * mask - 1)) != 0 || !(x & mask)) continue; /* not a sender now */
+      xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, lo[s * pof2 + nr],
+                  hi[s * pof2 + nr], 1);
+    }
+    oc_rp_step(b);
+  }
+  if (via != root) oc_rp_xfer_range(b, via, root, 0, b->m, 1);
+  free(lo);
+  free(hi);
+}
+
+void oc_rp_reduce(oc_rprog *b, int64_t root, oc_rp_red t, int64_t seg) {
+  switch (t) {
+  case OC_RR_CHAIN: prog_tree_reduce(b, root, OC_LP_CHAIN, 1, seg); break;
+  case OC_RR_BINARY: prog_tree_reduce(b, root, OC_LP_BINARY, 2, seg); break;
+  case OC_RR_BINOMIAL: prog_tree_reduce(b, root, OC_LP_KNOMIAL, 2, seg); break;
+  case OC_RR_BMTREE: prog_tree_reduce(b, root, OC_LP_BMTREE, 2, seg); break;
+  case OC_RR_INORDER:
+    prog_tree_reduce(b, b->P - 1, OC_LP_BINARY, 2, seg);
+    if (root != b->P - 1) {
+      oc_rp_sync(b, b->P - 1);
+      oc_rp_xfer_range(b, b->P - 1, root, 0, b->m, 1);
+    }
+    break;
+  case OC_RR_LINEAR:
+    for (int64_t q = b->P - 1; q >= 0; q--)
+      if (q != root) oc_rp_xfer_range(b, q, root, 0, b->m, 0);
+    break;
+  default: prog_raben_reduce(b, root); break;
+  }
+}
