@@ -121,6 +121,12 @@
   X(mbcast_refusals)                                                           \
   X(mbcast_bound_formula)                                                      \
   X(mbcast_rank_views)                                                         \
+  X(mreduce_random)                                                            \
+  X(mreduce_never_slower)                                                      \
+  X(mreduce_mutants)                                                           \
+  X(mreduce_bound_formula)                                                     \
+  X(mreduce_csv)                                                               \
+  X(cli_vector_reduce)                                                         \
   X(libcoll_formulas)                                                          \
   X(libcoll_hand)                                                              \
   X(libcoll_select)                                                            \

@@ -5,6 +5,7 @@
 #define OPTCAST_LIBMODELS_H
 
 #include "optcast/sched.h"
+#include "optcast/plan.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -119,6 +120,22 @@ int oc_libred_select(oc_libcoll_rule rule, int64_t P, int64_t bytes, int64_t ele
  * Rabenseifner to basic_linear for count < pof2; MPICH runs what it picks. */
 int oc_libred_runs(oc_libcoll_rule rule, oc_libred_alg alg, int64_t P, int64_t count,
                    oc_libred_alg *out);
+
+/* ---- MPI library reduce algorithms, for comparison (oc_libred.c) ----------
+ * Commutative reduce of an m-packet vector to root under LogP with one
+ * time unit per packet addition: the library's program (lib, with seg
+ * packets a segment for the trees, 0 = the whole vector; src/plan/
+ * oc_rpshape.c), timed by the planner's simulator and checked by
+ * oc_verify_vreduce before it is returned (*time its time); OC_ERANGE past
+ * OC_LIBRED_MSGS_MAX messages. */
+int oc_libred_reduce(const oc_params *p, int64_t root, int64_t m, oc_mred_lib lib,
+                     int64_t seg, oc_sched *out, int64_t *time);
+/* The libraries' default reduce for `bytes` bytes of `elem`-byte elements
+ * (a built-in commutative operator): Open MPI's
+ * ompi_coll_tuned_reduce_intra_dec_fixed (4.1 and 5.0; whole messages),
+ * MPICH's MPIR_Reduce_intra_auto with its CVAR defaults. */
+int oc_libred_reduce_select(oc_libcoll_rule rule, int64_t P, int64_t bytes, int64_t elem,
+                            oc_mred_lib *out);
 
 #ifdef __cplusplus
 }

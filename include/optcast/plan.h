@@ -591,6 +591,8 @@ typedef enum oc_mred_family {
   OC_MR_REDBCAST,     /* allreduce: binomial reduce, then binomial broadcast */
   OC_MR_LINEAR,       /* allreduce: linear reduce and broadcast              */
   OC_MR_CIRCULANT,    /* allreduce: Karp et al.'s circulant (oc_allreduce.c)  */
+  OC_MR_KARP,         /* reduce of one packet: Karp et al.'s optimal
+                         reduction (oc_reduce.c)                             */
   OC_MR_COUNT
 } oc_mred_family;
 /* the MPI libraries' reduce programs (src/plan/oc_rpshape.c) */
@@ -622,7 +624,8 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
  * P * m <= OC_MREDUCE_MAX, else OC_ERANGE. */
 int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                     oc_sched *out, oc_mreduce_info *info);
-/* "reversed two-tree, segments of 4 + binary, segments of 2" and the like */
+/* "reversed two-tree in segments of 4 + binary in segments of 2" and the
+ * like (no commas: it goes into CSV tables) */
 int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char *buf,
                         size_t n);
 /* The reduce's lower bound (oc_mreduce.c's header: one packet's reduction;

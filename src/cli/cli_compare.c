@@ -1,9 +1,10 @@
-/* cli_compare.c - `optcast compare bcast|allreduce`: optcast's broadcast
- * (allreduce) against the algorithms of the MPI libraries and their default
- * selection rules, each built as a LogP schedule and checked by the
- * verifier (oc_verify_bcast here; oc_verify_vreduce inside the allreduce
- * builders, whose rows past their limits show "n/a"); and the parameter presets
- * (`--preset NAME`) from published measurements.
+/* cli_compare.c - `optcast compare bcast|reduce|allreduce`: optcast's
+ * broadcast (reduce, allreduce) against the algorithms of the MPI libraries
+ * and their default selection rules, each built as a LogP schedule and
+ * checked by the verifier (oc_verify_bcast here; oc_verify_vreduce inside
+ * the reduce and allreduce builders, whose rows past their limits show
+ * "n/a"); and the parameter presets (`--preset NAME`) from published
+ * measurements.
  *
  * cli.c parses the options and passes their raw values here.  Errors print
  * one line on stderr naming the parameter and value and return exit code 2
@@ -94,7 +95,7 @@ static int get_int(const char *opt, const char *s, int64_t lo, int64_t hi, int64
 #define CMP_ROWS 20
 typedef struct cmp_row {
   char name[32];
-  char alg[96];
+  char alg[160];
   int64_t time;
   int avail;       /* 0: past a builder's limit ("n/a"; time -1)          */
   int verified;
@@ -286,23 +287,36 @@ static int lr_row(const oc_params *p, int64_t m, oc_libred_alg alg, cmp_row *r) 
   return e;
 }
 
+/* optcast's reduce (root >= 0) or allreduce (root -1) row: the planner's
+ * choice (oc_mreduce.c), verified there */
+static int optcast_vec_row(const oc_params *p, int64_t root, int64_t m, cmp_row *r) {
+  oc_sched s;
+  oc_mreduce_info info;
+  int e;
+  snprintf(r->name, sizeof r->name, "optcast");
+  oc_sched_init(&s);
+  memset(&info, 0, sizeof info);
+  e = oc_mreduce_plan(p, root, m, OC_MB_BEST, &s, &info);
+  if (e == OC_OK) {
+    char d[160];
+    oc_mreduce_describe(&info, root, m, d, sizeof d);
+    snprintf(r->alg, sizeof r->alg, "%s", d);
+    set_note(r, p, (info.family == OC_MR_REVERSED && info.red.seg < m) ||
+                       (info.family == OC_MR_LIBRED && info.seg > 0 && info.seg < m));
+  } else {
+    snprintf(r->alg, sizeof r->alg, "the fastest construction");
+  }
+  e = ar_row(e, info.time, s.n, r);
+  oc_sched_free(&s);
+  return e;
+}
+
 static int compare_allreduce_one(const oc_params *p, int64_t m, int64_t bytes, cmp_result *res) {
   int e, n = 0;
   memset(res, 0, sizeof *res);
   res->P = p->P;
   if ((e = oc_allreduce_vector_bound(p, m, &res->lb)) != OC_OK) return e;
-  { /* optcast: the circulant (oc_allreduce.c), packets interleaved */
-    oc_sched s;
-    int64_t t = 0, lb = 0;
-    cmp_row *r = &res->row[n++];
-    snprintf(r->name, sizeof r->name, "optcast");
-    snprintf(r->alg, sizeof r->alg, "circulant (Karp Thm 4.1 extended)");
-    oc_sched_init(&s);
-    e = oc_allreduce_vector(p, m, &s, &t, &lb);
-    e = ar_row(e, t, s.n, r);
-    oc_sched_free(&s);
-    if (e != OC_OK) return e;
-  }
+  if ((e = optcast_vec_row(p, -1, m, &res->row[n++])) != OC_OK) return e;
   for (size_t i = 0; i < sizeof LR_ROWS / sizeof LR_ROWS[0]; i++) {
     cmp_row *r = &res->row[n++];
     snprintf(r->name, sizeof r->name, "%s", oc_libred_alg_name(LR_ROWS[i].alg));
@@ -322,6 +336,62 @@ static int compare_allreduce_one(const oc_params *p, int64_t m, int64_t bytes, c
       snprintf(r->alg, sizeof r->alg, "picks %s (runs %s)", oc_libred_alg_name(alg),
                oc_libred_alg_name(run));
     if ((e = lr_row(p, m, run, r)) != OC_OK) return e;
+  }
+  res->nrows = n;
+  set_best(res);
+  return OC_OK;
+}
+
+/* ---- reduce --------------------------------------------------------------------- */
+static const struct {
+  oc_mred_lib lib;
+  const char *name, *src;
+} RED_ROWS[] = {{OC_ML_LINEAR, "linear", "Open MPI basic_linear"},
+                {OC_ML_CHAIN, "chain", "Open MPI chain"},
+                {OC_ML_CHAIN, "pipeline", "Open MPI pipeline"},
+                {OC_ML_BINARY, "binary", "Open MPI binary"},
+                {OC_ML_BINOMIAL, "binomial", "MPICH binomial"},
+                {OC_ML_BMTREE, "bmtree", "Open MPI binomial"},
+                {OC_ML_INORDER, "in-order-binary", "Open MPI in_order_binary"},
+                {OC_ML_RABEN, "rabenseifner", "MPICH / Open MPI reduce-scatter + gather"}};
+
+static int red_row(const oc_params *p, int64_t root, int64_t m, oc_mred_lib lib, int64_t seg,
+                   cmp_row *r) {
+  oc_sched s;
+  int64_t t = 0;
+  int e;
+  oc_sched_init(&s);
+  e = oc_libred_reduce(p, root, m, lib, seg, &s, &t);
+  e = ar_row(e, t, s.n, r);
+  oc_sched_free(&s);
+  return e;
+}
+
+static int compare_reduce_one(const oc_params *p, int64_t root, int64_t m, int64_t bytes,
+                              int64_t seg, cmp_result *res) {
+  int e, n = 0;
+  memset(res, 0, sizeof *res);
+  res->P = p->P;
+  if ((e = oc_mreduce_bound(p, m, &res->lb, &res->lb_source)) != OC_OK) return e;
+  if ((e = optcast_vec_row(p, root, m, &res->row[n++])) != OC_OK) return e;
+  for (size_t i = 0; i < sizeof RED_ROWS / sizeof RED_ROWS[0]; i++) {
+    cmp_row *r = &res->row[n++];
+    int pipe = strcmp(RED_ROWS[i].name, "pipeline") == 0;
+    if (pipe) snprintf(r->name, sizeof r->name, "pipeline-seg%lld", (long long)seg);
+    else snprintf(r->name, sizeof r->name, "%s", RED_ROWS[i].name);
+    snprintf(r->alg, sizeof r->alg, "%s", RED_ROWS[i].src);
+    set_note(r, p, pipe && seg < m);
+    if ((e = red_row(p, root, m, RED_ROWS[i].lib, pipe ? seg : 0, r)) != OC_OK) return e;
+  }
+  for (int rule = OC_LC_RULE_OMPI; rule <= OC_LC_RULE_MPICH; rule++) {
+    oc_mred_lib lib;
+    cmp_row *r = &res->row[n++];
+    if ((e = oc_libred_reduce_select((oc_libcoll_rule)rule, p->P, bytes, CMP_ELEM, &lib)) !=
+        OC_OK)
+      return e;
+    snprintf(r->name, sizeof r->name, "%s", oc_libcoll_rule_name((oc_libcoll_rule)rule));
+    snprintf(r->alg, sizeof r->alg, "picks %s", oc_mred_lib_name(lib));
+    if ((e = red_row(p, root, m, lib, 0, r)) != OC_OK) return e;
   }
   res->nrows = n;
   set_best(res);
@@ -415,11 +485,14 @@ int cli_compare_html(FILE *f, const oc_params *p, int allreduce, int64_t root, i
 typedef struct cmp_ctx {
   const cli_compare_args *a;
   const cli_preset *preset;
-  int allreduce;   /* the problem: 0 bcast, 1 allreduce */
+  int allreduce;   /* the problem: allreduce */
+  int reduce;      /* the problem: reduce (neither: bcast) */
   int64_t L, o, g, m, bytes, packet, root, seg;
 } cmp_ctx;
 
-static const char *problem_name(const cmp_ctx *c) { return c->allreduce ? "allreduce" : "bcast"; }
+static const char *problem_name(const cmp_ctx *c) {
+  return c->allreduce ? "allreduce" : c->reduce ? "reduce" : "bcast";
+}
 
 /* "ompi-default" etc. over optcast: the gain, or 0 when either is n/a */
 static double gain(const cmp_row *x, int64_t ot) {
@@ -440,7 +513,7 @@ static void json_one(const cmp_ctx *c, const cmp_result *r) {
          (long long)r->lb, r->best == r->lb ? "true" : "false", (long long)c->L,
          (long long)c->o, (long long)c->g);
   if (!c->allreduce) printf("\"root\":%lld,", (long long)c->root);
-  else printf("\"elem_bytes\":%d,", CMP_ELEM);
+  if (c->allreduce || c->reduce) printf("\"elem_bytes\":%d,", CMP_ELEM);
   printf("\"items\":%lld,\"bytes\":%lld,\"packet_bytes\":%lld,", (long long)c->m,
          (long long)c->bytes, (long long)c->packet);
   if (c->preset) printf("\"preset\":\"%s\",\"unit\":\"%s\",", c->preset->name, c->preset->unit);
@@ -470,7 +543,9 @@ static void text_one(const cmp_ctx *c, const cmp_result *r) {
   const cmp_row *bl = best_library(r), *om = find_row(r, "ompi-default"),
                 *mp = find_row(r, "mpich-default");
   int64_t ot = optcast_time(r);
-  int w = c->allreduce ? 36 : 34; /* "picks ring (runs recursive-doubling)" */
+  int w = 34; /* "picks ring (runs recursive-doubling)": 36 */
+  for (int i = 0; i < r->nrows; i++)
+    if ((int)strlen(r->row[i].alg) > w) w = (int)strlen(r->row[i].alg);
   printf("optcast compare %s: LogP L=%lld o=%lld g=%lld", problem_name(c), (long long)c->L,
          (long long)c->o, (long long)c->g);
   if (c->preset)
@@ -480,15 +555,15 @@ static void text_one(const cmp_ctx *c, const cmp_result *r) {
   if (!c->allreduce) printf(", root %lld", (long long)c->root);
   printf(", m=%lld packet%s (%lld bytes", (long long)c->m, c->m == 1 ? "" : "s",
          (long long)c->bytes);
-  if (c->allreduce) printf(" of %d-byte elements", CMP_ELEM);
+  if (c->allreduce || c->reduce) printf(" of %d-byte elements", CMP_ELEM);
   printf(" for the selection rules)\n");
   if (c->allreduce)
     printf("lower bound %lld (max(R(P), L + 2o + (m-1) max(g,o), 2mo + ceil(m(P-1)/P)), R(P) "
            "the optimal reduction time; optimality not claimed)\n", (long long)r->lb);
   else
     printf("lower bound %lld (%s%s)\n", (long long)r->lb,
-           c->m == 1 ? "B(P): optimal for one packet" : r->lb_source,
-           c->m == 1 ? "" : "; optimality not claimed");
+           c->m == 1 && !c->reduce ? "B(P): optimal for one packet" : r->lb_source,
+           c->m == 1 && !c->reduce ? "" : "; optimality not claimed");
   printf("%-22s %-*s %10s %8s %8s  %s\n", "row", w, "algorithm", "time", "/bound", "/best",
          "verified");
   for (int i = 0; i < r->nrows; i++) {
@@ -574,7 +649,7 @@ static void svg_write(FILE *f, const cmp_ctx *c, const cmp_result *rs, int n) {
           W, H, W, H);
   fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s time / lower bound, "
              "LogP L=%lld o=%lld g=%lld, m=%lld%s%s (log scales)</text>\n",
-          x0, c->allreduce ? "allreduce" : "broadcast", (long long)c->L, (long long)c->o, (long long)c->g, (long long)c->m,
+          x0, c->allreduce ? "allreduce" : c->reduce ? "reduce" : "broadcast", (long long)c->L, (long long)c->o, (long long)c->g, (long long)c->m,
           c->preset ? ", preset " : "", c->preset ? c->preset->name : "");
   fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n"
              "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n",
@@ -670,13 +745,15 @@ int cli_compare(const cli_compare_args *a) {
   if (a->problem == NULL) return cmp_err("missing PROBLEM (e.g. 'optcast compare bcast ...')");
   if (strcmp(a->problem, "allreduce") == 0)
     c.allreduce = 1;
+  else if (strcmp(a->problem, "reduce") == 0)
+    c.reduce = 1;
   else if (strcmp(a->problem, "bcast") != 0)
-    return cmp_err("compare: problem '%s' is not available (compare takes bcast or allreduce)",
-                   a->problem);
+    return cmp_err("compare: problem '%s' is not available (compare takes bcast, reduce or "
+                   "allreduce)", a->problem);
   if (c.allreduce && a->root)
     return cmp_err("--root: allreduce has no root, got '%s'", a->root);
   if (c.allreduce && a->segment)
-    return cmp_err("--segment: only for 'compare bcast' (its pipeline row), got '%s'",
+    return cmp_err("--segment: only for 'compare bcast|reduce' (the pipeline row), got '%s'",
                    a->segment);
   if (a->json && a->csv) return cmp_err("--json and --csv: choose one");
   if (a->preset) {
@@ -751,12 +828,13 @@ int cli_compare(const cli_compare_args *a) {
     int e;
     if (np > 1 && !a->quiet && isatty(2))
       fprintf(stderr, "optcast: compare P=%lld (%d of %d)\n", (long long)plist[i], i + 1, np);
-    else if (np == 1 && !a->quiet && isatty(2) && !c.allreduce && c.m > 1 &&
+    else if (np == 1 && !a->quiet && isatty(2) && c.m > 1 &&
              plist[i] * c.m >= ((int64_t)1 << 17))
       fprintf(stderr, "optcast: timing optcast's constructions and the library algorithms "
                       "for P*m = %lld (seconds to a minute)\n", (long long)plist[i] * (long long)c.m);
     if ((e = oc_params_logp(&p, plist[i], c.L, c.o, c.g)) != OC_OK ||
         (e = c.allreduce ? compare_allreduce_one(&p, c.m, c.bytes, &rs[i])
+             : c.reduce  ? compare_reduce_one(&p, c.root, c.m, c.bytes, c.seg, &rs[i])
                          : compare_one(&p, c.root, c.m, c.bytes, c.seg, &rs[i])) != OC_OK) {
       free(rs);
       if (e == OC_ERANGE)

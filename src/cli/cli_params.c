@@ -316,6 +316,7 @@ void cli_build_logp(cli *c) {
       die("--degree: only meaningful with --algorithm dtree");
     c->degree = c->a.set[O_DEGREE] ? cli_need_int(c, O_DEGREE, 1, c->p.P > 1 ? c->p.P - 1 : 1) : 0;
   } else if (c->a.set[O_ALGORITHM] && !is(c, P_BCAST) &&
+      !((is(c, P_REDUCE) || is(c, P_ALLREDUCE)) && c->items > 1) &&
       strcmp(c->a.val[O_ALGORITHM], "optimal") != 0 &&
       strcmp(c->a.val[O_ALGORITHM], "best") != 0 &&
       strcmp(c->a.val[O_ALGORITHM], cli_problem_alg(c)) != 0)

@@ -1,7 +1,7 @@
-/* oc_libred.c - the allreduce algorithms of the MPI libraries (Open MPI's
- * coll/base, MPICH's allreduce directory) as LogP schedules of an m-packet
- * vector, for `optcast compare allreduce`; and the two libraries' default
- * selection rules.  Every schedule is checked by oc_verify_vreduce.
+/* oc_libred.c - the reduce and allreduce algorithms of the MPI libraries
+ * (Open MPI's coll/base, MPICH's reduce and allreduce directories) as LogP
+ * schedules of an m-packet vector, for `optcast compare reduce|allreduce`;
+ * and the two libraries' default selection rules.  Every schedule is checked by oc_verify_vreduce.
  *
  * An algorithm is a reduction program per processor (src/plan/oc_rprog.c:
  * its sends with add or copy at the receiver, its receives in posted
@@ -143,4 +143,88 @@ int oc_libred_runs(oc_libcoll_rule rule, oc_libred_alg alg, int64_t P, int64_t c
   if (rule == OC_LC_RULE_OMPI && alg == OC_LR_RING && count < P) *out = OC_LR_RD;
   if (rule == OC_LC_RULE_OMPI && alg == OC_LR_RABEN && count < pof2) *out = OC_LR_LINEAR;
   return OC_OK;
+}
+
+/* ---- reduce ----------------------------------------------------------------------- */
+int oc_libred_reduce(const oc_params *p, int64_t root, int64_t m, oc_mred_lib lib,
+                     int64_t seg, oc_sched *out, int64_t *time) {
+  oc_mreduce_info c;
+  oc_verdict v;
+  int64_t t = 0, lim;
+  int e;
+  if (p == NULL || out == NULL || time == NULL || m < 1 || lib < 0 || lib >= OC_ML_COUNT ||
+      seg < 0)
+    return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  if (root < 0 || root >= p->P) return OC_EINVAL;
+  /* linear: its P - 1 senders queue at the root (simulation work) */
+  lim = oc_mul_sat(oc_mul_sat(p->P, m), lib == OC_ML_LINEAR ? p->P / 64 + 1 : 2);
+  if (lim > OC_LIBRED_MSGS_MAX) return OC_ERANGE;
+  memset(&c, 0, sizeof c);
+  c.family = OC_MR_LIBRED;
+  c.lib = lib;
+  c.seg = seg;
+  if ((e = oc_mreduce_run(p, root, m, &c, out, &t)) != OC_OK) return e;
+  if ((e = oc_verify_vreduce(p, root, m, out, &v)) != OC_OK) return e;
+  if (!v.ok || v.time != t) return OC_EINVALID; /* never hand out a rejected one */
+  *time = t;
+  return OC_OK;
+}
+
+/* Open MPI: ompi_coll_tuned_reduce_intra_dec_fixed, commutative branch (the
+ * table generated from the ompi-collectives-tuning results, as in the 4.1
+ * and 5.0 releases), with segsize 0 (whole messages) and fan-in/out 2.
+ * Its numbers: 1 linear, 2 chain, 3 pipeline, 4 binary, 5 binomial,
+ * 6 in-order binary, 7 rabenseifner.  Unsegmented, the pipeline is the
+ * chain; "chain" with fan-out 2 (two chains from the root) is modelled as
+ * the one chain (our table). */
+static const struct {
+  int64_t procs, bytes;
+  oc_mred_lib lib;
+} OMPI_RED[] = {
+    {4, 8, OC_ML_RABEN}, {4, 16, OC_ML_BINARY}, {4, 32, OC_ML_CHAIN}, {4, 262144, OC_ML_LINEAR},
+    {4, 524288, OC_ML_CHAIN}, {4, 1048576, OC_ML_CHAIN}, {4, INT64_MAX, OC_ML_CHAIN},
+    {8, 4096, OC_ML_BINARY}, {8, 65536, OC_ML_CHAIN}, {8, 262144, OC_ML_BMTREE},
+    {8, 524288, OC_ML_LINEAR}, {8, 1048576, OC_ML_BMTREE}, {8, INT64_MAX, OC_ML_LINEAR},
+    {16, 8192, OC_ML_BINARY}, {16, INT64_MAX, OC_ML_BMTREE},
+    {32, 4096, OC_ML_BINARY}, {32, INT64_MAX, OC_ML_BMTREE},
+    {256, INT64_MAX, OC_ML_BMTREE},
+    {512, 8192, OC_ML_BMTREE}, {512, 16384, OC_ML_INORDER}, {512, INT64_MAX, OC_ML_BMTREE},
+    {2048, INT64_MAX, OC_ML_BMTREE},
+    {4096, 512, OC_ML_BMTREE}, {4096, 1024, OC_ML_INORDER}, {4096, 8192, OC_ML_BMTREE},
+    {4096, 16384, OC_ML_INORDER}, {4096, INT64_MAX, OC_ML_BMTREE},
+    {INT64_MAX, 16, OC_ML_BMTREE}, {INT64_MAX, 32, OC_ML_INORDER},
+    {INT64_MAX, 1024, OC_ML_BMTREE}, {INT64_MAX, 2048, OC_ML_INORDER},
+    {INT64_MAX, 8192, OC_ML_BMTREE}, {INT64_MAX, 16384, OC_ML_INORDER},
+    {INT64_MAX, INT64_MAX, OC_ML_BMTREE},
+};
+
+/* MPICH: MPIR_Reduce_intra_auto: binomial when count * type_size <=
+ * MPIR_CVAR_REDUCE_SHORT_MSG_SIZE (default 2048), the operator is not
+ * built in, or count < pof2; else reduce_scatter_gather (Rabenseifner). */
+#define MPICH_RED_SHORT 2048
+
+int oc_libred_reduce_select(oc_libcoll_rule rule, int64_t P, int64_t bytes, int64_t elem,
+                            oc_mred_lib *out) {
+  if (out == NULL || P < 1 || bytes < 0 || elem < 1) return OC_EINVAL;
+  if (rule == OC_LC_RULE_OMPI) {
+    const size_t n = sizeof OMPI_RED / sizeof OMPI_RED[0];
+    for (size_t i = 0; i < n; i++) {
+      if (P >= OMPI_RED[i].procs) continue;
+      for (size_t j = i; j < n && OMPI_RED[j].procs == OMPI_RED[i].procs; j++)
+        if (bytes < OMPI_RED[j].bytes || OMPI_RED[j].bytes == INT64_MAX) {
+          *out = OMPI_RED[j].lib;
+          return OC_OK;
+        }
+      break;
+    }
+    return OC_EINVAL; /* not reached: the last rows take everything */
+  }
+  if (rule == OC_LC_RULE_MPICH) {
+    int64_t pof2 = 1;
+    while (pof2 <= P / 2) pof2 *= 2;
+    *out = (bytes <= MPICH_RED_SHORT || bytes / elem < pof2) ? OC_ML_BINOMIAL : OC_ML_RABEN;
+    return OC_OK;
+  }
+  return OC_EINVAL;
 }

@@ -29,13 +29,15 @@
  *              about reduce + broadcast.
  *   LIBRED     (reduce only) the MPI libraries' reduce programs (oc_rpshape.c:
  *              Open MPI's segmented chain, binary, binomial and in-order
- *              trees, linear, Rabenseifner's reduce-scatter + gather), the
- *              trees at a few segment sizes (search_libred).
+ *              trees, linear, Rabenseifner's reduce-scatter + gather), as
+ *              `optcast compare reduce` runs them (search_libred).
  *   RD, RING, RABEN, REDBCAST, LINEAR (allreduce only) the MPI libraries'
  *              allreduce programs (sources and costs in oc_rpshape.c):
  *              recursive doubling about
  *              log2(P) (h + (m-1)G + m), the ring and Rabenseifner about
  *              2 (P-1)/P m G plus 2(P-1) h, resp. 2 log2(P) h.
+ *   KARP       (reduce of one packet) Karp et al.'s optimal reduction
+ *              (section 4.2; oc_reduce.c): B(P) for L + 1 and max(g, o+1).
  *   CIRCULANT  (allreduce only) Karp et al. Thm 4.1's circulant schedule
  *              with the packets interleaved (oc_allreduce.c): optimal for
  *              one packet, rounds of length mD for m.
@@ -53,12 +55,11 @@
  * Lower bounds (oc_mreduce_bound), reduce, P >= 2:
  *   R1 = the one-item reduction time (Karp et al. 4.2; oc_reduce_time):
  *        the messages of one packet alone form a one-item reduction.
- *   R2 = L + o + max(m (o + 1), (m-1) G + o + 1) (1: the unit addition
- *        time): the root takes at least
- *        one message of every packet (each must bring the others'
- *        contributions), o each, receive starts G apart, the first at
- *        L + o or later, and after the last reception of a packet adds
- *        (one unit); overheads and additions never overlap.
+ *   R2 = L + 2o + (m-1) G: the root takes at least one message of every
+ *        packet (each must bring the others' contributions), receive
+ *        starts G apart, the first at L + o or later, the last busy for o.
+ *        (Not more: a message may bring a finished value that the root
+ *        copies without adding, as Rabenseifner's gather does.)
  *   R3 = ceil(m (P-1) (2o + 1) / P): every non-root processor sends at
  *        least one message of every packet (its contribution must leave
  *        it), o at each end; a full value of P contributions is built by
@@ -76,7 +77,7 @@
 
 static const char *const MR_NAMES[OC_MR_COUNT] = {
     "reversed", "library", "recursive-doubling", "ring", "rabenseifner", "reduce-bcast", "linear",
-    "circulant"};
+    "circulant", "karp-reduction"};
 
 static const char *const ML_NAMES[OC_ML_COUNT] = {
     "chain", "binary", "binomial", "bmtree", "in-order-binary", "linear", "rabenseifner"};
@@ -202,6 +203,31 @@ static int bcast_msgs(const oc_params *p, int64_t root, int64_t m, const oc_mbca
   return e;
 }
 
+/* Karp et al.'s optimal one-item reduction (commutative), its messages as
+ * a vector schedule of one packet (the verifier adds in arrival order, as
+ * early as the rules allow: no later than the plan's own additions) */
+static int karp_one(const oc_params *p, int64_t root, int64_t m, oc_sched *out, int64_t *time) {
+  oc_reduce *x = NULL;
+  oc_sched s, tmp, *o = out != NULL ? out : &tmp;
+  oc_verdict v;
+  int e;
+  if (m != 1) return OC_EINVAL;
+  if (p->P > OC_REDUCE_PLAN_MAX) return OC_ERANGE;
+  if ((e = oc_reduce_new(&x, p, root, 0)) != OC_OK) return e;
+  oc_sched_init(&s);
+  oc_sched_init(&tmp);
+  e = oc_reduce_schedule(x, &s);
+  oc_reduce_free(x);
+  for (size_t i = 0; i < s.n && e == OC_OK; i++)
+    e = oc_sched_push(o, s.msg[i].t, s.msg[i].src, s.msg[i].dst, 0);
+  if (e == OC_OK && (e = oc_verify_vreduce(p, root, 1, o, &v)) == OC_OK)
+    e = v.ok ? OC_OK : OC_EINVALID;
+  if (e == OC_OK) *time = v.time;
+  oc_sched_free(&s);
+  oc_sched_free(&tmp);
+  return e;
+}
+
 int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
                    oc_sched *out, int64_t *time) {
   oc_rprog b;
@@ -213,8 +239,10 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
   if (cfg == NULL || time == NULL) return OC_EINVAL;
   if ((e = mr_check(p, root, m)) != OC_OK) return e;
   if (cfg->family < 0 || cfg->family >= OC_MR_COUNT) return OC_EINVAL;
-  if ((cfg->family == OC_MR_LIBRED) != (root >= 0) && cfg->family != OC_MR_REVERSED)
-    return OC_EINVAL; /* LIBRED: reduce only; the other families: allreduce only */
+  if ((cfg->family == OC_MR_LIBRED || cfg->family == OC_MR_KARP) != (root >= 0) &&
+      cfg->family != OC_MR_REVERSED)
+    return OC_EINVAL; /* LIBRED, KARP: reduce only; the others: allreduce only */
+  if (cfg->family == OC_MR_KARP) return karp_one(p, root, m, out, time);
   if (cfg->family == OC_MR_LIBRED && (cfg->lib < 0 || cfg->lib >= OC_ML_COUNT || cfg->seg < 0))
     return OC_EINVAL;
   if (cfg->family == OC_MR_CIRCULANT) {
@@ -305,10 +333,13 @@ static int try_one(const oc_params *p, int64_t root, int64_t m, oc_mreduce_info 
  * oc_mb_degree_order ranks first) is timed as a broadcast: cheap, no
  * schedule.  A reduction is about its broadcast run backwards, plus the
  * additions, so the broadcast time ranks the candidates; then the
- * MR_TOP best of them, and each construction's best, are built reversed
- * and timed.  The first pass costs about one oc_mbcast_plan, the second
- * at most MR_TOP + OC_MB_COUNT candidates of two simulations each. */
-#define MR_TOP 6
+ * MR_TOP best of them, and each construction's best (unless its broadcast
+ * takes 1.25 times the best one's), are built reversed and timed.  The
+ * first pass costs about one oc_mbcast_plan, the second at most MR_TOP +
+ * OC_MB_COUNT candidates of two simulations each.  (Measured on twelve
+ * instances: the top 6 and 1.5 times chose the same in all twelve, the
+ * top 3 and 1.1 times lost in two; 25% less time at P = m = 1024.) */
+#define MR_TOP 4
 #define MR_CANDS 512
 typedef struct mr_cand {
   oc_mbcast_info cfg;
@@ -372,7 +403,8 @@ static int search_reversed(const oc_params *p, int64_t root, int64_t m, oc_mbcas
     for (int k = nc; k-- > 0;) bestseg[c[k].cfg.alg] = c[k].cfg.seg;
   for (int k = 0; k < nc && e == OC_OK; k++) {
     oc_mreduce_info x;
-    if (k >= MR_TOP && taken[c[k].cfg.alg]) continue; /* past the top: each one's best */
+    /* past the top: each construction's best, unless hopeless as a broadcast */
+    if (k >= MR_TOP && (taken[c[k].cfg.alg] || c[k].bt > c[0].bt + c[0].bt / 4)) continue;
     taken[c[k].cfg.alg] = 1;
     memset(&x, 0, sizeof x);
     x.family = OC_MR_REVERSED;
@@ -384,34 +416,25 @@ static int search_reversed(const oc_params *p, int64_t root, int64_t m, oc_mbcas
   return e;
 }
 
-/* The libraries' reduce programs: the trees whole and in segments of one
- * packet (the libraries' usual ends) and around the segment size at which
- * the same tree broadcasts fastest (bestseg, by oc_mbcast_alg; s/2, s,
- * 2s); linear (up to P = 256: its P - 1 senders queue at one receiver);
- * Rabenseifner's. */
+/* The libraries' reduce programs as `optcast compare reduce` runs them:
+ * the trees whole, the chain and the binary tree also in segments of one
+ * packet (Open MPI's pipeline) and of the size at which the same tree
+ * broadcasts fastest (bestseg, by oc_mbcast_alg); linear (up to P = 256:
+ * its P - 1 senders queue at one receiver); Rabenseifner's. */
 static int search_libred(const oc_params *p, int64_t root, int64_t m, const int64_t *bestseg,
                          mr_best *r) {
-  static const oc_mbcast_alg SAME[OC_ML_COUNT] = {OC_MB_CHAIN, OC_MB_BINARY, OC_MB_BINOMIAL,
-                                                  OC_MB_BINOMIAL, OC_MB_BINARY, OC_MB_BEST,
-                                                  OC_MB_BEST};
   for (int l = 0; l < OC_ML_COUNT; l++) {
-    int64_t segs[5], ns = 0;
+    int64_t segs[3], ns = 0;
     if (l == OC_ML_LINEAR && p->P > 256) continue;
     segs[ns++] = m;
-    if (l <= OC_ML_INORDER) {
-      int64_t b = bestseg[SAME[l]];
+    if (l == OC_ML_CHAIN || l == OC_ML_BINARY) {
+      int64_t b = bestseg[l == OC_ML_CHAIN ? OC_MB_CHAIN : OC_MB_BINARY];
       if (m > 1) segs[ns++] = 1;
-      if (b > 0) {
-        segs[ns++] = b;
-        segs[ns++] = oc_min64(m, 2 * b);
-        segs[ns++] = (b + 1) / 2;
-      }
+      if (b > 1 && b < m) segs[ns++] = b;
     }
     for (int64_t i = 0; i < ns; i++) {
       oc_mreduce_info c;
-      int e, dup = 0;
-      for (int64_t k = 0; k < i; k++) dup |= segs[k] == segs[i];
-      if (dup) continue;
+      int e;
       memset(&c, 0, sizeof c);
       c.family = OC_MR_LIBRED;
       c.lib = (oc_mred_lib)l;
@@ -435,6 +458,12 @@ int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg a
     int64_t bestseg[OC_MB_COUNT] = {0};
     if ((e = search_reversed(p, root, m, alg, &r, NULL, bestseg)) != OC_OK) return e;
     if (alg == OC_MB_BEST && (e = search_libred(p, root, m, bestseg, &r)) != OC_OK) return e;
+    if (alg == OC_MB_BEST && m == 1) { /* one packet: the optimal reduction */
+      oc_mreduce_info c;
+      memset(&c, 0, sizeof c);
+      c.family = OC_MR_KARP;
+      if ((e = try_one(p, root, m, &c, &r)) != OC_OK) return e;
+    }
   } else {
     /* allreduce: the best reduction to 0 and broadcast from 0, composed */
     mr_best red;
@@ -453,7 +482,7 @@ int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg a
       }
     }
     if (alg == OC_MB_BEST)
-      for (int f = OC_MR_RD; f < OC_MR_COUNT; f++) {
+      for (int f = OC_MR_RD; f <= OC_MR_CIRCULANT; f++) {
         oc_mreduce_info c;
         memset(&c, 0, sizeof c);
         c.family = (oc_mred_family)f;
@@ -483,13 +512,15 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
   if (i == NULL || buf == NULL || n == 0) return OC_EINVAL;
   if (i->family == OC_MR_LIBRED) {
     if (i->seg > 0 && i->seg < m && i->lib <= OC_ML_INORDER)
-      snprintf(buf, n, "%s reduce, segments of %lld", oc_mred_lib_name(i->lib), (long long)i->seg);
+      snprintf(buf, n, "%s reduce in segments of %lld", oc_mred_lib_name(i->lib),
+               (long long)i->seg);
     else
       snprintf(buf, n, "%s reduce", oc_mred_lib_name(i->lib));
     return OC_OK;
   }
   if (i->family != OC_MR_REVERSED) {
-    snprintf(buf, n, "%s", oc_mred_family_name(i->family));
+    snprintf(buf, n, "%s", i->family == OC_MR_CIRCULANT ? "circulant (Karp Thm 4.1 extended)"
+                                                          : oc_mred_family_name(i->family));
     return OC_OK;
   }
   x[0] = &i->red;
@@ -502,7 +533,7 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
     if (x[k]->seg >= m || x[k]->alg == OC_MB_SCATTER_RD || x[k]->alg == OC_MB_SCATTER_RING)
       snprintf(o[k], 64, "%s%s", oc_mbcast_alg_name(x[k]->alg), deg);
     else
-      snprintf(o[k], 64, "%s%s, segments of %lld", oc_mbcast_alg_name(x[k]->alg), deg,
+      snprintf(o[k], 64, "%s%s in segments of %lld", oc_mbcast_alg_name(x[k]->alg), deg,
                (long long)x[k]->seg);
   }
   if (root >= 0)
@@ -524,9 +555,7 @@ int oc_mreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char **so
     return OC_OK;
   }
   G = oc_max64(p->g, p->o);
-  r2 = oc_add_sat(p->L + p->o,
-                  oc_max64(oc_mul_sat(m, p->o + p->unit),
-                           oc_add_sat(oc_mul_sat(m - 1, G), p->o + p->unit)));
+  r2 = oc_add_sat(p->L + 2 * p->o, oc_mul_sat(m - 1, G));
   if (r2 >= OC_SAT) return OC_ERANGE;
   *lb = oc_max64(r1, r2);
   /* the work: m(P-1) messages, o at each end, and m(P-1) additions */
@@ -536,8 +565,7 @@ int oc_mreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char **so
   *lb = oc_max64(*lb, r3);
   if (source != NULL)
     *source = *lb == r1   ? "one packet's reduction (Karp et al. 4.2)"
-              : *lb == r2 ? "the root's receptions: L + o + max(m(o+1), (m-1) max(g,o) + o + 1), "
-                            "1 an addition"
+              : *lb == r2 ? "the root's receptions: L + 2o + (m-1) max(g,o)"
                           : "the work: m(P-1) messages at 2o and m(P-1) additions over P "
                             "processors";
   return OC_OK;

@@ -1,0 +1,357 @@
+/* test_mreduce.c - reduce and allreduce of m packets in LogP (oc_mreduce.c):
+ * every construction passes the vector verifier with the simulator's time,
+ * nothing beats the lower bounds, the chosen schedule is never slower than
+ * any MPI-library row of `optcast compare reduce|allreduce`, damaged
+ * schedules are rejected, and the vector CSV form reads back what it
+ * wrote. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+
+static void fail_params(int line, const char *what, const oc_params *p, int64_t root, int64_t m,
+                        int64_t t, int64_t other) {
+  test_failf(__FILE__, line, "%s: P=%lld L=%lld o=%lld g=%lld root=%lld m=%lld: %lld vs %lld",
+             what, (long long)p->P, (long long)p->L, (long long)p->o, (long long)p->g,
+             (long long)root, (long long)m, (long long)t, (long long)other);
+}
+
+/* one candidate through the verifier: the simulator's time, no lower */
+static void check_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *c,
+                      int64_t lb, const char *what) {
+  oc_sched s;
+  oc_verdict v;
+  int64_t t = -1;
+  int e;
+  oc_sched_init(&s);
+  e = oc_mreduce_run(p, root, m, c, &s, &t);
+  if (e == OC_ERANGE) { /* the circulant past its limits */
+    oc_sched_free(&s);
+    return;
+  }
+  if (e != OC_OK) fail_params(__LINE__, what, p, root, m, e, 0);
+  CHECK_OK(oc_verify_vreduce(p, root, m, &s, &v));
+  if (!v.ok || v.time != t) {
+    printf("    %s: %s\n", what, v.detail);
+    fail_params(__LINE__, what, p, root, m, t, v.time);
+  }
+  if (t < lb) fail_params(__LINE__, "below the lower bound", p, root, m, t, lb);
+  oc_sched_free(&s);
+}
+
+/* Random (P, L, o, g, m, root), o > g and 2o > g included: every
+ * construction (each broadcast run backwards at a random segment size, each
+ * library program, for allreduce the composed ones and the other families)
+ * and the chosen one pass oc_verify_vreduce with the planned time, none is
+ * below the lower bound; for m = 1 the reduce is the optimal reduction
+ * time. */
+void test_mreduce_random(void) {
+  int rounds = test_sweep() ? 4000 : (test_valgrind() ? 40 : 300);
+  for (int it = 0; it < rounds; it++) {
+    oc_params p;
+    int64_t m, root, lb, alb, R;
+    oc_mreduce_info info;
+    test_rand_logp(&p, it % 10 == 0 ? 200 : 20);
+    m = test_range(1, it % 3 == 0 ? 20 : 5);
+    root = test_range(0, p.P - 1);
+    CHECK_OK(oc_mreduce_bound(&p, m, &lb, NULL));
+    CHECK_OK(oc_allreduce_vector_bound(&p, m, &alb));
+    CHECK_OK(oc_reduce_time(&p, &R));
+    for (int a = 0; a < OC_MB_COUNT; a++) {
+      oc_mreduce_info c;
+      memset(&c, 0, sizeof c);
+      c.family = OC_MR_REVERSED;
+      c.red.alg = (oc_mbcast_alg)a;
+      c.red.seg = test_range(0, m);
+      c.red.degree = p.P > 2 ? test_range(2, p.P - 1) : 2;
+      if (a == OC_MB_MULTITREE && p.P < 3) continue;
+      check_run(&p, root, m, &c, lb, oc_mbcast_alg_name((oc_mbcast_alg)a));
+      c.bc.alg = (oc_mbcast_alg)test_range(0, OC_MB_COUNT - 1);
+      c.bc.seg = test_range(0, m);
+      c.bc.degree = c.red.degree;
+      if (c.bc.alg == OC_MB_MULTITREE && p.P < 3) c.bc.alg = OC_MB_CHAIN;
+      check_run(&p, -1, m, &c, alb, "allreduce: reversed + broadcast");
+    }
+    for (int l = 0; l < OC_ML_COUNT; l++) {
+      oc_mreduce_info c;
+      memset(&c, 0, sizeof c);
+      c.family = OC_MR_LIBRED;
+      c.lib = (oc_mred_lib)l;
+      c.seg = test_range(0, m);
+      check_run(&p, root, m, &c, lb, oc_mred_lib_name((oc_mred_lib)l));
+    }
+    for (int f = OC_MR_RD; f <= OC_MR_CIRCULANT; f++) {
+      oc_mreduce_info c;
+      memset(&c, 0, sizeof c);
+      c.family = (oc_mred_family)f;
+      check_run(&p, -1, m, &c, alb, oc_mred_family_name((oc_mred_family)f));
+    }
+    for (int k = 0; k < 2; k++) {
+      int64_t r = k == 0 ? root : -1;
+      oc_sched s;
+      oc_verdict v;
+      oc_sched_init(&s);
+      CHECK_OK(oc_mreduce_plan(&p, r, m, OC_MB_BEST, &s, &info));
+      CHECK_OK(oc_verify_vreduce(&p, r, m, &s, &v));
+      if (!v.ok || v.time != info.time) fail_params(__LINE__, "best", &p, r, m, info.time, v.time);
+      if (info.time < (k == 0 ? lb : alb))
+        fail_params(__LINE__, "best below the bound", &p, r, m, info.time, k == 0 ? lb : alb);
+      if (k == 0 && m == 1 && p.P > 1 && info.time != R)
+        fail_params(__LINE__, "one packet: not the optimal reduction", &p, r, m, info.time, R);
+      oc_sched_free(&s);
+    }
+  }
+}
+
+/* the reduce rows of `optcast compare reduce`: every library program
+ * unsegmented, the pipeline (chain) in segments of one packet, and the
+ * defaults' picks for bytes = 16 m (the CM-5 preset's packet) and 2048 m */
+static void check_not_slower(const oc_params *p, int64_t root, int64_t m) {
+  oc_mreduce_info info;
+  CHECK_OK(oc_mreduce_plan(p, root, m, OC_MB_BEST, NULL, &info));
+  for (int l = 0; l < OC_ML_COUNT; l++)
+    for (int k = 0; k < 2; k++) {
+      oc_sched s;
+      int64_t t;
+      if (k == 1 && l != OC_ML_CHAIN) continue;
+      oc_sched_init(&s);
+      CHECK_OK(oc_libred_reduce(p, root, m, (oc_mred_lib)l, k, &s, &t));
+      if (t < info.time)
+        fail_params(__LINE__, oc_mred_lib_name((oc_mred_lib)l), p, root, m, info.time, t);
+      oc_sched_free(&s);
+    }
+  for (int rule = OC_LC_RULE_OMPI; rule <= OC_LC_RULE_MPICH; rule++)
+    for (int k = 0; k < 2; k++) {
+      oc_mred_lib lib;
+      oc_sched s;
+      int64_t t;
+      CHECK_OK(oc_libred_reduce_select((oc_libcoll_rule)rule, p->P, (k ? 2048 : 16) * m, 8,
+                                       &lib));
+      oc_sched_init(&s);
+      CHECK_OK(oc_libred_reduce(p, root, m, lib, 0, &s, &t));
+      if (t < info.time) fail_params(__LINE__, "a default", p, root, m, info.time, t);
+      oc_sched_free(&s);
+    }
+  CHECK_OK(oc_mreduce_plan(p, -1, m, OC_MB_BEST, NULL, &info));
+  for (int a = 0; a < OC_LR_COUNT; a++) {
+    oc_sched s;
+    int64_t t;
+    oc_sched_init(&s);
+    CHECK_OK(oc_libred_allreduce(p, m, (oc_libred_alg)a, &s, &t));
+    if (t < info.time)
+      fail_params(__LINE__, oc_libred_alg_name((oc_libred_alg)a), p, -1, m, info.time, t);
+    oc_sched_free(&s);
+  }
+}
+
+/* Never slower: on a grid of the four presets' parameters and raw ones
+ * (2o > g, o > g, g >= 2o, o = 0), P from 2 to 100, m from 1 to 32, and on
+ * random instances, the chosen reduce and allreduce take no longer than
+ * any library row. */
+void test_mreduce_never_slower(void) {
+  int rounds = test_sweep() ? 2000 : (test_valgrind() ? 10 : 120);
+  for (int it = 0; it < rounds; it++) {
+    oc_params p;
+    test_rand_logp(&p, 40);
+    check_not_slower(&p, test_range(0, p.P - 1), test_range(1, 12));
+  }
+  static const int64_t PAR[][3] = {{6, 2, 4},   {74, 15, 11}, {25, 15, 10}, {740, 40, 1},
+                                   {3, 2, 1},   {1, 3, 2},    {5, 1, 4},    {4, 0, 1},
+                                   {0, 2, 3}};
+  static const int64_t PS[] = {2, 3, 8, 13, 64, 100};
+  size_t nps = test_valgrind() ? 3 : sizeof PS / sizeof PS[0];
+  static const int64_t MS[] = {1, 2, 5, 16, 32};
+  size_t nms = test_valgrind() ? 3 : sizeof MS / sizeof MS[0];
+  for (size_t a = 0; a < sizeof PAR / sizeof PAR[0]; a++)
+    for (size_t i = 0; i < nps; i++)
+      for (size_t j = 0; j < nms; j++) {
+        oc_params p;
+        CHECK_OK(oc_params_logp(&p, PS[i], PAR[a][0], PAR[a][1], PAR[a][2]));
+        check_not_slower(&p, PS[i] / 3, MS[j]);
+      }
+}
+
+/* Damaged schedules are rejected: a message of a processor that has
+ * received that packet moved to time 0 (it would carry less than it
+ * should), the next send of a sender moved one unit after the previous
+ * one's start (into its overhead or its gap), a message dropped. */
+void test_mreduce_mutants(void) {
+  int tried[3] = {0, 0, 0};
+  int rounds = test_valgrind() ? 90 : 300;
+  for (int it = 0; it < rounds; it++) {
+    oc_params p;
+    oc_sched s;
+    oc_verdict v;
+    oc_mreduce_info info;
+    int64_t m, root;
+    size_t i, n;
+    test_rand_logp(&p, 24);
+    if (p.P < 3) continue;
+    m = test_range(1, 6);
+    root = it % 2 ? test_range(0, p.P - 1) : -1;
+    oc_sched_init(&s);
+    CHECK_OK(oc_mreduce_plan(&p, root, m, OC_MB_BEST, &s, &info));
+    n = s.n;
+    i = (size_t)test_range(0, (int64_t)n - 1);
+    switch (it % 3) {
+    case 0: { /* a sender that received the packet earlier (an add): sent at 0 */
+      size_t k, j = n;
+      for (k = 0; k < n && j == n; k++) {
+        size_t c = (i + k) % n;
+        for (size_t x = 0; x < n; x++)
+          if (s.msg[x].dst == s.msg[c].src && s.msg[x].item == s.msg[c].item &&
+              s.msg[x].t < s.msg[c].t && (s.copy == NULL || !s.copy[x]) && s.msg[c].t > 0 &&
+              s.hist == NULL) {
+            j = c;
+            break;
+          }
+      }
+      if (j == n) break;
+      s.msg[j].t = 0;
+      tried[0]++;
+      CHECK_OK(oc_verify_vreduce(&p, root, m, &s, &v));
+      if (v.ok) fail_params(__LINE__, "early partial accepted", &p, root, m, (int64_t)j, 0);
+      break;
+    }
+    case 1: { /* the next send of the same sender, one unit after the previous one's start */
+      size_t j;
+      for (j = i + 1; j < n && s.msg[j].src != s.msg[i].src; j++) {
+      }
+      if (j == n || s.msg[j].t <= s.msg[i].t + 1) break;
+      if (p.g <= 1 && p.o <= 1) break; /* one unit later is legal then */
+      s.msg[j].t = s.msg[i].t + 1;
+      tried[1]++;
+      CHECK_OK(oc_verify_vreduce(&p, root, m, &s, &v));
+      if (v.ok) fail_params(__LINE__, "crowded send accepted", &p, root, m, s.msg[i].t, s.msg[j].t);
+      break;
+    }
+    default: { /* a dropped message */
+      oc_sched d;
+      oc_sched_init(&d);
+      for (size_t k = 0; k < n; k++)
+        if (k != i) {
+          CHECK_OK(oc_sched_push(&d, s.msg[k].t, s.msg[k].src, s.msg[k].dst, s.msg[k].item));
+        }
+      /* the columns, without row i */
+      if (s.copy) CHECK_OK(oc_sched_add_col(&d, OC_COL_COPY));
+      if (s.seq) CHECK_OK(oc_sched_add_col(&d, OC_COL_SEQ));
+      if (s.not_before) CHECK_OK(oc_sched_add_col(&d, OC_COL_NOT_BEFORE));
+      if (s.hist) CHECK_OK(oc_sched_add_col(&d, OC_COL_HIST));
+      for (size_t k = 0, w = 0; k < n; k++) {
+        if (k == i) continue;
+        if (s.copy) d.copy[w] = s.copy[k];
+        if (s.not_before) d.not_before[w] = s.not_before[k];
+        if (s.hist) d.hist[w] = s.hist[k];
+        if (s.seq) /* the receiver's later receives move up one */
+          d.seq[w] = s.seq[k] - (s.msg[k].dst == s.msg[i].dst && s.seq[k] > s.seq[i]);
+        w++;
+      }
+      tried[2]++;
+      CHECK_OK(oc_verify_vreduce(&p, root, m, &d, &v));
+      if (v.ok)
+        test_failf(__FILE__, __LINE__,
+                   "dropped %lld->%lld item %lld accepted: P=%lld L=%lld o=%lld g=%lld m=%lld "
+                   "root=%lld",
+                   (long long)s.msg[i].src, (long long)s.msg[i].dst, (long long)s.msg[i].item,
+                   (long long)p.P, (long long)p.L, (long long)p.o, (long long)p.g,
+                   (long long)m, (long long)root);
+      oc_sched_free(&d);
+      break;
+    }
+    }
+    oc_sched_free(&s);
+  }
+  for (int k = 0; k < 3; k++) CHECK(tried[k] > 10);
+}
+
+/* The lower bound from its three definitions (oc_mreduce.c), and the
+ * arguments' checks. */
+void test_mreduce_bound_formula(void) {
+  for (int it = 0; it < 600; it++) {
+    oc_params p;
+    int64_t m = test_range(1, 300), lb, R1, r2, r3, G, want;
+    test_rand_logp(&p, it % 5 == 0 ? 5000 : 60);
+    CHECK_OK(oc_mreduce_bound(&p, m, &lb, NULL));
+    if (p.P < 2) {
+      CHECK_EQ(lb, 0);
+      continue;
+    }
+    CHECK_OK(oc_reduce_time(&p, &R1));
+    G = p.g > p.o ? p.g : p.o;
+    r2 = p.L + 2 * p.o + (m - 1) * G;
+    r3 = (m * (p.P - 1) * (2 * p.o + 1) + p.P - 1) / p.P;
+    want = R1 > r2 ? R1 : r2;
+    if (r3 > want) want = r3;
+    if (lb != want) fail_params(__LINE__, "bound", &p, 0, m, lb, want);
+  }
+  {
+    oc_params p;
+    oc_mreduce_info info;
+    int64_t t;
+    CHECK_OK(oc_params_logp(&p, 8, 6, 2, 4));
+    CHECK_EQ(oc_mreduce_plan(&p, 8, 4, OC_MB_BEST, NULL, &info), OC_EINVAL);
+    CHECK_EQ(oc_mreduce_plan(&p, -2, 4, OC_MB_BEST, NULL, &info), OC_EINVAL);
+    CHECK_EQ(oc_mreduce_plan(&p, 0, 0, OC_MB_BEST, NULL, &info), OC_EINVAL);
+    CHECK_EQ(oc_mreduce_plan(&p, 0, OC_MREDUCE_MAX, OC_MB_BEST, NULL, &info), OC_ERANGE);
+    memset(&info, 0, sizeof info);
+    info.family = OC_MR_RING; /* allreduce only */
+    CHECK_EQ(oc_mreduce_run(&p, 0, 4, &info, NULL, &t), OC_EINVAL);
+    info.family = OC_MR_LIBRED; /* reduce only */
+    CHECK_EQ(oc_mreduce_run(&p, -1, 4, &info, NULL, &t), OC_EINVAL);
+    info.lib = OC_ML_COUNT;
+    CHECK_EQ(oc_mreduce_run(&p, 0, 4, &info, NULL, &t), OC_EINVAL);
+    CHECK_EQ(oc_mreduce_bound(&p, 0, &t, NULL), OC_EINVAL);
+  }
+}
+
+/* plan -> the vector CSV form -> read back -> the same verdict and time;
+ * and the reader's refusals */
+void test_mreduce_csv(void) {
+  for (int it = 0; it < 60; it++) {
+    oc_params p;
+    oc_sched s, back;
+    oc_verdict v;
+    oc_mreduce_info info;
+    int64_t m, root;
+    char *buf = NULL, err[200];
+    size_t len = 0;
+    FILE *f;
+    test_rand_logp(&p, 16);
+    m = test_range(1, 4);
+    root = it % 2 ? test_range(0, p.P - 1) : -1;
+    oc_sched_init(&s);
+    oc_sched_init(&back);
+    CHECK_OK(oc_mreduce_plan(&p, root, m, OC_MB_BEST, &s, &info));
+    CHECK_OK(oc_sched_sort(&s));
+    f = open_memstream(&buf, &len);
+    CHECK(f != NULL);
+    CHECK_OK(oc_sched_write_csv(f, &s, &p));
+    CHECK(fclose(f) == 0);
+    CHECK_OK(oc_sched_read_csv_vector(buf, len, &p, &back, err, sizeof err));
+    CHECK_OK(oc_verify_vreduce(&p, root, m, &back, &v));
+    if (!v.ok || v.time != info.time) fail_params(__LINE__, "csv", &p, root, m, v.time, info.time);
+    free(buf);
+    oc_sched_free(&s);
+    oc_sched_free(&back);
+  }
+  {
+    static const char *const BAD[] = {
+        "time,src,dst,item,op,seq,not_before,hist\n0,1,0,0,mul,-,-,-\n",
+        "time,src,dst,item,op,seq,not_before,hist\n0,1,0,0,add,0,-,-\n2,2,0,0,add,-,-,-\n",
+        "time,src,dst,item,op,seq,not_before,hist\n0,1,0,0,add,x,-,-\n",
+        "time,src,dst,item,op,seq,not_before\n0,1,0,0,add,0,0\n",
+        "time,src,dst,item,op,seq,not_before,hist\n0,1,0,0,add,-,-\n"};
+    oc_params p;
+    CHECK_OK(oc_params_logp(&p, 3, 2, 1, 1));
+    for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
+      oc_sched s;
+      char buf[256], err[200];
+      snprintf(buf, sizeof buf, "%s", BAD[k]);
+      oc_sched_init(&s);
+      CHECK_EQ(oc_sched_read_csv_vector(buf, strlen(buf), &p, &s, err, sizeof err), OC_EPARSE);
+      CHECK(strstr(err, "row") != NULL);
+      oc_sched_free(&s);
+    }
+  }
+}
