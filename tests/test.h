@@ -126,6 +126,7 @@
   X(mreduce_mutants)                                                           \
   X(mreduce_bound_formula)                                                     \
   X(mreduce_csv)                                                               \
+  X(mreduce_select)                                                            \
   X(cli_vector_reduce)                                                         \
   X(libcoll_formulas)                                                          \
   X(libcoll_hand)                                                              \

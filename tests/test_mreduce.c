@@ -56,7 +56,7 @@ void test_mreduce_random(void) {
     m = test_range(1, it % 3 == 0 ? 20 : 5);
     root = test_range(0, p.P - 1);
     CHECK_OK(oc_mreduce_bound(&p, m, &lb, NULL));
-    CHECK_OK(oc_allreduce_vector_bound(&p, m, &alb));
+    CHECK_OK(oc_mallreduce_bound(&p, m, &alb, NULL));
     CHECK_OK(oc_reduce_time(&p, &R));
     for (int a = 0; a < OC_MB_COUNT; a++) {
       oc_mreduce_info c;
@@ -265,13 +265,14 @@ void test_mreduce_mutants(void) {
   for (int k = 0; k < 3; k++) CHECK(tried[k] > 10);
 }
 
-/* The lower bound from its three definitions (oc_mreduce.c), and the
- * arguments' checks. */
+/* The lower bound from its four definitions (oc_mreduce.c), the universal
+ * tree's labels enumerated node by node (tests/brute.c) and T scanned one
+ * unit at a time; and the arguments' checks. */
 void test_mreduce_bound_formula(void) {
-  for (int it = 0; it < 600; it++) {
+  for (int it = 0; it < 400; it++) {
     oc_params p;
-    int64_t m = test_range(1, 300), lb, R1, r2, r3, G, want;
-    test_rand_logp(&p, it % 5 == 0 ? 5000 : 60);
+    int64_t m = test_range(1, 300), lb, R1, r2, r3, r4 = -1, G, h, S = 0, n, want, *lab;
+    test_rand_logp(&p, it % 5 == 0 ? 2000 : 60);
     CHECK_OK(oc_mreduce_bound(&p, m, &lb, NULL));
     if (p.P < 2) {
       CHECK_EQ(lb, 0);
@@ -279,10 +280,24 @@ void test_mreduce_bound_formula(void) {
     }
     CHECK_OK(oc_reduce_time(&p, &R1));
     G = p.g > p.o ? p.g : p.o;
-    r2 = p.L + 2 * p.o + (m - 1) * G;
-    r3 = (m * (p.P - 1) * (2 * p.o + 1) + p.P - 1) / p.P;
+    h = p.L + 2 * p.o;
+    n = m * (p.P - 1);
+    r2 = h + (m - 1) * G;
+    r3 = (n * (2 * p.o + 1) + p.P - 1) / p.P;
+    lab = brute_smallest_labels(p.P, h, G);
+    for (int64_t q = 1; q < p.P; q++) S += lab[q];
+    free(lab);
+    for (int64_t T = h;; T++) {
+      int64_t R = (T - h) / G + 1;
+      if (R > n) R = n;
+      if ((p.P - 1) * (T + p.o) - S >= n * p.o + (n - R) * (p.o + 1)) {
+        r4 = T;
+        break;
+      }
+    }
     want = R1 > r2 ? R1 : r2;
     if (r3 > want) want = r3;
+    if (r4 > want) want = r4;
     if (lb != want) fail_params(__LINE__, "bound", &p, 0, m, lb, want);
   }
   {
@@ -302,6 +317,38 @@ void test_mreduce_bound_formula(void) {
     info.lib = OC_ML_COUNT;
     CHECK_EQ(oc_mreduce_run(&p, 0, 4, &info, NULL, &t), OC_EINVAL);
     CHECK_EQ(oc_mreduce_bound(&p, 0, &t, NULL), OC_EINVAL);
+  }
+}
+
+/* The libraries' default reduce picks at a few points of their tables
+ * (oc_libred.c's transcriptions): Open MPI's by communicator size and
+ * bytes, MPICH's short / long rule. */
+void test_mreduce_select(void) {
+  static const struct {
+    int rule;
+    int64_t P, bytes, elem;
+    oc_mred_lib want;
+  } C[] = {
+      {OC_LC_RULE_OMPI, 2, 4, 8, OC_ML_RABEN},       {OC_LC_RULE_OMPI, 3, 100, 8, OC_ML_LINEAR},
+      {OC_LC_RULE_OMPI, 3, 600000, 8, OC_ML_CHAIN},  {OC_LC_RULE_OMPI, 8, 100, 8, OC_ML_BINARY},
+      {OC_LC_RULE_OMPI, 8, 10000, 8, OC_ML_BMTREE},  {OC_LC_RULE_OMPI, 64, 1, 8, OC_ML_BMTREE},
+      {OC_LC_RULE_OMPI, 300, 10000, 8, OC_ML_INORDER}, {OC_LC_RULE_OMPI, 5000, 20, 8, OC_ML_INORDER},
+      {OC_LC_RULE_OMPI, 5000, INT64_MAX, 8, OC_ML_BMTREE},
+      {OC_LC_RULE_MPICH, 8, 2048, 8, OC_ML_BINOMIAL}, {OC_LC_RULE_MPICH, 8, 4096, 8, OC_ML_RABEN},
+      {OC_LC_RULE_MPICH, 8, 4096, 1024, OC_ML_BINOMIAL},
+  };
+  for (size_t i = 0; i < sizeof C / sizeof C[0]; i++) {
+    oc_mred_lib got;
+    CHECK_OK(oc_libred_reduce_select((oc_libcoll_rule)C[i].rule, C[i].P, C[i].bytes, C[i].elem,
+                                     &got));
+    if (got != C[i].want)
+      test_failf(__FILE__, __LINE__, "case %zu: %s, want %s", i, oc_mred_lib_name(got),
+                 oc_mred_lib_name(C[i].want));
+  }
+  {
+    oc_mred_lib got;
+    CHECK_EQ(oc_libred_reduce_select(OC_LC_RULE_OMPI, 0, 8, 8, &got), OC_EINVAL);
+    CHECK_EQ(oc_libred_reduce_select((oc_libcoll_rule)7, 8, 8, 8, &got), OC_EINVAL);
   }
 }
 

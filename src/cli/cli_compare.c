@@ -315,7 +315,7 @@ static int compare_allreduce_one(const oc_params *p, int64_t m, int64_t bytes, c
   int e, n = 0;
   memset(res, 0, sizeof *res);
   res->P = p->P;
-  if ((e = oc_allreduce_vector_bound(p, m, &res->lb)) != OC_OK) return e;
+  if ((e = oc_mallreduce_bound(p, m, &res->lb, &res->lb_source)) != OC_OK) return e;
   if ((e = optcast_vec_row(p, -1, m, &res->row[n++])) != OC_OK) return e;
   for (size_t i = 0; i < sizeof LR_ROWS / sizeof LR_ROWS[0]; i++) {
     cmp_row *r = &res->row[n++];
@@ -558,8 +558,7 @@ static void text_one(const cmp_ctx *c, const cmp_result *r) {
   if (c->allreduce || c->reduce) printf(" of %d-byte elements", CMP_ELEM);
   printf(" for the selection rules)\n");
   if (c->allreduce)
-    printf("lower bound %lld (max(R(P), L + 2o + (m-1) max(g,o), 2mo + ceil(m(P-1)/P)), R(P) "
-           "the optimal reduction time; optimality not claimed)\n", (long long)r->lb);
+    printf("lower bound %lld (%s; optimality not claimed)\n", (long long)r->lb, r->lb_source);
   else
     printf("lower bound %lld (%s%s)\n", (long long)r->lb,
            c->m == 1 && !c->reduce ? "B(P): optimal for one packet" : r->lb_source,

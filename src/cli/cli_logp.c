@@ -340,7 +340,7 @@ static int lp_verify(cli *c, char *buf, size_t len, cli_res *r) {
     if ((e = oc_verify_vreduce(&c->p, is(c, P_REDUCE) ? c->root : -1, c->items, s, v)) != OC_OK)
       cli_lib_fail("verify", e);
     e = is(c, P_REDUCE) ? oc_mreduce_bound(&c->p, c->items, &r->lb, NULL)
-                        : oc_allreduce_vector_bound(&c->p, c->items, &r->lb);
+                        : oc_mallreduce_bound(&c->p, c->items, &r->lb, NULL);
     if (e != OC_OK) cli_lib_fail("bound", e);
     r->time = v->time;
     r->n = s->n;

@@ -76,6 +76,8 @@ int cli_rank(cli *c) {
   char b1[64], b2[64];
   if (!c->a.set[O_RANK]) die("missing --rank (which processor's plan)");
   c->rank = cli_need_int(c, O_RANK, 0, c->p.P - 1);
+  if (c->items > 1) /* (the library has oc_mbcast_rank for broadcasts; no text for it yet) */
+    die("--items: 'optcast rank' shows one-item plans; got %lld items", (long long)c->items);
   if (is(c, P_REDUCE)) return rank_reduce(c);
   if (c->alg == OC_BCAST_BARNOY)
     die("--algorithm: bar-noy-kipnis has no per-rank view (use karp or "

@@ -75,8 +75,28 @@ done:
  * only pipeline within a step).  Transcribed as thresholds (our table). */
 typedef struct lr_rule {
   int64_t procs, bytes;
-  oc_libred_alg alg;
+  int alg; /* oc_libred_alg (allreduce) or oc_mred_lib (reduce) */
 } lr_rule;
+
+/* a table's pick: the group of the smallest size bound above P, in it the
+ * first byte bound above bytes (the last row of a group takes the rest) */
+static int table_pick(const lr_rule *t, size_t n, int64_t P, int64_t bytes) {
+  for (size_t i = 0; i < n; i++) {
+    if (P >= t[i].procs) continue;
+    for (size_t j = i; j < n && t[j].procs == t[i].procs; j++)
+      if (bytes < t[j].bytes || t[j].bytes == INT64_MAX) return t[j].alg;
+    break;
+  }
+  return -1; /* not reached: the last rows take everything */
+}
+
+/* MPICH's "long vector" test: more than short bytes and at least pof2
+ * elements (a built-in operator) */
+static int mpich_long(int64_t P, int64_t bytes, int64_t elem, int64_t shortmax) {
+  int64_t pof2 = 1;
+  while (pof2 <= P / 2) pof2 *= 2;
+  return bytes > shortmax && bytes / elem >= pof2;
+}
 
 #define ANY INT64_MAX
 static const lr_rule OMPI_AR[] = {
@@ -107,23 +127,13 @@ int oc_libred_select(oc_libcoll_rule rule, int64_t P, int64_t bytes, int64_t ele
                      oc_libred_alg *out) {
   if (out == NULL || P < 1 || bytes < 0 || elem < 1) return OC_EINVAL;
   if (rule == OC_LC_RULE_OMPI) {
-    const size_t n = sizeof OMPI_AR / sizeof OMPI_AR[0];
-    for (size_t i = 0; i < n; i++) {
-      if (P >= OMPI_AR[i].procs) continue;
-      /* i opens the group of the smallest size bound above P */
-      for (size_t j = i; j < n && OMPI_AR[j].procs == OMPI_AR[i].procs; j++)
-        if (bytes < OMPI_AR[j].bytes) {
-          *out = OMPI_AR[j].alg;
-          return OC_OK;
-        }
-      break;
-    }
-    return OC_EINVAL; /* not reached: the last rows take everything */
+    int a = table_pick(OMPI_AR, sizeof OMPI_AR / sizeof OMPI_AR[0], P, bytes);
+    if (a < 0) return OC_EINVAL;
+    *out = (oc_libred_alg)a;
+    return OC_OK;
   }
   if (rule == OC_LC_RULE_MPICH) {
-    int64_t pof2 = 1;
-    while (pof2 <= P / 2) pof2 *= 2;
-    *out = (bytes <= MPICH_AR_SHORT || bytes / elem < pof2) ? OC_LR_RD : OC_LR_RABEN;
+    *out = mpich_long(P, bytes, elem, MPICH_AR_SHORT) ? OC_LR_RABEN : OC_LR_RD;
     return OC_OK;
   }
   return OC_EINVAL;
@@ -178,10 +188,7 @@ int oc_libred_reduce(const oc_params *p, int64_t root, int64_t m, oc_mred_lib li
  * 6 in-order binary, 7 rabenseifner.  Unsegmented, the pipeline is the
  * chain; "chain" with fan-out 2 (two chains from the root) is modelled as
  * the one chain (our table). */
-static const struct {
-  int64_t procs, bytes;
-  oc_mred_lib lib;
-} OMPI_RED[] = {
+static const lr_rule OMPI_RED[] = {
     {4, 8, OC_ML_RABEN}, {4, 16, OC_ML_BINARY}, {4, 32, OC_ML_CHAIN}, {4, 262144, OC_ML_LINEAR},
     {4, 524288, OC_ML_CHAIN}, {4, 1048576, OC_ML_CHAIN}, {4, INT64_MAX, OC_ML_CHAIN},
     {8, 4096, OC_ML_BINARY}, {8, 65536, OC_ML_CHAIN}, {8, 262144, OC_ML_BMTREE},
@@ -208,22 +215,13 @@ int oc_libred_reduce_select(oc_libcoll_rule rule, int64_t P, int64_t bytes, int6
                             oc_mred_lib *out) {
   if (out == NULL || P < 1 || bytes < 0 || elem < 1) return OC_EINVAL;
   if (rule == OC_LC_RULE_OMPI) {
-    const size_t n = sizeof OMPI_RED / sizeof OMPI_RED[0];
-    for (size_t i = 0; i < n; i++) {
-      if (P >= OMPI_RED[i].procs) continue;
-      for (size_t j = i; j < n && OMPI_RED[j].procs == OMPI_RED[i].procs; j++)
-        if (bytes < OMPI_RED[j].bytes || OMPI_RED[j].bytes == INT64_MAX) {
-          *out = OMPI_RED[j].lib;
-          return OC_OK;
-        }
-      break;
-    }
-    return OC_EINVAL; /* not reached: the last rows take everything */
+    int a = table_pick(OMPI_RED, sizeof OMPI_RED / sizeof OMPI_RED[0], P, bytes);
+    if (a < 0) return OC_EINVAL;
+    *out = (oc_mred_lib)a;
+    return OC_OK;
   }
   if (rule == OC_LC_RULE_MPICH) {
-    int64_t pof2 = 1;
-    while (pof2 <= P / 2) pof2 *= 2;
-    *out = (bytes <= MPICH_RED_SHORT || bytes / elem < pof2) ? OC_ML_BINOMIAL : OC_ML_RABEN;
+    *out = mpich_long(P, bytes, elem, MPICH_RED_SHORT) ? OC_ML_RABEN : OC_ML_BINOMIAL;
     return OC_OK;
   }
   return OC_EINVAL;

@@ -344,6 +344,17 @@ static int mb_label_sum(const oc_params *p, int64_t B, int64_t *sum) {
   return OC_OK;
 }
 
+int oc_mb_label_sum(const oc_params *p, int64_t *sum) {
+  int64_t B;
+  int e;
+  if (p->P < 2) {
+    *sum = 0;
+    return OC_OK;
+  }
+  if ((e = oc_bcast_time(p, &B)) != OC_OK) return e;
+  return mb_label_sum(p, B, sum);
+}
+
 int oc_mbcast_bound(const oc_params *p, int64_t m, int64_t *lb, const char **source) {
   int64_t B, lb1, lb2;
   int e;

@@ -54,18 +54,40 @@
  *
  * Lower bounds (oc_mreduce_bound), reduce, P >= 2:
  *   R1 = the one-item reduction time (Karp et al. 4.2; oc_reduce_time):
- *        the messages of one packet alone form a one-item reduction.
+ *        the messages of one packet alone form a one-item reduction (a copy
+ *        only forwards a value built by additions elsewhere: it does not
+ *        let a value grow faster than the additions' recurrence).
  *   R2 = L + 2o + (m-1) G: the root takes at least one message of every
  *        packet (each must bring the others' contributions), receive
  *        starts G apart, the first at L + o or later, the last busy for o.
  *        (Not more: a message may bring a finished value that the root
- *        copies without adding, as Rabenseifner's gather does.)
+ *        copies without adding, as Rabenseifner's gather does.  R1 + (m-1)
+ *        G, the mirror of the broadcast's LB1, is not shown: with g <= o a
+ *        root may take its receptions back to back and add afterwards.)
  *   R3 = ceil(m (P-1) (2o + 1) / P): every non-root processor sends at
  *        least one message of every packet (its contribution must leave
  *        it), o at each end; a full value of P contributions is built by
  *        at least P - 1 additions (each merges two disjoint sets); all of
  *        it is busy time of P processors within [0, T].
- * Allreduce: oc_allreduce_vector_bound.  Work: a candidate costs two
+ *   R4 = the least T >= L + 2o with (P-1)(T + o) - S >= m(P-1) o +
+ *        (m(P-1) - R(T))(o + 1), R(T) = min(m(P-1), floor((T-L-2o)/G) + 1),
+ *        S the sum of the P-1 smallest non-root labels of Karp et al.'s
+ *        universal broadcast tree (oc_mbcast.c): the broadcast's overhead
+ *        bound run backwards.  A non-root processor q has no use for work
+ *        after its last send l_q, so it is busy within [0, l_q + o]; the
+ *        non-root processors send m(P-1) messages or more, o each, receive
+ *        all of them but the R(T) the root can take by T, o each, and do
+ *        all the m(P-1) additions but one per root reception.  And
+ *        sum (T - l_q) >= S: reversing time maps each LogP message to a
+ *        valid one, and q's last message to the processor p it goes to,
+ *        p != root, is followed by a later send of p carrying what it
+ *        brought; so in reversed time these messages form a broadcast from
+ *        the root in which q holds the datum from T - l_q on, and by time
+ *        t at most P(t) processors hold it (Karp et al. Thm 2.1).  When S
+ *        is too costly to sum, (P-1)(L + 2o) stands in.
+ * Allreduce (oc_mallreduce_bound): the larger of oc_allreduce_vector_bound
+ * and the reduce's: an allreduce is a reduce to processor 0 once the
+ * messages that do not feed 0's result are dropped.  Work: a candidate costs two
  * simulations (the broadcast, then the reversed program),
  * O(n log n) for n messages.
  */
@@ -543,30 +565,66 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
   return OC_OK;
 }
 
+/* R4: the least T >= L + 2o with
+ *   (P-1)(T + o) - S >= m(P-1) o + (m(P-1) - R(T)) (o + u),
+ *   R(T) = min(m(P-1), floor((T - L - 2o)/G) + 1),  u the addition's time */
+static int64_t mr_overhead_bound(const oc_params *p, int64_t m, int64_t S) {
+  int64_t P = p->P, o = p->o, u = p->unit, G = oc_max64(p->g, p->o), h = p->L + 2 * p->o;
+  int64_t n = oc_mul_sat(m, P - 1), lo = h, hi;
+  hi = oc_add_sat(oc_add_sat(oc_mul_sat(n, 2 * o + u), S) / (P - 1), h + 1);
+  if (hi >= OC_SAT / 4) return h; /* out of range: the bound is not needed */
+  while (lo < hi) {
+    int64_t T = lo + (hi - lo) / 2;
+    int64_t R = oc_min64(n, (T - h) / G + 1);
+    int64_t have = oc_mul_sat(P - 1, T + o) - S;
+    int64_t need = oc_add_sat(oc_mul_sat(n, o), oc_mul_sat(n - R, o + u));
+    if (have >= need) hi = T;
+    else lo = T + 1;
+  }
+  return lo;
+}
+
 int oc_mreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char **source) {
-  int64_t r1, r2, r3, G;
+  int64_t r1, r2, r3, r4, G, S;
   int e;
   if (p == NULL || lb == NULL || m < 1) return OC_EINVAL;
   if ((e = oc_params_check(p)) != OC_OK) return e;
-  if ((e = oc_reduce_time(p, &r1)) != OC_OK) return e;
   if (p->P < 2) {
     *lb = 0;
     if (source != NULL) *source = "one processor: nothing to do";
     return OC_OK;
   }
+  if ((e = oc_reduce_time(p, &r1)) != OC_OK) return e;
   G = oc_max64(p->g, p->o);
   r2 = oc_add_sat(p->L + 2 * p->o, oc_mul_sat(m - 1, G));
-  if (r2 >= OC_SAT) return OC_ERANGE;
-  *lb = oc_max64(r1, r2);
   /* the work: m(P-1) messages, o at each end, and m(P-1) additions */
   r3 = oc_mul_sat(oc_mul_sat(m, p->P - 1), 2 * p->o + p->unit);
   r3 = r3 >= OC_SAT ? OC_SAT : (r3 + p->P - 1) / p->P;
-  if (r3 >= OC_SAT) return OC_ERANGE;
-  *lb = oc_max64(*lb, r3);
+  if (r2 >= OC_SAT / 4 || r3 >= OC_SAT / 4) return OC_ERANGE;
+  if (oc_mb_label_sum(p, &S) != OC_OK) S = oc_mul_sat(p->P - 1, p->L + 2 * p->o);
+  r4 = mr_overhead_bound(p, m, S);
+  *lb = oc_max64(oc_max64(r1, r2), oc_max64(r3, r4));
   if (source != NULL)
     *source = *lb == r1   ? "one packet's reduction (Karp et al. 4.2)"
               : *lb == r2 ? "the root's receptions: L + 2o + (m-1) max(g,o)"
+              : *lb == r4 ? "overhead: the non-root processors' sends, receptions and additions "
+                            "before their last sends"
                           : "the work: m(P-1) messages at 2o and m(P-1) additions over P "
                             "processors";
+  return OC_OK;
+}
+
+int oc_mallreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char **source) {
+  int64_t a, r;
+  const char *rs;
+  int e;
+  if (p == NULL || lb == NULL || m < 1) return OC_EINVAL;
+  if ((e = oc_allreduce_vector_bound(p, m, &a)) != OC_OK) return e;
+  if ((e = oc_mreduce_bound(p, m, &r, &rs)) != OC_OK) return e;
+  *lb = oc_max64(a, r);
+  if (source != NULL)
+    *source = r > a ? rs
+                    : "max(one packet's reduction, L + 2o + (m-1) max(g,o), 2mo + "
+                      "ceil(m(P-1)/P))";
   return OC_OK;
 }

@@ -127,6 +127,10 @@ int oc_lp_karp_tree(const oc_params *p, int64_t s, oc_bcast **out);
  * most); returns how many. */
 #define OC_MB_DEGREES 21
 int oc_mb_degree_order(const oc_params *p, int64_t m, int64_t *deg);
+/* The sum of the P-1 smallest non-root labels of Karp et al.'s universal
+ * broadcast tree (oc_mbcast.c; the overhead bounds); OC_ERANGE when that
+ * takes more than 2^22 label classes. */
+int oc_mb_label_sum(const oc_params *p, int64_t *sum);
 
 /* ---- reduction programs (oc_rprog.c) -----------------------------------------
  * Sends with "add" or "copy" at the receiver; each send waits until its

@@ -57,9 +57,7 @@ static int pb_mreduce(const oc_problem *pr, int64_t root, oc_sched *out, oc_resu
   if (root >= 0) {
     e = oc_mreduce_bound(&pr->params, pr->items, &res->lower_bound, &res->bound_source);
   } else {
-    e = oc_allreduce_vector_bound(&pr->params, pr->items, &res->lower_bound);
-    res->bound_source = "max(one packet's reduction, L + 2o + (m-1) max(g,o), 2mo + "
-                        "ceil(m(P-1)/P))";
+    e = oc_mallreduce_bound(&pr->params, pr->items, &res->lower_bound, &res->bound_source);
   }
   if (e != OC_OK) return e;
   if ((e = oc_mreduce_plan(&pr->params, root, pr->items, (oc_mbcast_alg)alg, out, &info)) !=
