@@ -55,6 +55,8 @@
   X(kbcast_exact)                                                              \
   X(mbcast_exact_witness)                                                      \
   X(mbcast_exact_bounds)                                                       \
+  X(mreduce_exact_witness)                                                     \
+  X(mreduce_exact_bounds)                                                      \
   X(kbcast_karp_sweep)                                                         \
   X(kbcast_buffered)                                                           \
   X(kbcast_karp_fig4)                                                          \
