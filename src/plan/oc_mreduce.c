@@ -528,7 +528,7 @@ int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg a
 
 int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char *buf,
                         size_t n) {
-  char a[64], b[64];
+  char a[100], b[100];
   const oc_mbcast_info *x[2];
   char *o[2];
   if (i == NULL || buf == NULL || n == 0) return OC_EINVAL;
@@ -553,9 +553,9 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
     char deg[32] = "";
     if (x[k]->degree > 0) snprintf(deg, sizeof deg, " (%lld trees)", (long long)x[k]->degree);
     if (x[k]->seg >= m || x[k]->alg == OC_MB_SCATTER_RD || x[k]->alg == OC_MB_SCATTER_RING)
-      snprintf(o[k], 64, "%s%s", oc_mbcast_alg_name(x[k]->alg), deg);
+      snprintf(o[k], 100, "%s%s", oc_mbcast_alg_name(x[k]->alg), deg);
     else
-      snprintf(o[k], 64, "%s%s in segments of %lld", oc_mbcast_alg_name(x[k]->alg), deg,
+      snprintf(o[k], 100, "%s%s in segments of %lld", oc_mbcast_alg_name(x[k]->alg), deg,
                (long long)x[k]->seg);
   }
   if (root >= 0)
