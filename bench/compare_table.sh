@@ -1,13 +1,13 @@
 #!/bin/sh
-# optcast's broadcast and allreduce against the MPI libraries' algorithms and
-# default selections (`optcast compare bcast|allreduce`), at three presets
+# optcast's broadcast, reduce and allreduce against the MPI libraries'
+# algorithms and default selections (`optcast compare bcast|reduce|allreduce`), at presets
 # and P = 8 .. 4096: one packet, and a larger message.  Every number is a
 # verified LogP schedule time in the preset's unit (machine-independent).
 # For each P: optcast's time (the best optcast row), the lower bound, the
 # fastest library algorithm, the two default selections (which algorithm
 # they pick), and how many times longer each takes than optcast.  "n/a": a
-# row past its builder's size limit (allreduce only).
-# Usage: bench/compare_table.sh [optcast] [bcast|allreduce|all]  (markdown)
+# row past its builder's size limit (reduce and allreduce only).
+# Usage: bench/compare_table.sh [optcast] [bcast|reduce|allreduce|all]  (markdown)
 bin=${1:-./build/optcast}
 which=${2:-all}
 table() { # problem, preset, size option (or empty)
@@ -48,6 +48,12 @@ if [ "$which" = bcast ] || [ "$which" = all ]; then
   table bcast ib-tukey 262144 || exit 1
   table bcast atlahs "" || exit 1
   table bcast atlahs 16384 || exit 1
+fi
+if [ "$which" = reduce ] || [ "$which" = all ]; then
+  table reduce cm5 "" || exit 1
+  table reduce cm5 4096 || exit 1
+  table reduce atlahs "" || exit 1
+  table reduce atlahs 16384 || exit 1
 fi
 if [ "$which" = allreduce ] || [ "$which" = all ]; then
   table allreduce cm5 "" || exit 1

@@ -129,6 +129,7 @@
   X(mreduce_bound_formula)                                                     \
   X(mreduce_csv)                                                               \
   X(mreduce_select)                                                            \
+  X(mreduce_rank_views)                                                        \
   X(cli_vector_reduce)                                                         \
   X(libcoll_formulas)                                                          \
   X(libcoll_hand)                                                              \

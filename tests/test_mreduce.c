@@ -402,3 +402,107 @@ void test_mreduce_csv(void) {
     }
   }
 }
+
+/* A rank's view of a reversed construction (oc_mreduce_rank) against the
+ * global schedule (oc_mreduce_run): the same sends and receptions as sets,
+ * for reduce and allreduce; a reduce's receptions in the order the
+ * program handles them (seq). */
+typedef struct vkey {
+  int64_t peer, item, kind;
+} vkey;
+static int vkey_cmp(const void *a, const void *b) {
+  const vkey *x = (const vkey *)a, *y = (const vkey *)b;
+  if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+  if (x->peer != y->peer) return x->peer < y->peer ? -1 : 1;
+  return (x->item > y->item) - (x->item < y->item);
+}
+
+void test_mreduce_rank_views(void) {
+  static const oc_mbcast_alg ALGS[] = {OC_MB_KARP,     OC_MB_CHAIN,   OC_MB_BINARY,
+                                       OC_MB_BINOMIAL, OC_MB_TWOTREE, OC_MB_MULTITREE};
+  int rounds = test_sweep() ? 2000 : (test_valgrind() ? 40 : 200);
+  for (int it = 0; it < rounds; it++) {
+    oc_params p;
+    oc_mreduce_info c;
+    oc_sched s;
+    oc_mb_rank view;
+    int64_t m, root, t;
+    test_rand_logp(&p, it % 10 == 0 ? 100 : 20);
+    m = test_range(1, 8);
+    root = it % 3 == 0 ? -1 : test_range(0, p.P - 1);
+    memset(&c, 0, sizeof c);
+    c.family = OC_MR_REVERSED;
+    c.red.alg = ALGS[it % 6];
+    c.red.seg = test_range(0, m);
+    c.red.degree = p.P > 2 ? test_range(2, p.P - 1 < 64 ? p.P - 1 : 64) : 2;
+    c.bc = c.red;
+    c.bc.alg = ALGS[(it / 6) % 6];
+    if ((c.red.alg == OC_MB_MULTITREE || c.bc.alg == OC_MB_MULTITREE) && p.P < 3) continue;
+    oc_sched_init(&s);
+    CHECK_OK(oc_mreduce_run(&p, root, m, &c, &s, &t));
+    memset(&view, 0, sizeof view);
+    for (int64_t r = 0; r < p.P; r++) {
+      size_t cap = s.n + 1, ng = 0, nv = 0, ngr = 0, nvr = 0;
+      vkey *g = (vkey *)malloc(cap * sizeof *g), *v = (vkey *)malloc((cap + (size_t)m) * sizeof *v);
+      int64_t *gr = (int64_t *)malloc(cap * 2 * sizeof *gr), *vr = (int64_t *)malloc(cap * 2 * sizeof *vr);
+      CHECK(g && v && gr && vr);
+      for (size_t i = 0; i < s.n; i++) {
+        if (s.msg[i].src == r) g[ng++] = (vkey){s.msg[i].dst, s.msg[i].item, OC_MB_SEND};
+        if (s.msg[i].dst == r) g[ng++] = (vkey){s.msg[i].src, s.msg[i].item, OC_MB_RECV};
+      }
+      /* the reduce's receptions by seq: (peer, item) in handling order */
+      if (root >= 0)
+        for (uint32_t q = 0;; q++) {
+          size_t i;
+          for (i = 0; i < s.n && !(s.msg[i].dst == r && s.seq[i] == q); i++) {
+          }
+          if (i == s.n) break;
+          gr[2 * ngr] = s.msg[i].src;
+          gr[2 * ngr++ + 1] = s.msg[i].item;
+        }
+      CHECK_OK(oc_mreduce_rank(&p, root, m, &c, r, &view));
+      for (size_t i = 0; i < view.n; i++)
+        for (int64_t x = 0; x < view.step[i].len; x++) {
+          int64_t item = view.step[i].kind == OC_MB_RECV && root >= 0
+                             ? view.step[i].item + view.step[i].len - 1 - x /* backwards */
+                             : view.step[i].item + x;
+          CHECK(nv < cap + (size_t)m);
+          v[nv++] = (vkey){view.step[i].peer, item, view.step[i].kind};
+          if (view.step[i].kind == OC_MB_RECV && root >= 0) {
+            vr[2 * nvr] = view.step[i].peer;
+            vr[2 * nvr++ + 1] = item;
+          }
+        }
+      qsort(g, ng, sizeof *g, vkey_cmp);
+      qsort(v, nv, sizeof *v, vkey_cmp);
+      if (ng != nv || memcmp(g, v, ng * sizeof *g) != 0)
+        test_failf(__FILE__, __LINE__, "%s rank %lld: %zu/%zu steps differ; P=%lld m=%lld seg=%lld root=%lld",
+                   oc_mbcast_alg_name(c.red.alg), (long long)r, ng, nv, (long long)p.P,
+                   (long long)m, (long long)c.red.seg, (long long)root);
+      if (root >= 0 && (ngr != nvr || memcmp(gr, vr, 2 * ngr * sizeof *gr) != 0))
+        test_failf(__FILE__, __LINE__, "%s rank %lld: the receptions' order differs; P=%lld m=%lld seg=%lld",
+                   oc_mbcast_alg_name(c.red.alg), (long long)r, (long long)p.P, (long long)m,
+                   (long long)c.red.seg);
+      free(g);
+      free(v);
+      free(gr);
+      free(vr);
+    }
+    oc_mb_rank_free(&view);
+    oc_sched_free(&s);
+  }
+  {
+    oc_params p;
+    oc_mreduce_info c;
+    oc_mb_rank view;
+    memset(&c, 0, sizeof c);
+    memset(&view, 0, sizeof view);
+    CHECK_OK(oc_params_logp(&p, 8, 6, 2, 4));
+    c.family = OC_MR_RING;
+    CHECK_EQ(oc_mreduce_rank(&p, -1, 4, &c, 0, &view), OC_EUNSUP);
+    c.family = OC_MR_REVERSED;
+    c.red.alg = OC_MB_SCATTER_RD;
+    CHECK_EQ(oc_mreduce_rank(&p, 0, 4, &c, 0, &view), OC_EUNSUP);
+    oc_mb_rank_free(&view);
+  }
+}

@@ -624,6 +624,16 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
  * P * m <= OC_MREDUCE_MAX, else OC_ERANGE. */
 int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                     oc_sched *out, oc_mreduce_info *info);
+/* A rank's own part of a reversed construction (oc_mbrank.c): its
+ * broadcast view (oc_mbcast_rank) run backwards - the steps in reverse
+ * order, receptions become sends to the parent and sends receptions from
+ * the children (added); allreduce (root -1): then the broadcast's view from
+ * rank 0.  No O(P) state, no times.  The sends and receptions are the
+ * global schedule's as sets, and a reduce's receptions come in the order
+ * its program handles them.  OC_EUNSUP: the library programs, the
+ * circulant, split-binary and the scatters. */
+int oc_mreduce_rank(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
+                    int64_t rank, oc_mb_rank *out);
 /* "reversed two-tree in segments of 4 + binary in segments of 2" and the
  * like (no commas: it goes into CSV tables) */
 int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char *buf,

@@ -100,7 +100,12 @@ static int flow_plan(cli *c, cli_res *r) {
     cli_json_head(stdout, c, r, r->alg, r->time, r->lb, 1);
     if (w->json_plan) w->json_plan(stdout, c, r);
     printf(",\"messages\":%zu", r->n);
-    if (w->additions) printf(",\"additions\":%zu", r->s.nop);
+    if (w->additions) { /* addition steps; a vector schedule adds one a non-copy message */
+      size_t adds = r->s.nop;
+      if (r->s.copy != NULL || r->s.seq != NULL || r->s.hist != NULL)
+        for (size_t i = 0; i < r->s.n; i++) adds += r->s.copy == NULL || !r->s.copy[i];
+      printf(",\"additions\":%zu", adds);
+    }
     printf(",\"verified\":true}\n");
   } else {
     w->text_plan(c, r);

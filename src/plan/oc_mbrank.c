@@ -13,7 +13,8 @@
  * given: they come from the global simulation (oc_mbcast_plan), which
  * the greedy timing needs whole.  The runtime needs only the order.
  * Constructions: karp, chain, binary, binomial, two-tree, multi-tree
- * (split-binary and the scatters: OC_EUNSUP). */
+ * (split-binary and the scatters: OC_EUNSUP).  The same run backwards is
+ * a reduction's view (oc_mreduce_rank, at the end). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,4 +202,36 @@ void oc_mb_rank_free(oc_mb_rank *r) {
   if (r == NULL) return;
   free(r->step);
   memset(r, 0, sizeof *r);
+}
+
+/* ---- reduce and allreduce (oc_mreduce.c) ---------------------------------------
+ * A reversed construction's view is its broadcast's run backwards: the
+ * steps in reverse order, each reception a send (to the parent, of the
+ * value the rank has added up for those packets) and each send a reception
+ * (from that child, added).  Allreduce: the reduction to rank 0's view,
+ * then the broadcast's.  The library programs and the circulant have no
+ * view here (OC_EUNSUP). */
+int oc_mreduce_rank(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
+                    int64_t rank, oc_mb_rank *out) {
+  oc_mb_rank b;
+  int e;
+  if (cfg == NULL || out == NULL || p == NULL || root < -1) return OC_EINVAL;
+  if (cfg->family != OC_MR_REVERSED) return OC_EUNSUP;
+  memset(&b, 0, sizeof b);
+  if ((e = oc_mbcast_rank(p, root < 0 ? 0 : root, m, &cfg->red, rank, &b)) != OC_OK) {
+    oc_mb_rank_free(&b);
+    return e;
+  }
+  out->n = 0;
+  for (size_t i = b.n; i-- > 0 && e == OC_OK;)
+    e = mr_push(out, b.step[i].kind == OC_MB_SEND ? OC_MB_RECV : OC_MB_SEND, b.step[i].peer,
+                b.step[i].item, b.step[i].len);
+  if (e == OC_OK && root < 0) { /* the broadcast from rank 0 */
+    e = oc_mbcast_rank(p, 0, m, &cfg->bc, rank, &b);
+    for (size_t i = 0; i < b.n && e == OC_OK; i++)
+      e = mr_push(out, b.step[i].kind, b.step[i].peer, b.step[i].item, b.step[i].len);
+  }
+  oc_mb_rank_free(&b);
+  if (e != OC_OK) out->n = 0;
+  return e;
 }

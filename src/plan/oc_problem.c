@@ -76,6 +76,7 @@ static int pb_mreduce(const oc_problem *pr, int64_t root, oc_sched *out, oc_resu
                        : oc_mred_family_name(info.runner_family);
   res->runner_up_time = info.runner_up;
   res->timed = info.timed;
+  res->used = pr->params.P; /* every processor contributes */
   return oc_mreduce_describe(&info, root, pr->items, res->choice, sizeof res->choice);
 }
 
