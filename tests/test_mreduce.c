@@ -71,6 +71,7 @@ void test_mreduce_random(void) {
       c.bc.seg = test_range(0, m);
       c.bc.degree = c.red.degree;
       if (c.bc.alg == OC_MB_MULTITREE && p.P < 3) c.bc.alg = OC_MB_CHAIN;
+      c.flip = (int)test_range(0, 1);
       check_run(&p, -1, m, &c, alb, "allreduce: reversed + broadcast");
     }
     for (int l = 0; l < OC_ML_COUNT; l++) {
@@ -437,6 +438,7 @@ void test_mreduce_rank_views(void) {
     c.red.degree = p.P > 2 ? test_range(2, p.P - 1 < 64 ? p.P - 1 : 64) : 2;
     c.bc = c.red;
     c.bc.alg = ALGS[(it / 6) % 6];
+    c.flip = (int)test_range(0, 1);
     if ((c.red.alg == OC_MB_MULTITREE || c.bc.alg == OC_MB_MULTITREE) && p.P < 3) continue;
     oc_sched_init(&s);
     CHECK_OK(oc_mreduce_run(&p, root, m, &c, &s, &t));

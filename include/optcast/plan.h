@@ -607,6 +607,9 @@ typedef struct oc_mreduce_info {
   int64_t seg;                 /* LIBRED: its segment (trees; 0 = whole)      */
   oc_mbcast_info red;          /* REVERSED: the broadcast run backwards       */
   oc_mbcast_info bc;           /* REVERSED allreduce: the broadcast after it  */
+  int flip;                    /* REVERSED allreduce: the broadcast sends the
+                                  packets in the order the reduction finishes
+                                  them (last first)                           */
   int64_t time;                /* completion time                             */
   int64_t runner_up;           /* the next best construction's time, or -1   */
   oc_mred_family runner_family;

@@ -228,8 +228,10 @@ int oc_mreduce_rank(const oc_params *p, int64_t root, int64_t m, const oc_mreduc
                 b.step[i].item, b.step[i].len);
   if (e == OC_OK && root < 0) { /* the broadcast from rank 0 */
     e = oc_mbcast_rank(p, 0, m, &cfg->bc, rank, &b);
-    for (size_t i = 0; i < b.n && e == OC_OK; i++)
-      e = mr_push(out, b.step[i].kind, b.step[i].peer, b.step[i].item, b.step[i].len);
+    for (size_t i = 0; i < b.n && e == OC_OK; i++) /* flipped: packet i is m-1-i */
+      e = mr_push(out, b.step[i].kind, b.step[i].peer,
+                  cfg->flip ? m - b.step[i].item - b.step[i].len : b.step[i].item,
+                  b.step[i].len);
   }
   oc_mb_rank_free(&b);
   if (e != OC_OK) out->n = 0;
