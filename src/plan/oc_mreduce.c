@@ -238,7 +238,7 @@ static int bcast_msgs(const oc_params *p, int64_t root, int64_t m, const oc_mbca
  * early as the rules allow: no later than the plan's own additions) */
 static int karp_one(const oc_params *p, int64_t root, int64_t m, oc_sched *out, int64_t *time) {
   oc_reduce *x = NULL;
-  oc_sched s, tmp, *o = out != NULL ? out : &tmp;
+  oc_sched s, tmp, *o;
   oc_verdict v;
   int e;
   if (m != 1) return OC_EINVAL;
@@ -246,6 +246,7 @@ static int karp_one(const oc_params *p, int64_t root, int64_t m, oc_sched *out, 
   if ((e = oc_reduce_new(&x, p, root, 0)) != OC_OK) return e;
   oc_sched_init(&s);
   oc_sched_init(&tmp);
+  o = out != NULL ? out : &tmp;
   e = oc_reduce_schedule(x, &s);
   oc_reduce_free(x);
   for (size_t i = 0; i < s.n && e == OC_OK; i++)
