@@ -268,6 +268,12 @@ void cli_build_logp(cli *c) {
   c->items = c->a.set[O_ITEMS] ? cli_need_int(c, O_ITEMS, 1, INT32_MAX) : 1;
   c->alg = OC_BCAST_KARP;
   c->malg = OC_MB_BEST;
+#ifdef OC_CLI_NO_MAIN /* the fuzzing build: small searches */
+  if ((is(c, P_BCAST) || is(c, P_REDUCE) || is(c, P_ALLREDUCE)) && c->items > 1 &&
+      c->items > 4096 / P)
+    die("--items: this build plans at most P*m = 4096 packets, got P=%lld m=%lld",
+        (long long)P, (long long)c->items);
+#endif
   if (is(c, P_BCAST) && c->items > 1) { /* m packets: LogP only */
     if (c->p.model == OC_MODEL_POSTAL) die("%s", BCAST_ONE_ITEM);
     if (c->a.set[O_ALGORITHM] && strcmp(c->a.val[O_ALGORITHM], "best") != 0 &&
