@@ -1253,9 +1253,11 @@ void test_cli_vector_reduce(void) {
          "--items", "2", "--rank", "1", NULL},
         {"rank", "bcast", "--procs", "8", "--latency", "2", "--overhead", "1", "--gap", "1",
          "--items", "2", "--rank", "1", NULL},
+        {"draw", "reduce", "--procs", "8", "--latency", "2", "--overhead", "1", "--gap", "1",
+         "--items", "2", "--format", "svg", NULL},
     };
     static const char *const name[] = {"--items", "--ordered", "--algorithm", "--items",
-                                       "header", "--items", "--items"};
+                                       "header", "--items", "--items", "--items"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
       run_optcast(&R, i == 4 ? "time,src,dst\n" : NULL, bad[i]);
       if (R.code != 2 || !HAS(R.err, name[i]) || R.out[0] != '\0' || lines(R.err) != 1)

@@ -288,6 +288,10 @@ void cli_build_logp(cli *c) {
     if (c->a.set[O_ORDERED])
       die("--ordered: the %lld-packet allreduce is planned for commutative operators only",
           (long long)c->items);
+    if (c->a.bit == CMD_DRAW || c->a.bit == CMD_REPORT)
+      die("--items: %s draws one-packet %s schedules; for %lld packets use 'optcast plan "
+          "%s --items %lld --csv'", c->cmd, c->problem, (long long)c->items, c->problem,
+          (long long)c->items);
     if (c->a.set[O_ALGORITHM] && strcmp(c->a.val[O_ALGORITHM], "best") != 0 &&
         oc_mbcast_alg_parse(c->a.val[O_ALGORITHM], &c->malg) != OC_OK)
       die("--algorithm: unknown algorithm '%s' for %s of %lld packets (a broadcast "
