@@ -130,6 +130,7 @@
   X(mreduce_csv)                                                               \
   X(mreduce_select)                                                            \
   X(mreduce_rank_views)                                                        \
+  X(mreduce_gossip)                                                            \
   X(cli_vector_reduce)                                                         \
   X(libcoll_formulas)                                                          \
   X(libcoll_hand)                                                              \

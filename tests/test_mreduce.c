@@ -508,3 +508,49 @@ void test_mreduce_rank_views(void) {
     oc_mb_rank_free(&view);
   }
 }
+
+/* The one-way gossip count behind the allreduce bound (oc_mreduce.c,
+ * oc_mallreduce_bound): n people, each knowing one secret; a call a -> b
+ * tells b all that a knows; all know everything after 2n - 2 calls and not
+ * fewer.  Exhaustive for n = 2..5 (n <= 4 under valgrind): iterative
+ * deepening over call sequences, states (what each knows, n*n bits) that
+ * failed with k calls left remembered. */
+static int gossip_dfs(int n, uint32_t st, int left, unsigned char **seen) {
+  uint32_t full = (1u << n) - 1;
+  int missing = 0;
+  for (int i = 0; i < n; i++) missing += ((st >> (i * n)) & full) != full;
+  if (missing == 0) return 1;
+  if (missing > left) return 0; /* each of them needs a call in */
+  if (seen[left][st >> 3] & (1u << (st & 7))) return 0;
+  seen[left][st >> 3] |= (unsigned char)(1u << (st & 7));
+  for (int a = 0; a < n; a++)
+    for (int b = 0; b < n; b++) {
+      uint32_t ka = (st >> (a * n)) & full, kb = (st >> (b * n)) & full;
+      if (a == b || (ka & ~kb) == 0) continue; /* a call that tells nothing */
+      if (gossip_dfs(n, st | (ka << (b * n)), left - 1, seen)) return 1;
+    }
+  return 0;
+}
+
+void test_mreduce_gossip(void) {
+  int top = test_valgrind() ? 4 : 5;
+  for (int n = 2; n <= top; n++) {
+    size_t bytes = ((size_t)1 << (n * n)) / 8 + 1;
+    unsigned char *seen[16];
+    uint32_t st = 0;
+    int best = -1;
+    for (int i = 0; i < n; i++) st |= 1u << (i * n + i);
+    for (int k = 0; k <= 2 * n - 2 && best < 0; k++) {
+      for (int d = 0; d <= k; d++) {
+        seen[d] = (unsigned char *)calloc(bytes, 1);
+        CHECK(seen[d] != NULL);
+      }
+      if (gossip_dfs(n, st, k, seen)) best = k;
+      for (int d = 0; d <= k; d++) free(seen[d]);
+    }
+    printf("  one-way gossip among %d: %d calls\n", n, best);
+    if (best != 2 * n - 2)
+      test_failf(__FILE__, __LINE__, "one-way gossip among %d: %d calls, expected %d", n, best,
+                 2 * n - 2);
+  }
+}

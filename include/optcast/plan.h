@@ -644,8 +644,9 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
 /* The reduce's lower bound (oc_mreduce.c's header: one packet's reduction;
  * the root's receptions and additions), with its source. */
 int oc_mreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char **source);
-/* The allreduce's: the larger of oc_allreduce_vector_bound and the
- * reduce's (an allreduce is also a reduce to processor 0). */
+/* The allreduce's: the largest of oc_allreduce_vector_bound, the reduce's
+ * (an allreduce is also a reduce to processor 0), and the work and the
+ * receptions of 2(P-1) messages a packet (a one-way gossip; oc_mreduce.c). */
 int oc_mallreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char **source);
 
 /* ---- combining broadcast (allreduce) ----------------------------------------

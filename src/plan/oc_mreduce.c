@@ -86,9 +86,10 @@
  *        the root in which q holds the datum from T - l_q on, and by time
  *        t at most P(t) processors hold it (Karp et al. Thm 2.1).  When S
  *        is too costly to sum, (P-1)(L + 2o) stands in.
- * Allreduce (oc_mallreduce_bound): the larger of oc_allreduce_vector_bound
- * and the reduce's: an allreduce is a reduce to processor 0 once the
- * messages that do not feed 0's result are dropped.  Work: a candidate costs two
+ * Allreduce (oc_mallreduce_bound): the largest of oc_allreduce_vector_bound,
+ * the reduce's (an allreduce is a reduce to processor 0 once the messages
+ * that do not feed 0's result are dropped), and two from the one-way
+ * gossip count of 2(P-1) messages a packet (at oc_mallreduce_bound).  Work: a candidate costs two
  * simulations (the broadcast, then the reversed program),
  * O(n log n) for n messages.
  */
@@ -626,17 +627,42 @@ int oc_mreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char **so
   return OC_OK;
 }
 
+/* The allreduce's messages: at least 2(P-1) of every packet.  Every
+ * processor must end with every contribution, and a message passes on its
+ * sender's value; a valid schedule, its messages taken in the order they
+ * are handled, is a one-way gossip protocol among P people (a call tells
+ * the callee all the caller knows; letting the callee keep what it knew,
+ * as the union, only helps), and a one-way gossip needs 2P - 2 calls
+ * (Harary & Schwenk 1974; tests/test_mreduce.c checks it exhaustively for
+ * P <= 5).  So: all processors together are busy at least
+ * m(P-1)(4o + 1) (two overheads per message, P - 1 additions per packet),
+ * and some processor handles at least ceil(2m(P-1)/P) receptions, G apart,
+ * the first starting at L + o or later. */
 int oc_mallreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char **source) {
-  int64_t a, r;
+  int64_t a, r, w, k, q;
   const char *rs;
   int e;
   if (p == NULL || lb == NULL || m < 1) return OC_EINVAL;
   if ((e = oc_allreduce_vector_bound(p, m, &a)) != OC_OK) return e;
   if ((e = oc_mreduce_bound(p, m, &r, &rs)) != OC_OK) return e;
-  *lb = oc_max64(a, r);
+  w = q = 0;
+  if (p->P > 1) {
+    int64_t n = oc_mul_sat(m, p->P - 1);
+    w = oc_mul_sat(n, 4 * p->o + p->unit);
+    w = w >= OC_SAT ? OC_SAT : (w + p->P - 1) / p->P;
+    k = oc_mul_sat(n, 2);
+    k = k >= OC_SAT ? OC_SAT : (k + p->P - 1) / p->P;
+    q = oc_add_sat(p->L + 2 * p->o, oc_mul_sat(k - 1, oc_max64(p->g, p->o)));
+    if (w >= OC_SAT / 4 || q >= OC_SAT / 4) return OC_ERANGE;
+  }
+  *lb = oc_max64(oc_max64(a, r), oc_max64(w, q));
   if (source != NULL)
-    *source = r > a ? rs
-                    : "max(one packet's reduction, L + 2o + (m-1) max(g,o), 2mo + "
-                      "ceil(m(P-1)/P))";
+    *source = *lb == a   ? "max(one packet's reduction, L + 2o + (m-1) max(g,o), 2mo + "
+                           "ceil(m(P-1)/P))"
+              : *lb == r ? rs
+              : *lb == w ? "the work: 2(P-1) messages a packet (one-way gossip) at 2o, "
+                           "P-1 additions, over P processors"
+                         : "the receptions: 2(P-1) messages a packet (one-way gossip), "
+                           "some processor takes ceil(2m(P-1)/P), max(g,o) apart";
   return OC_OK;
 }
