@@ -368,9 +368,12 @@ static int try_one(const oc_params *p, int64_t root, int64_t m, oc_mreduce_info 
  * MR_TOP best of them, and each construction's best (unless its broadcast
  * takes 1.25 times the best one's), are built reversed and timed.  The
  * first pass costs about one oc_mbcast_plan, the second at most MR_TOP +
- * OC_MB_COUNT candidates of two simulations each.  (Measured on twelve
- * instances: the top 6 and 1.5 times chose the same in all twelve, the
- * top 3 and 1.1 times lost in two; 25% less time at P = m = 1024.) */
+ * OC_MB_COUNT candidates of two simulations each; when o > 0 the top ones
+ * also with the broadcast timed under its other policy (sends first,
+ * oc_lprog.c), whose order, run backwards, is sometimes the better one
+ * (5 of twelve instances 1-5% faster).  (Measured on the twelve: the top 6
+ * and 1.5 times chose the same in all twelve, the top 3 and 1.1 times lost
+ * in two; 25% less time at P = m = 1024.) */
 #define MR_TOP 4
 #define MR_CANDS 512
 typedef struct mr_cand {
@@ -443,6 +446,11 @@ static int search_reversed(const oc_params *p, int64_t root, int64_t m, oc_mbcas
     x.red = c[k].cfg;
     x.bc = x.red;
     e = try_one(p, root, m, &x, r);
+    if (e == OC_OK && p->o > 0 && k < MR_TOP) { /* the broadcast's other policy */
+      x.red.send_first = 1;
+      x.bc = x.red;
+      e = try_one(p, root, m, &x, r);
+    }
   }
   free(c);
   return e;
