@@ -129,6 +129,7 @@ static void check_not_slower(const oc_params *p, int64_t root, int64_t m) {
       int64_t t;
       CHECK_OK(oc_libred_reduce_select((oc_libcoll_rule)rule, p->P, (k ? 2048 : 16) * m, 8,
                                        &lib));
+      CHECK_OK(oc_libred_reduce_runs((oc_libcoll_rule)rule, lib, p->P, (k ? 256 : 2) * m, &lib));
       oc_sched_init(&s);
       CHECK_OK(oc_libred_reduce(p, root, m, lib, 0, &s, &t));
       if (t < info.time) fail_params(__LINE__, "a default", p, root, m, info.time, t);
@@ -348,6 +349,12 @@ void test_mreduce_select(void) {
   }
   {
     oc_mred_lib got;
+    CHECK_OK(oc_libred_reduce_runs(OC_LC_RULE_OMPI, OC_ML_RABEN, 3, 1, &got));
+    CHECK_EQ(got, OC_ML_LINEAR); /* 1 element < pof2 = 2 */
+    CHECK_OK(oc_libred_reduce_runs(OC_LC_RULE_OMPI, OC_ML_RABEN, 3, 2, &got));
+    CHECK_EQ(got, OC_ML_RABEN);
+    CHECK_OK(oc_libred_reduce_runs(OC_LC_RULE_MPICH, OC_ML_RABEN, 3, 1, &got));
+    CHECK_EQ(got, OC_ML_RABEN);
     CHECK_EQ(oc_libred_reduce_select(OC_LC_RULE_OMPI, 0, 8, 8, &got), OC_EINVAL);
     CHECK_EQ(oc_libred_reduce_select((oc_libcoll_rule)7, 8, 8, 8, &got), OC_EINVAL);
   }
@@ -391,6 +398,22 @@ void test_mreduce_csv(void) {
         "time,src,dst,item,op,seq,not_before\n0,1,0,0,add,0,0\n",
         "time,src,dst,item,op,seq,not_before,hist\n0,1,0,0,add,-,-\n"};
     oc_params p;
+    { /* a wrong value copied over a right one of the same size (a review's
+         find): packet 0 ends as {1, 2, 2} at the root */
+      static const char WRONG[] = "time,src,dst,item,op,seq,not_before,hist\n"
+                                  "0,2,1,0,add,-,-,-\n2,1,2,0,add,-,-,-\n3,1,0,0,add,-,-,-\n"
+                                  "4,2,0,0,copy,-,-,-\n6,1,0,1,add,-,-,-\n7,2,0,1,add,-,-,-\n";
+      char buf[sizeof WRONG], err[200];
+      oc_sched s;
+      oc_verdict v;
+      memcpy(buf, WRONG, sizeof WRONG);
+      oc_sched_init(&s);
+      CHECK_OK(oc_params_logp(&p, 3, 1, 0, 1));
+      CHECK_OK(oc_sched_read_csv_vector(buf, strlen(buf), &p, &s, err, sizeof err));
+      CHECK_OK(oc_verify_vreduce(&p, 0, 2, &s, &v));
+      CHECK(!v.ok && v.rule == OC_RULE_RESULT && v.proc == 0);
+      oc_sched_free(&s);
+    }
     CHECK_OK(oc_params_logp(&p, 3, 2, 1, 1));
     for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
       oc_sched s;

@@ -136,6 +136,10 @@ int oc_libred_reduce(const oc_params *p, int64_t root, int64_t m, oc_mred_lib li
  * MPICH's MPIR_Reduce_intra_auto with its CVAR defaults. */
 int oc_libred_reduce_select(oc_libcoll_rule rule, int64_t P, int64_t bytes, int64_t elem,
                             oc_mred_lib *out);
+/* What the library then runs for `count` elements: Open MPI's Rabenseifner
+ * reduce falls back to basic_linear for count < pof2. */
+int oc_libred_reduce_runs(oc_libcoll_rule rule, oc_mred_lib lib, int64_t P, int64_t count,
+                          oc_mred_lib *out);
 
 #ifdef __cplusplus
 }

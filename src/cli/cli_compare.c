@@ -384,14 +384,20 @@ static int compare_reduce_one(const oc_params *p, int64_t root, int64_t m, int64
     if ((e = red_row(p, root, m, RED_ROWS[i].lib, pipe ? seg : 0, r)) != OC_OK) return e;
   }
   for (int rule = OC_LC_RULE_OMPI; rule <= OC_LC_RULE_MPICH; rule++) {
-    oc_mred_lib lib;
+    oc_mred_lib lib, run;
     cmp_row *r = &res->row[n++];
     if ((e = oc_libred_reduce_select((oc_libcoll_rule)rule, p->P, bytes, CMP_ELEM, &lib)) !=
-        OC_OK)
+            OC_OK ||
+        (e = oc_libred_reduce_runs((oc_libcoll_rule)rule, lib, p->P, bytes / CMP_ELEM, &run)) !=
+            OC_OK)
       return e;
     snprintf(r->name, sizeof r->name, "%s", oc_libcoll_rule_name((oc_libcoll_rule)rule));
-    snprintf(r->alg, sizeof r->alg, "picks %s", oc_mred_lib_name(lib));
-    if ((e = red_row(p, root, m, lib, 0, r)) != OC_OK) return e;
+    if (run == lib)
+      snprintf(r->alg, sizeof r->alg, "picks %s", oc_mred_lib_name(lib));
+    else
+      snprintf(r->alg, sizeof r->alg, "picks %s (runs %s)", oc_mred_lib_name(lib),
+               oc_mred_lib_name(run));
+    if ((e = red_row(p, root, m, run, 0, r)) != OC_OK) return e;
   }
   res->nrows = n;
   set_best(res);

@@ -137,7 +137,7 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     if (e == OC_EINVALID) lp_self_check(c, res.algorithm, res.time, &res.check);
     if (e == OC_ERANGE && vec(c) && !is(c, P_BCAST))
       die("--procs, --items: P=%lld with %lld packets is too large (P*m at most %lld, "
-          "(m-1)max(g,o) at most 2^50)", (long long)c->p.P, (long long)c->items,
+          "m(max(g,o)+1) at most 2^50)", (long long)c->p.P, (long long)c->items,
           (long long)OC_MREDUCE_MAX);
     if (e == OC_EUNSUP && is(c, P_REDUCE)) reduce_fail(c, e);
     if (e == OC_ERANGE && (is(c, P_SUM) || is(c, P_REDUCE)) && c->p.P > OC_REDUCE_PLAN_MAX)

@@ -286,8 +286,8 @@ void cli_build_logp(cli *c) {
       die("--items: %s of %lld packets is planned in the LogP model (give --latency, "
           "--overhead, --gap)", c->problem, (long long)c->items);
     if (c->a.set[O_ORDERED])
-      die("--ordered: the %lld-packet allreduce is planned for commutative operators only",
-          (long long)c->items);
+      die("--ordered: the %lld-packet %s is planned for commutative operators only",
+          (long long)c->items, c->problem);
     if (c->a.bit == CMD_DRAW || c->a.bit == CMD_REPORT)
       die("--items: %s draws one-packet %s schedules; for %lld packets use 'optcast plan "
           "%s --items %lld --csv'", c->cmd, c->problem, (long long)c->items, c->problem,

@@ -226,3 +226,18 @@ int oc_libred_reduce_select(oc_libcoll_rule rule, int64_t P, int64_t bytes, int6
   }
   return OC_EINVAL;
 }
+
+/* Open MPI's reduce_intra_redscat_gather hands a vector of fewer elements
+ * than pof2 (or a non-commutative operator) to basic_linear
+ * (coll_base_reduce.c, 4.1 on); MPICH's selection never picks its
+ * reduce_scatter_gather for count < pof2. */
+int oc_libred_reduce_runs(oc_libcoll_rule rule, oc_mred_lib lib, int64_t P, int64_t count,
+                          oc_mred_lib *out) {
+  int64_t pof2 = 1;
+  if (out == NULL || P < 1 || count < 0 || lib < 0 || lib >= OC_ML_COUNT) return OC_EINVAL;
+  if (rule != OC_LC_RULE_OMPI && rule != OC_LC_RULE_MPICH) return OC_EINVAL;
+  while (pof2 <= P / 2) pof2 *= 2;
+  *out = lib;
+  if (rule == OC_LC_RULE_OMPI && lib == OC_ML_RABEN && count < pof2) *out = OC_ML_LINEAR;
+  return OC_OK;
+}

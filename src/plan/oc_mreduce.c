@@ -45,8 +45,8 @@
  * optcast includes the libraries' programs among its own candidates: where
  * one of them is the fastest known schedule, optcast uses it and says so.
  *
- * Search (search_reversed): every construction at every power-of-two
- * segment size (m, m/2, ..., 1), the broadcast under the greedy policy
+ * Search (search_reversed): every construction at the segment sizes m,
+ * ceil(m/2), ceil(m/4), ..., 1, the broadcast under the greedy policy
  * (oc_lprog.c), is timed as a broadcast; the best few and each
  * construction's best are then timed reversed.  Allreduce:
  * the fastest reduction to rank 0 followed by the fastest broadcast from

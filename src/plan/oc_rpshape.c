@@ -111,59 +111,54 @@ static void xfer_chunks(oc_rprog *b, int64_t q, int64_t d, int64_t pof2, int64_t
   oc_rp_xfer_range(b, q, d, chunk_lo(b->m, pof2, lo), chunk_lo(b->m, pof2, hi), copy);
 }
 
-/* Recursive halving (the reduce-scatter of Rabenseifner's algorithms):
- * after it, new rank nr holds the result of the chunks lo[S nr] ..
- * hi[S nr] of pof2 (S = steps * pof2); lo/hi hold every level s at
- * [s pof2 + nr].  Returns steps, or -1 (b->err) when out of memory. */
-static int64_t halving(oc_rprog *b, int64_t **lo_out, int64_t **hi_out, int64_t *pof2_out,
-                       int64_t *rem_out) {
+/* The chunks new rank nr is responsible for after s steps of recursive
+ * halving (of pof2 chunks): at step k (mask 2^k) partners split their
+ * range, the one with bit k clear keeps the lower half.  O(s). */
+static void raben_range(int64_t nr, int64_t s, int64_t pof2, int64_t *lo, int64_t *hi) {
+  int64_t a = 0, e = pof2;
+  for (int64_t k = 0, mask = 1; k < s; k++, mask *= 2) {
+    int64_t mid = a + (e - a) / 2;
+    if (nr & mask) a = mid;
+    else e = mid;
+  }
+  *lo = a;
+  *hi = e;
+}
+
+/* Recursive halving (the reduce-scatter of Rabenseifner's algorithms),
+ * after the fold; returns its steps (log2 pof2). */
+static int64_t halving(oc_rprog *b, int64_t *pof2_out, int64_t *rem_out) {
   int64_t pof2 = 1, rem, steps = 0;
-  int64_t *lo, *hi; /* per new rank: the chunks it is responsible for */
   while (2 * pof2 <= b->P) { pof2 *= 2; steps++; }
   rem = b->P - pof2;
-  lo = (int64_t *)calloc((size_t)(pof2 * (steps + 1)), sizeof *lo);
-  hi = (int64_t *)calloc((size_t)(pof2 * (steps + 1)), sizeof *hi);
-  if (lo == NULL || hi == NULL) {
-    free(lo);
-    free(hi);
-    b->err = OC_ENOMEM;
-    return -1;
-  }
   fold_in(b, rem);
-  for (int64_t nr = 0; nr < pof2; nr++) hi[nr] = pof2;
-  /* at level s (mask 2^s) partners share a range; the one with bit s
-     clear keeps the lower half */
   for (int64_t s = 0, mask = 1; mask < pof2; s++, mask *= 2) {
     for (int64_t nr = 0; nr < pof2; nr++) {
-      int64_t a = lo[s * pof2 + nr], e = hi[s * pof2 + nr], mid = a + (e - a) / 2;
-      int64_t keep_lo = (nr & mask) ? mid : a, keep_hi = (nr & mask) ? e : mid;
-      lo[(s + 1) * pof2 + nr] = keep_lo;
-      hi[(s + 1) * pof2 + nr] = keep_hi;
+      int64_t a, e, mid;
+      raben_range(nr, s, pof2, &a, &e);
+      mid = a + (e - a) / 2;
       if (nr & mask) xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, a, mid, 0);
       else xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, mid, e, 0);
     }
     oc_rp_step(b);
   }
-  *lo_out = lo;
-  *hi_out = hi;
   *pof2_out = pof2;
   *rem_out = rem;
   return steps;
 }
 
 static void prog_raben(oc_rprog *b) {
-  int64_t *lo, *hi, pof2, rem, steps = halving(b, &lo, &hi, &pof2, &rem);
-  if (steps < 0) return;
+  int64_t pof2, rem, steps = halving(b, &pof2, &rem);
   /* recursive doubling back up: send what is finished, copy the partner's */
   for (int64_t s = steps, mask = pof2 / 2; mask >= 1; s--, mask /= 2) {
-    for (int64_t nr = 0; nr < pof2; nr++)
-      xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, lo[s * pof2 + nr],
-                  hi[s * pof2 + nr], 1);
+    for (int64_t nr = 0; nr < pof2; nr++) {
+      int64_t a, e;
+      raben_range(nr, s, pof2, &a, &e);
+      xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, a, e, 1);
+    }
     oc_rp_step(b);
   }
   fold_out(b, rem);
-  free(lo);
-  free(hi);
 }
 
 /* binomial reduction to 0 (v sends to v - lowbit(v) once its subtree is
@@ -261,24 +256,21 @@ static void prog_tree_reduce(oc_rprog *b, int64_t root, oc_lp_shape shape, int64
 
 /* Rabenseifner's reduce: halving, then the binomial gather to the root */
 static void prog_raben_reduce(oc_rprog *b, int64_t root) {
-  int64_t *lo, *hi, pof2, rem, steps = halving(b, &lo, &hi, &pof2, &rem);
+  int64_t pof2, rem, steps = halving(b, &pof2, &rem);
   int64_t tgt, via;
-  if (steps < 0) return;
   tgt = newrank(root, rem);
   if (tgt < 0) tgt = newrank(root + 1, rem); /* the root sat out: its partner */
   via = oldrank(tgt, rem);
   for (int64_t s = steps, mask = pof2 / 2; mask >= 1; s--, mask /= 2) {
     for (int64_t nr = 0; nr < pof2; nr++) {
-      int64_t x = nr ^ tgt;
+      int64_t x = nr ^ tgt, a, e;
       if ((x & ~(2 * mask - 1)) != 0 || !(x & mask)) continue; /* not a sender now */
-      xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, lo[s * pof2 + nr],
-                  hi[s * pof2 + nr], 1);
+      raben_range(nr, s, pof2, &a, &e);
+      xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, a, e, 1);
     }
     oc_rp_step(b);
   }
   if (via != root) oc_rp_xfer_range(b, via, root, 0, b->m, 1);
-  free(lo);
-  free(hi);
 }
 
 void oc_rp_reduce(oc_rprog *b, int64_t root, oc_rp_red t, int64_t seg) {

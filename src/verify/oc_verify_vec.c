@@ -308,8 +308,13 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
         *cur = *in;
       }
       if (after != NULL) after[ev[k].i] = *cur;
-      if (full[x->dst * m + x->item] < 0 && cur->n == all.n && cur->h == all.h)
-        full[x->dst * m + x->item] = ev[k].key;
+      /* complete from now on, or (a copy of a wrong value of the same size)
+         not any more: the result is the final value, not the best one seen */
+      if (cur->n == all.n && cur->h == all.h) {
+        if (full[x->dst * m + x->item] < 0) full[x->dst * m + x->item] = ev[k].key;
+      } else {
+        full[x->dst * m + x->item] = -1;
+      }
     }
   }
   for (int64_t q = root < 0 ? 0 : root; q < (root < 0 ? P : root + 1); q++)
