@@ -64,7 +64,7 @@ const char *cli_preset_names(void) { return "cm5, ib-tukey, loggopsim, atlahs"; 
 #define CMP_MAX ((int64_t)1 << 12) /* the fuzzing build: bounded work */
 #define CMP_SWEEP_MAX 4
 #else
-#define CMP_MAX ((int64_t)1 << 20) /* P * m: 17-27 s at the limit (docs/BENCHMARKS.md) */
+#define CMP_MAX ((int64_t)1 << 20) /* P * m: 23-36 s at the limit (docs/BENCHMARKS.md) */
 #define CMP_SWEEP_MAX 64
 #endif
 #define CMP_DEFAULT_PACKET CLI_COMPARE_PACKET
