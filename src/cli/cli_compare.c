@@ -261,6 +261,14 @@ static const struct {
                {OC_LR_LINEAR, "Open MPI basic_linear"}};
 #define CMP_ELEM 8 /* bytes per element the MPICH rule sees (a double) */
 
+/* a default row's name and algorithm: "picks X", or "picks X (runs Y)" when
+ * the library hands the vector on to another algorithm */
+static void default_label(cmp_row *r, int rule, const char *pick, const char *run) {
+  snprintf(r->name, sizeof r->name, "%s", oc_libcoll_rule_name((oc_libcoll_rule)rule));
+  if (strcmp(pick, run) == 0) snprintf(r->alg, sizeof r->alg, "picks %s", pick);
+  else snprintf(r->alg, sizeof r->alg, "picks %s (runs %s)", pick, run);
+}
+
 /* An allreduce row from its builder's result.  The builders (oc_libred_allreduce,
  * oc_allreduce_vector) run oc_verify_vreduce themselves and hand out only
  * schedules it accepts, with its time: OC_OK is a verified row, OC_EINVALID a
@@ -329,12 +337,7 @@ static int compare_allreduce_one(const oc_params *p, int64_t m, int64_t bytes, c
     if ((e = oc_libred_select((oc_libcoll_rule)rule, p->P, bytes, CMP_ELEM, &alg)) != OC_OK ||
         (e = oc_libred_runs((oc_libcoll_rule)rule, alg, p->P, bytes / CMP_ELEM, &run)) != OC_OK)
       return e;
-    snprintf(r->name, sizeof r->name, "%s", oc_libcoll_rule_name((oc_libcoll_rule)rule));
-    if (run == alg)
-      snprintf(r->alg, sizeof r->alg, "picks %s", oc_libred_alg_name(alg));
-    else
-      snprintf(r->alg, sizeof r->alg, "picks %s (runs %s)", oc_libred_alg_name(alg),
-               oc_libred_alg_name(run));
+    default_label(r, rule, oc_libred_alg_name(alg), oc_libred_alg_name(run));
     if ((e = lr_row(p, m, run, r)) != OC_OK) return e;
   }
   res->nrows = n;
@@ -391,12 +394,7 @@ static int compare_reduce_one(const oc_params *p, int64_t root, int64_t m, int64
         (e = oc_libred_reduce_runs((oc_libcoll_rule)rule, lib, p->P, bytes / CMP_ELEM, &run)) !=
             OC_OK)
       return e;
-    snprintf(r->name, sizeof r->name, "%s", oc_libcoll_rule_name((oc_libcoll_rule)rule));
-    if (run == lib)
-      snprintf(r->alg, sizeof r->alg, "picks %s", oc_mred_lib_name(lib));
-    else
-      snprintf(r->alg, sizeof r->alg, "picks %s (runs %s)", oc_mred_lib_name(lib),
-               oc_mred_lib_name(run));
+    default_label(r, rule, oc_mred_lib_name(lib), oc_mred_lib_name(run));
     if ((e = red_row(p, root, m, run, 0, r)) != OC_OK) return e;
   }
   res->nrows = n;

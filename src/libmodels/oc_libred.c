@@ -90,12 +90,17 @@ static int table_pick(const lr_rule *t, size_t n, int64_t P, int64_t bytes) {
   return -1; /* not reached: the last rows take everything */
 }
 
+/* the largest power of two <= P (P >= 1) */
+static int64_t pof2_of(int64_t P) {
+  int64_t pof2 = 1;
+  while (pof2 <= P / 2) pof2 *= 2;
+  return pof2;
+}
+
 /* MPICH's "long vector" test: more than short bytes and at least pof2
  * elements (a built-in operator) */
 static int mpich_long(int64_t P, int64_t bytes, int64_t elem, int64_t shortmax) {
-  int64_t pof2 = 1;
-  while (pof2 <= P / 2) pof2 *= 2;
-  return bytes > shortmax && bytes / elem >= pof2;
+  return bytes > shortmax && bytes / elem >= pof2_of(P);
 }
 
 #define ANY INT64_MAX
@@ -145,13 +150,11 @@ int oc_libred_select(oc_libcoll_rule rule, int64_t P, int64_t bytes, int64_t ele
  * check).  MPICH's selection never picks Rabenseifner for count < pof2. */
 int oc_libred_runs(oc_libcoll_rule rule, oc_libred_alg alg, int64_t P, int64_t count,
                    oc_libred_alg *out) {
-  int64_t pof2 = 1;
   if (out == NULL || P < 1 || count < 0 || alg < 0 || alg >= OC_LR_COUNT) return OC_EINVAL;
   if (rule != OC_LC_RULE_OMPI && rule != OC_LC_RULE_MPICH) return OC_EINVAL;
-  while (pof2 <= P / 2) pof2 *= 2;
   *out = alg;
   if (rule == OC_LC_RULE_OMPI && alg == OC_LR_RING && count < P) *out = OC_LR_RD;
-  if (rule == OC_LC_RULE_OMPI && alg == OC_LR_RABEN && count < pof2) *out = OC_LR_LINEAR;
+  if (rule == OC_LC_RULE_OMPI && alg == OC_LR_RABEN && count < pof2_of(P)) *out = OC_LR_LINEAR;
   return OC_OK;
 }
 
@@ -233,11 +236,9 @@ int oc_libred_reduce_select(oc_libcoll_rule rule, int64_t P, int64_t bytes, int6
  * reduce_scatter_gather for count < pof2. */
 int oc_libred_reduce_runs(oc_libcoll_rule rule, oc_mred_lib lib, int64_t P, int64_t count,
                           oc_mred_lib *out) {
-  int64_t pof2 = 1;
   if (out == NULL || P < 1 || count < 0 || lib < 0 || lib >= OC_ML_COUNT) return OC_EINVAL;
   if (rule != OC_LC_RULE_OMPI && rule != OC_LC_RULE_MPICH) return OC_EINVAL;
-  while (pof2 <= P / 2) pof2 *= 2;
   *out = lib;
-  if (rule == OC_LC_RULE_OMPI && lib == OC_ML_RABEN && count < pof2) *out = OC_ML_LINEAR;
+  if (rule == OC_LC_RULE_OMPI && lib == OC_ML_RABEN && count < pof2_of(P)) *out = OC_ML_LINEAR;
   return OC_OK;
 }
