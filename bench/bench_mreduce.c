@@ -6,7 +6,7 @@
  *                                 median time per view over 201 ranks
  *   ./build/bench_mreduce scale E one reduce (the two-tree run backwards,
  *                                 one packet a segment, CM-5 parameters) at
- *                                 P m = 2^E (P = 4096): the program built
+ *                                 P m = 2^E (P = 65536): the program built
  *                                 and simulated, then checked by the
  *                                 verifier: time of each, peak memory
  *   ./build/bench_mreduce plan E  the whole choice (oc_mreduce_plan, reduce
@@ -68,9 +68,9 @@ static int bench_scale(int e) {
   oc_mreduce_info c;
   oc_sched s;
   oc_verdict v;
-  int64_t P = 4096, m = ((int64_t)1 << e) / P, t;
+  int64_t P = 65536, m = ((int64_t)1 << e) / P, t;
   double t0, t1, t2;
-  if (e < 13 || e > 22 || oc_params_logp(&p, P, 6, 2, 4) != OC_OK) return 2;
+  if (e < 17 || e > 26 || oc_params_logp(&p, P, 6, 2, 4) != OC_OK) return 2;
   memset(&c, 0, sizeof c);
   c.family = OC_MR_REVERSED;
   c.red.alg = OC_MB_TWOTREE;
@@ -90,7 +90,7 @@ static int bench_scale(int e) {
 static int bench_plan(int e) {
   oc_params p;
   int64_t P = 1024, m = ((int64_t)1 << e) / P;
-  if (e < 10 || e > 22 || oc_params_logp(&p, P, 6, 2, 4) != OC_OK) return 2;
+  if (e < 10 || e > 26 || oc_params_logp(&p, P, 6, 2, 4) != OC_OK) return 2;
   for (int all = 0; all < 2; all++) {
     oc_mreduce_info info;
     char d[160];
@@ -116,6 +116,6 @@ int main(int argc, char **argv) {
            "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: |\n");
     return bench_plan(atoi(argv[2]));
   }
-  fprintf(stderr, "usage: bench_mreduce rank | scale E (13 <= E <= 22) | plan E (10 <= E <= 22)\n");
+  fprintf(stderr, "usage: bench_mreduce rank | scale E (17 <= E <= 26) | plan E (10 <= E <= 26)\n");
   return 2;
 }

@@ -4,13 +4,16 @@
 # For each cell: optcast's time (the fastest of its constructions) and
 # which, the fastest library row of `optcast compare PROBLEM` (named), their
 # ratio (> 1: optcast wins), and optcast's ratio to the strongest lower
-# bound.  Every schedule is verified by `compare`.  Cells past compare's
-# limit (P m <= 2^20) are left out; library rows past their builders'
-# limits ("n/a") do not count.  Times in the preset's unit
-# (machine-independent).
-# Usage: bench/mbcast_grid.sh [optcast] [bcast|reduce|allreduce]   (markdown on stdout)
+# bound.  Every schedule is verified by `compare`.  Only the cells with
+# MIN <= P m <= MAX are run (default 1..2^20: the large cells take minutes
+# to an hour each); library rows past their builders' limits ("n/a") do
+# not count.  Times in the preset's unit (machine-independent).
+# Usage: bench/mbcast_grid.sh [optcast] [bcast|reduce|allreduce] [MAX] [MIN]
+#        (markdown on stdout)
 bin=${1:-./build/optcast}
 problem=${2:-bcast}
+max=${3:-1048576}
+min=${4:-1}
 case "$problem" in
 bcast | reduce | allreduce) ;;
 *) echo "mbcast_grid.sh: PROBLEM must be bcast, reduce or allreduce, got '$problem'" >&2; exit 2 ;;
@@ -20,7 +23,7 @@ echo '| --- | ---: | ---: | ---: | --- | --- | ---: | ---: |'
 for pr in cm5 ib-tukey loggopsim atlahs; do
   for P in 8 64 1024 65536; do
     for m in 1 4 16 64 256 1024; do
-      [ $((P * m)) -gt 1048576 ] && continue
+      [ $((P * m)) -gt "$max" ] || [ $((P * m)) -lt "$min" ] && continue
       "$bin" compare "$problem" --preset "$pr" --procs "$P" --items "$m" --csv --quiet |
         awk -F, -v pr="$pr" -v m="$m" '
           NR > 1 && $8 != "yes" && $8 != "n/a" { bad = 1 }

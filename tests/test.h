@@ -123,6 +123,7 @@
   X(mbcast_refusals)                                                           \
   X(mbcast_bound_formula)                                                      \
   X(mbcast_rank_views)                                                         \
+  X(mbcast_bounded)                                                            \
   X(mreduce_random)                                                            \
   X(mreduce_never_slower)                                                      \
   X(mreduce_mutants)                                                           \

@@ -47,7 +47,7 @@ typedef enum oc_libcoll_alg {
   OC_LC_COUNT
 } oc_libcoll_alg;
 
-#define OC_LIBCOLL_MAX ((int64_t)1 << 22) /* P * m                        */
+#define OC_LIBCOLL_MAX ((int64_t)1 << 26) /* P * m                        */
 #define OC_LIBCOLL_RADIX_MAX 64
 
 typedef struct oc_libcoll_spec {
@@ -104,7 +104,7 @@ typedef enum oc_libred_alg {
 /* oc_libred_allreduce refuses (OC_ERANGE) an instance whose
  * oc_libred_messages (an estimate of its messages, and for linear of its
  * simulation work) exceeds this: about 1 GB and a few seconds. */
-#define OC_LIBRED_MSGS_MAX ((int64_t)1 << 22)
+#define OC_LIBRED_MSGS_MAX ((int64_t)1 << 26)
 int64_t oc_libred_messages(int64_t P, int64_t m, oc_libred_alg a);
 const char *oc_libred_alg_name(oc_libred_alg a);
 int oc_libred_allreduce(const oc_params *p, int64_t m, oc_libred_alg a, oc_sched *out,

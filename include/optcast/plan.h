@@ -580,7 +580,7 @@ int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
  * A commutative operator, one time unit (p->unit) per packet addition, the
  * schedules of oc_verify_vreduce (item = the packet; columns copy, seq,
  * not_before).  root >= 0: reduce to root; root = -1: allreduce. */
-#define OC_MREDUCE_MAX ((int64_t)1 << 22) /* P * m                           */
+#define OC_MREDUCE_MAX ((int64_t)1 << 26) /* P * m                           */
 typedef enum oc_mred_family {
   OC_MR_REVERSED = 0, /* a broadcast construction run backwards in time (and,
                          for allreduce, a broadcast from rank 0 after it)    */

@@ -128,10 +128,10 @@ static const cli_command COMMANDS[] = {
      "usage: optcast report PROBLEM [params] (--html FILE | --format html)\n"},
     {"compare", cmd_compare, CMD_COMPARE, F_PROBLEM,
      "optcast's plan next to the MPI libraries' algorithms (LogP)",
-     "usage: optcast compare bcast|allreduce [--preset NAME | --latency L --overhead o --gap g]\n"
+     "usage: optcast compare bcast|reduce|allreduce [--preset NAME | --latency L --overhead o --gap g]\n"
      "               --procs P | --sweep procs=A..B[:STEP]  [--items m | --size B]\n"
      "               [--root r] [--segment s] [--json | --csv] [--svg FILE]\n"
-     "       (--root, --segment: bcast only; --size: with --preset)\n"},
+     "       (--root, --segment: bcast and reduce; --size: with --preset)\n"},
     {"run", cmd_run, CMD_RUN, F_PROBLEM | F_PREFIX,
      "run a collective on threads, check and time it",
      "usage: optcast run bcast|reduce|allreduce|allgather|scan|sum --procs P\n"

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "plan/oc_plan.h"
+#include "plan/oc_theap.h"
 
 /* ---- programs ------------------------------------------------------------------ */
 int oc_lprog_init(oc_lprog *b, int64_t P, int64_t m, int64_t root) {
@@ -126,54 +127,34 @@ typedef struct lp_blk {
   int64_t t, len; /* packets at t, t + G, ..., t + (len-1) G */
 } lp_blk;
 
-typedef struct lp_heap {
-  int64_t *key, *proc;
+typedef struct lp_heap { /* the event queue: at most one entry a processor */
+  oc_hent *e;
   size_t n;
 } lp_heap;
 
-static int heap_less(const lp_heap *h, size_t a, size_t b) {
-  return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && h->proc[a] < h->proc[b]);
-}
-static void heap_swap(lp_heap *h, size_t a, size_t b) {
-  int64_t k = h->key[a], p = h->proc[a];
-  h->key[a] = h->key[b];
-  h->proc[a] = h->proc[b];
-  h->key[b] = k;
-  h->proc[b] = p;
-}
 static void heap_push(lp_heap *h, int64_t key, int64_t proc) {
-  size_t i = h->n++;
-  h->key[i] = key;
-  h->proc[i] = proc;
-  while (i > 0 && heap_less(h, i, (i - 1) / 2)) {
-    heap_swap(h, i, (i - 1) / 2);
-    i = (i - 1) / 2;
-  }
-}
-static void heap_pop(lp_heap *h) {
-  size_t i = 0;
-  h->n--;
-  h->key[0] = h->key[h->n];
-  h->proc[0] = h->proc[h->n];
-  for (;;) {
-    size_t l = 2 * i + 1, r = l + 1, s = i;
-    if (l < h->n && heap_less(h, l, s)) s = l;
-    if (r < h->n && heap_less(h, r, s)) s = r;
-    if (s == i) break;
-    heap_swap(h, i, s);
-    i = s;
-  }
+  h->n = oc_theap_push(h->e, h->n, key, proc);
 }
 
 /* In blocks a[0..n) (sorted, disjoint), the packet x closest below
- * lim (x < lim); returns 1 and *x when there is one. */
-static int last_packet_below(const lp_blk *a, size_t n, int64_t G, int64_t lim,
-                             int64_t *x) {
+ * lim (x < lim); returns 1 and *x when there is one.  The blocks are
+ * committed in the order of their send starts, so the one sought is almost
+ * always among the last few: look there first, then search by halves. */
+static int last_packet_below(const lp_blk *a, size_t n, lp_blk last, int64_t G,
+                             int64_t lim, int64_t *x) {
   size_t lo = 0, hi = n; /* first block with t >= lim */
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (a[mid].t < lim) lo = mid + 1; else hi = mid;
+  if (n > 0 && last.t < lim) { /* the last block (a hot copy of a[n-1]) */
+    *x = last.t + oc_min64(last.len - 1, (lim - 1 - last.t) / G) * G;
+    return 1;
   }
+  while (hi > 0 && n - hi < 4 && a[hi - 1].t >= lim) hi--;
+  if (hi > 0 && a[hi - 1].t >= lim) { /* more than 4 from the end */
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (a[mid].t < lim) lo = mid + 1; else hi = mid;
+    }
+  }
+  lo = hi;
   if (lo == 0) return 0;
   {
     const lp_blk *k = &a[lo - 1];
@@ -189,6 +170,7 @@ typedef struct lp_sim {
   int64_t *avail;           /* P * m: when item i is usable at q      */
   int64_t *send_free, *recv_free;
   lp_blk *sb, *rb;          /* CSR by processor: sends, receptions    */
+  lp_blk *sl, *rl;          /* each processor's last of those         */
   size_t *soff, *roff, *sn, *rn;
   size_t *head;             /* next op of each processor              */
   int64_t *scan, *ready;    /* head op: items checked, their latest   */
@@ -229,13 +211,13 @@ static int64_t earliest(const lp_sim *s, const oc_lprog *b, int64_t q, int64_t t
     for (int64_t k = 0; k < op->len && !moved; k++) {
       int64_t a = t + k * G, x;
       /* the sender's overhead against its own receptions */
-      if (last_packet_below(s->rb + s->roff[q], s->rn[q], G, a + o, &x) && x > a - o) {
+      if (last_packet_below(s->rb + s->roff[q], s->rn[q], s->rl[q], G, a + o, &x) && x > a - o) {
         t += x + o - a;
         moved = 1;
         break;
       }
       a += o + L; /* the receiver's overhead against its own sends */
-      if (last_packet_below(s->sb + s->soff[d], s->sn[d], G, a + o, &x) && x > a - o) {
+      if (last_packet_below(s->sb + s->soff[d], s->sn[d], s->sl[d], G, a + o, &x) && x > a - o) {
         t += x + o - a;
         moved = 1;
       } else if (busy && a < rsv + o && a + o > rsv) { /* and its next send */
@@ -256,6 +238,8 @@ static void lp_sim_free(lp_sim *s) {
   free(s->soff);
   free(s->roff);
   free(s->sn);
+  free(s->sl);
+  free(s->rl);
   free(s->rn);
   free(s->head);
   free(s->scan);
@@ -293,16 +277,17 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
   s.soff = (size_t *)calloc((size_t)P + 1, sizeof(size_t));
   s.roff = (size_t *)calloc((size_t)P + 1, sizeof(size_t));
   s.sn = (size_t *)calloc((size_t)P, sizeof(size_t));
+  s.sl = (lp_blk *)calloc((size_t)P, sizeof(lp_blk));
+  s.rl = (lp_blk *)calloc((size_t)P, sizeof(lp_blk));
   s.rn = (size_t *)calloc((size_t)P, sizeof(size_t));
   s.head = (size_t *)malloc((size_t)P * sizeof(size_t));
   s.scan = (int64_t *)calloc((size_t)P, sizeof(int64_t));
   s.ready = (int64_t *)calloc((size_t)P, sizeof(int64_t));
   s.waiting = (unsigned char *)calloc((size_t)P, 1);
-  hp.key = (int64_t *)malloc((size_t)P * sizeof(int64_t));
-  hp.proc = (int64_t *)malloc((size_t)P * sizeof(int64_t));
+  hp.e = (oc_hent *)malloc((size_t)P * sizeof(oc_hent));
   if (!s.avail || !s.send_free || !s.recv_free || !s.sb || !s.rb || !s.soff ||
-      !s.roff || !s.sn || !s.rn || !s.head || !s.scan || !s.ready || !s.waiting ||
-      !hp.key || !hp.proc) {
+      !s.roff || !s.sn || !s.rn || !s.sl || !s.rl || !s.head || !s.scan || !s.ready || !s.waiting ||
+      !hp.e) {
     e = OC_ENOMEM;
     goto out;
   }
@@ -317,24 +302,29 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
   for (int64_t q = 0; q < P; q++) s.roff[q + 1] += s.roff[q];
   for (int64_t q = 0; q < P; q++) lp_arm(&s, b, &hp, q, 0);
   while (hp.n > 0) {
-    int64_t q = hp.proc[0], key = hp.key[0], t, d;
+    int64_t q = hp.e[0].proc, key = hp.e[0].key, t, d;
     const oc_lp_op *op;
-    heap_pop(&hp);
     if (key > OC_TIME_MAX) {
       e = OC_ERANGE;
       goto out;
     }
     t = earliest(&s, b, q, key);
-    if (t > key) {
-      heap_push(&hp, t, q);
+    if (t > key) { /* not yet: back into the heap at t */
+      oc_hent x;
+      x.key = t;
+      x.proc = q;
+      oc_theap_sift_top(hp.e, hp.n, x);
       continue;
     }
+    hp.n = oc_theap_pop(hp.e, hp.n);
     op = &b->op[s.head[q]];
     d = op->dst;
-    s.sb[s.soff[q] + s.sn[q]].t = t;
-    s.sb[s.soff[q] + s.sn[q]++].len = op->len;
-    s.rb[s.roff[d] + s.rn[d]].t = t + p->o + p->L;
-    s.rb[s.roff[d] + s.rn[d]++].len = op->len;
+    s.sl[q].t = t;
+    s.sl[q].len = op->len;
+    s.sb[s.soff[q] + s.sn[q]++] = s.sl[q];
+    s.rl[d].t = t + p->o + p->L;
+    s.rl[d].len = op->len;
+    s.rb[s.roff[d] + s.rn[d]++] = s.rl[d];
     s.send_free[q] = t + op->len * s.G;
     s.recv_free[d] = t + p->o + p->L + op->len * s.G;
     {
@@ -376,8 +366,7 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
   *time = done;
 out:
   lp_sim_free(&s);
-  free(hp.key);
-  free(hp.proc);
+  free(hp.e);
   return e;
 }
 

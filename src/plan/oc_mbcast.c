@@ -234,17 +234,120 @@ static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, oc_mbcast
   return OC_OK;
 }
 
+/* ---- the bounded search for large instances ---------------------------------
+ * Past OC_MB_FULL_MAX messages (P m) the full search above costs dozens of
+ * simulations of the whole broadcast (about 90 at m = 1024), minutes each at
+ * 2^26.  There the constructions are ranked on smaller instances instead:
+ * with m' = proxy / P and P' = proxy / m, a construction's time is taken to
+ * split as A(P) + B(m) (the pipeline's fill grows with P, its stream with m),
+ * so
+ *   E = T(P, m') + T(P', m) - T(P', m'),
+ * each T the construction's best over its segment sizes and variants.  The
+ * MB_LARGE_TOP constructions with the least E (more while the messages
+ * simulated stay within MB_LARGE_WORK; the multi-tree counts once per degree,
+ * its MB_LARGE_DEGREES most promising degrees by the estimate of
+ * mb_best_degree) are then simulated at full size with the (P', m) choice of
+ * segment and variant, and with the other sends-first policy.  The
+ * simulator still times what is chosen; the estimate only picks what to
+ * simulate, so the choice may be worse than the full search's (measured in
+ * docs/algorithms/logp.md). */
+#define MB_LARGE_TOP 3
+#define MB_LARGE_DEGREES 8
+#define MB_LARGE_WORK ((int64_t)1 << 25) /* more of them while P m (k + 1) stays below */
+
+static int mb_best_one(const oc_params *p, int64_t P, int64_t m, oc_mbcast_alg a, int64_t d,
+                       oc_mbcast_info *c, int64_t *timed) {
+  oc_params q = *p;
+  q.P = P;
+  memset(c, 0, sizeof *c);
+  if (a == OC_MB_MULTITREE && (d > P - 1 || d > m)) return OC_ERANGE;
+  return mb_best_seg(&q, 0, m, a, d, c, timed);
+}
+
+int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, int64_t proxy,
+                       oc_mb_cand *cand, int *ncand, int64_t *timed) {
+  int64_t P = p->P, m1 = oc_max64(1, oc_min64(m, proxy / P));
+  int64_t P1 = oc_max64(2, oc_min64(P, proxy / m)), deg[OC_MB_DEGREES];
+  int nd = oc_mb_degree_order(p, m, deg), nc = 0, e;
+  for (int a = 0; a < OC_MB_COUNT; a++) {
+    int ndeg = a == OC_MB_MULTITREE ? (int)oc_min64(nd, MB_LARGE_DEGREES) : 1;
+    if (alg != OC_MB_BEST && a != (int)alg) continue;
+    for (int i = 0; i < ndeg; i++) {
+      oc_mbcast_info c1, c2, c3;
+      int64_t d = a == OC_MB_MULTITREE ? deg[i] : 0;
+      if ((e = mb_best_one(p, P, m1, (oc_mbcast_alg)a, d, &c1, timed)) == OC_OK &&
+          (e = mb_best_one(p, P1, m, (oc_mbcast_alg)a, d, &c2, timed)) == OC_OK)
+        e = mb_best_one(p, P1, m1, (oc_mbcast_alg)a, d, &c3, timed);
+      if (e == OC_ERANGE) continue;
+      if (e != OC_OK) return e;
+      cand[nc].cfg = c2;
+      cand[nc].est = oc_add_sat(c1.time, c2.time) - c3.time;
+      for (int k = nc++; k > 0 && cand[k - 1].est > cand[k].est; k--) { /* stable */
+        oc_mb_cand x = cand[k];
+        cand[k] = cand[k - 1];
+        cand[k - 1] = x;
+      }
+    }
+  }
+  *ncand = nc;
+  return OC_OK;
+}
+
+int oc_mb_large_take(int64_t P, int64_t m, int k) {
+  return k < MB_LARGE_TOP || oc_mul_sat(oc_mul_sat(P, m), k + 1) <= MB_LARGE_WORK;
+}
+
+int oc_mb_plan_bounded(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
+                       int64_t proxy, oc_mbcast_info *info) {
+  oc_mb_cand cand[OC_MB_RANKED];
+  oc_mbcast_info r;
+  int nc = 0, e;
+  memset(&r, 0, sizeof r);
+  r.time = r.runner_up = -1;
+  r.runner_alg = OC_MB_BEST;
+  if ((e = oc_mb_rank_bounded(p, m, alg, proxy, cand, &nc, &r.timed)) != OC_OK) return e;
+  for (int k = 0; k < nc && oc_mb_large_take(p->P, m, k); k++)
+    for (int v = 0; v < (p->o > 0 ? 2 : 1); v++) {
+      oc_mbcast_info c = cand[k].cfg;
+      int64_t t;
+      if (v == 1) c.send_first = !c.send_first;
+      if (v == 1 && c.send_first == 0) c.pace = 0; /* pacing goes with sends first */
+      e = oc_mbcast_run(p, root, m, &c, NULL, &t);
+      r.timed++;
+      if (e == OC_ERANGE) continue;
+      if (e != OC_OK) return e;
+      if (r.time < 0 || t < r.time) {
+        if (r.time >= 0 && r.alg != c.alg) {
+          r.runner_up = r.time;
+          r.runner_alg = r.alg;
+        }
+        c.timed = r.timed;
+        c.runner_up = r.runner_up;
+        c.runner_alg = r.runner_alg;
+        c.time = t;
+        r = c;
+      } else if (c.alg != r.alg && (r.runner_up < 0 || t < r.runner_up)) {
+        r.runner_up = t;
+        r.runner_alg = c.alg;
+      }
+    }
+  if (r.time < 0) return OC_ERANGE;
+  *info = r;
+  return OC_OK;
+}
+
 int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                    oc_sched *out, oc_mbcast_info *info) {
   oc_mbcast_info r;
-  int e;
+  int e, large = oc_mul_sat(p == NULL ? 0 : p->P, m) > OC_MB_FULL_MAX;
   if (info == NULL) return OC_EINVAL;
   if ((e = mb_check(p, root, m)) != OC_OK) return e;
   if (alg != OC_MB_BEST && (alg < 0 || alg >= OC_MB_COUNT)) return OC_EINVAL;
   memset(&r, 0, sizeof r);
   r.time = r.runner_up = -1;
   r.runner_alg = OC_MB_BEST;
-  for (int a = 0; a < OC_MB_COUNT; a++) {
+  if (large && (e = oc_mb_plan_bounded(p, root, m, alg, OC_MB_PROXY, &r)) != OC_OK) return e;
+  for (int a = 0; a < OC_MB_COUNT && !large; a++) {
     oc_mbcast_info c;
     if (alg != OC_MB_BEST && a != (int)alg) continue;
     memset(&c, 0, sizeof c);

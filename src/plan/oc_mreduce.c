@@ -299,6 +299,11 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
     }
     emit_reversed(&b, ra, rn, in);
     if (root < 0 && (e = emit_forward(&b, ba, bn, r0, in, cfg->flip)) != OC_OK) goto done;
+    free(ra); /* the program holds it all now: room for the simulation */
+    free(ba);
+    free(in);
+    ra = ba = NULL;
+    in = NULL;
   }
   if ((e = oc_rprog_finish(&b)) != OC_OK) goto done;
   e = oc_rprog_run(p, &b, root, out != NULL ? out : &tmp, time);
@@ -389,11 +394,45 @@ static int cand_cmp(const void *x, const void *y) {
   return (a->cfg.seg < b->cfg.seg) - (a->cfg.seg > b->cfg.seg);
 }
 
+/* Past OC_MB_FULL_MAX messages: the constructions as oc_mb_rank_bounded
+ * ranks them for a broadcast (estimated from smaller instances), the first
+ * few (oc_mb_large_take) run backwards at full size, each under both
+ * policies when o > 0. */
+static int search_reversed_large(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
+                                 mr_best *r, oc_mbcast_info *fastest, int64_t *bestseg) {
+  oc_mb_cand c[OC_MB_RANKED];
+  int nc = 0, e;
+  if ((e = oc_mb_rank_bounded(p, m, alg, OC_MB_PROXY, c, &nc, &r->best.timed)) != OC_OK)
+    return e;
+  if (fastest != NULL) {
+    memset(fastest, 0, sizeof *fastest);
+    fastest->alg = OC_MB_BEST;
+    if (nc > 0) *fastest = c[0].cfg;
+  }
+  if (bestseg != NULL)
+    for (int k = nc; k-- > 0;) bestseg[c[k].cfg.alg] = c[k].cfg.seg;
+  for (int k = 0; k < nc && oc_mb_large_take(p->P, m, k); k++)
+    for (int v = 0; v < (p->o > 0 ? 2 : 1); v++) {
+      oc_mreduce_info x;
+      memset(&x, 0, sizeof x);
+      x.family = OC_MR_REVERSED;
+      x.red = c[k].cfg;
+      if (v == 1) x.red.send_first = !x.red.send_first;
+      if (v == 1 && !x.red.send_first) x.red.pace = 0;
+      x.bc = x.red;
+      if ((e = try_one(p, root, m, &x, r)) != OC_OK) return e;
+    }
+  return OC_OK;
+}
+
 static int search_reversed(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                            mr_best *r, oc_mbcast_info *fastest, int64_t *bestseg) {
-  mr_cand *c = (mr_cand *)malloc(MR_CANDS * sizeof *c);
+  mr_cand *c;
   int nc = 0, e = OC_OK, taken[OC_MB_COUNT] = {0};
   int64_t r0 = root < 0 ? 0 : root;
+  if (oc_mul_sat(p->P, m) > OC_MB_FULL_MAX)
+    return search_reversed_large(p, root, m, alg, r, fastest, bestseg);
+  c = (mr_cand *)malloc(MR_CANDS * sizeof *c);
   if (c == NULL) return OC_ENOMEM;
   for (int a = 0; a < OC_MB_COUNT && e == OC_OK; a++) {
     int64_t deg[OC_MB_DEGREES];
@@ -530,7 +569,9 @@ int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg a
         memset(&c, 0, sizeof c);
         c.family = (oc_mred_family)f;
         if (f == OC_MR_LINEAR && p->P > 256) continue; /* its P - 1 senders queue at one */
-        if (f == OC_MR_RING && oc_mul_sat(p->P, p->P) / 4 > OC_MREDUCE_MAX) continue;
+        if (f == OC_MR_RING && oc_mul_sat(p->P, p->P) / 4 > OC_MREDUCE_MAX / 16) continue;
+        /* (its 2 (P-1) steps of P processors, empty chunks included: as
+         * oc_libred_messages counts it) */
         if ((e = try_one(p, -1, m, &c, &r)) != OC_OK) return e;
       }
   }

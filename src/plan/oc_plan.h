@@ -127,6 +127,25 @@ int oc_lp_karp_tree(const oc_params *p, int64_t s, oc_bcast **out);
  * most); returns how many. */
 #define OC_MB_DEGREES 21
 int oc_mb_degree_order(const oc_params *p, int64_t m, int64_t *deg);
+/* oc_mbcast_plan's search past OC_MB_FULL_MAX messages: constructions ranked
+ * on instances of about proxy messages, the best few simulated at full size
+ * (oc_mbcast.c).  Exported for the tests. */
+#define OC_MB_FULL_MAX ((int64_t)1 << 22)
+#define OC_MB_PROXY ((int64_t)1 << 20)
+int oc_mb_plan_bounded(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
+                       int64_t proxy, oc_mbcast_info *info);
+/* The ranking behind it: each construction (the multi-tree once per degree)
+ * with its estimate for (P, m) and its choice of segment and variant at
+ * (P', m), best first, into cand (OC_MB_RANKED entries at most). */
+typedef struct oc_mb_cand {
+  oc_mbcast_info cfg;
+  int64_t est;
+} oc_mb_cand;
+#define OC_MB_RANKED (OC_MB_COUNT + 8)
+int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, int64_t proxy,
+                       oc_mb_cand *cand, int *ncand, int64_t *timed);
+/* 1 when the k-th ranked (from 0) is still simulated at full size */
+int oc_mb_large_take(int64_t P, int64_t m, int k);
 /* The sum of the P-1 smallest non-root labels of Karp et al.'s universal
  * broadcast tree (oc_mbcast.c; the overhead bounds); OC_ERANGE when that
  * takes more than 2^22 label classes. */

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "plan/oc_plan.h"
+#include "plan/oc_theap.h"
 
 int oc_rprog_init(oc_rprog *b, int64_t P, int64_t m) {
   memset(b, 0, sizeof *b);
@@ -124,58 +125,28 @@ int oc_rprog_finish(oc_rprog *b) {
   for (size_t i = 0; i < b->ns; i++) g[at[b->src_of[i]]++] = b->snd[i];
   free(b->snd);
   free(at);
+  free(b->src_of); /* (the senders are soff's now) */
+  b->src_of = NULL;
   b->snd = g;
   return OC_OK;
 }
 
 /* ---- the simulator -------------------------------------------------------------- */
-typedef struct rp_heap {
-  int64_t *key, *proc;
+typedef struct rp_heap { /* the event queue (oc_theap.h), grown on demand */
+  oc_hent *e;
   size_t n, cap;
 } rp_heap;
 
-static int hless(const rp_heap *h, size_t a, size_t b) {
-  return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && h->proc[a] < h->proc[b]);
-}
-static void hswap(rp_heap *h, size_t a, size_t b) {
-  int64_t k = h->key[a], p = h->proc[a];
-  h->key[a] = h->key[b];
-  h->proc[a] = h->proc[b];
-  h->key[b] = k;
-  h->proc[b] = p;
-}
 static int hpush(rp_heap *h, int64_t key, int64_t proc) {
-  size_t i;
   if (h->n == h->cap) {
     size_t nc = h->cap ? 2 * h->cap : 1024;
-    int64_t *k = (int64_t *)realloc(h->key, nc * sizeof *k);
-    int64_t *p = (int64_t *)realloc(h->proc, nc * sizeof *p);
-    if (k != NULL) h->key = k;
-    if (p != NULL) h->proc = p;
-    if (k == NULL || p == NULL) return OC_ENOMEM;
+    oc_hent *k = (oc_hent *)realloc(h->e, nc * sizeof *k);
+    if (k == NULL) return OC_ENOMEM;
+    h->e = k;
     h->cap = nc;
   }
-  i = h->n++;
-  h->key[i] = key;
-  h->proc[i] = proc;
-  while (i > 0 && hless(h, i, (i - 1) / 2)) {
-    hswap(h, i, (i - 1) / 2);
-    i = (i - 1) / 2;
-  }
+  h->n = oc_theap_push(h->e, h->n, key, proc);
   return OC_OK;
-}
-static void hpop(rp_heap *h) {
-  size_t i = 0;
-  h->key[0] = h->key[--h->n];
-  h->proc[0] = h->proc[h->n];
-  for (;;) {
-    size_t l = 2 * i + 1, r = l + 1, s = i;
-    if (l < h->n && hless(h, l, s)) s = l;
-    if (r < h->n && hless(h, r, s)) s = r;
-    if (s == i) break;
-    hswap(h, i, s);
-    i = s;
-  }
 }
 
 typedef struct rp_proc {
@@ -215,10 +186,15 @@ static int64_t ovh_hit(const rp_sim *s, int64_t q, int64_t t, int64_t len) {
   size_t lo = 0, hi = s->nov[q];
   int64_t o = s->p->o;
   if (o == 0 || len == 0) return -1;
-  while (lo < hi) { /* first r with r + o > t */
-    size_t mid = lo + (hi - lo) / 2;
-    if (a[mid] + o <= t) lo = mid + 1; else hi = mid;
+  /* committed in time order: the one sought is almost always among the last */
+  while (hi > 0 && s->nov[q] - hi < 4 && a[hi - 1] + o > t) hi--;
+  if (hi > 0 && a[hi - 1] + o > t) {
+    while (lo < hi) { /* first r with r + o > t */
+      size_t mid = lo + (hi - lo) / 2;
+      if (a[mid] + o <= t) lo = mid + 1; else hi = mid;
+    }
   }
+  lo = hi;
   return (lo < s->nov[q] && a[lo] < t + len) ? a[lo] : -1;
 }
 
@@ -270,7 +246,8 @@ static int rp_step(rp_sim *s, int64_t q, int64_t t) {
           s->sst[s->b->soff[q] + r->next_send] = t;
           r->next_send++;
           if ((e = hpush(&s->h, s->arr[slot], x->dst)) != OC_OK) return e;
-          if ((e = hpush(&s->h, r->send_free, q)) != OC_OK) return e;
+          /* (no wake-up at send_free: the loop goes on, and the next send,
+           * if its data is in, pushes its own start) */
           progress = 1;
           continue;
         }
@@ -331,7 +308,8 @@ int oc_rprog_run(const oc_params *p, const oc_rprog *b, int64_t root, oc_sched *
   if (!s.pr || !s.roff || !s.nov || !s.arr || !s.rcopy || !s.rsb || !s.rmsg || !s.sst ||
       !s.ovh || oc_sched_add_col(out, OC_COL_COPY) != OC_OK ||
       oc_sched_add_col(out, OC_COL_SEQ) != OC_OK ||
-      oc_sched_add_col(out, OC_COL_NOT_BEFORE) != OC_OK) {
+      oc_sched_add_col(out, OC_COL_NOT_BEFORE) != OC_OK ||
+      oc_sched_reserve(out, b->ns) != OC_OK) { /* (one allocation, no slack) */
     e = OC_ENOMEM;
     goto done;
   }
@@ -344,8 +322,8 @@ int oc_rprog_run(const oc_params *p, const oc_rprog *b, int64_t root, oc_sched *
     if ((e = hpush(&s.h, 0, q)) != OC_OK) goto done;
   }
   while (s.h.n > 0) {
-    int64_t t = s.h.key[0], q = s.h.proc[0];
-    hpop(&s.h);
+    int64_t t = s.h.e[0].key, q = s.h.e[0].proc;
+    s.h.n = oc_theap_pop(s.h.e, s.h.n);
     if (s.pr[q].last_run == t) continue;
     s.pr[q].last_run = t;
     if ((e = rp_step(&s, q, t)) != OC_OK) goto done;
@@ -374,7 +352,6 @@ done:
   free(s.rmsg);
   free(s.sst);
   free(s.ovh);
-  free(s.h.key);
-  free(s.h.proc);
+  free(s.h.e);
   return e;
 }
