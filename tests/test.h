@@ -129,6 +129,7 @@
   X(mreduce_mutants)                                                           \
   X(mreduce_bound_formula)                                                     \
   X(mreduce_csv)                                                               \
+  X(mreduce_bounded)                                                           \
   X(mreduce_select)                                                            \
   X(mreduce_rank_views)                                                        \
   X(mreduce_gossip)                                                            \

@@ -100,6 +100,11 @@ typedef enum oc_mbcast_alg {
   OC_MB_BEST = -1 /* oc_mbcast_plan: the fastest of all */
 } oc_mbcast_alg;
 #define OC_MBCAST_MAX ((int64_t)1 << 26) /* P * m                          */
+/* Past OC_MB_FULL_MAX messages (P m) the planners rank the constructions on
+ * instances of about OC_MB_PROXY messages and simulate only the first few at
+ * full size (the bounded search, docs/algorithms/logp.md). */
+#define OC_MB_FULL_MAX ((int64_t)1 << 22)
+#define OC_MB_PROXY ((int64_t)1 << 20)
 
 typedef struct oc_mbcast_info {
   oc_mbcast_alg alg;        /* the construction chosen                      */

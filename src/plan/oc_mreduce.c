@@ -320,6 +320,7 @@ done:
 typedef struct mr_best {
   oc_mreduce_info best;
   int have;
+  int64_t full_max, proxy; /* the bounded search past full_max messages (OC_MB_FULL_MAX) */
 } mr_best;
 
 /* two candidates of the same construction (segment sizes, degrees) are
@@ -402,7 +403,7 @@ static int search_reversed_large(const oc_params *p, int64_t root, int64_t m, oc
                                  mr_best *r, oc_mbcast_info *fastest, int64_t *bestseg) {
   oc_mb_cand c[OC_MB_RANKED];
   int nc = 0, e;
-  if ((e = oc_mb_rank_bounded(p, m, alg, OC_MB_PROXY, c, &nc, &r->best.timed)) != OC_OK)
+  if ((e = oc_mb_rank_bounded(p, m, alg, r->proxy, c, &nc, &r->best.timed)) != OC_OK)
     return e;
   if (fastest != NULL) {
     memset(fastest, 0, sizeof *fastest);
@@ -430,7 +431,7 @@ static int search_reversed(const oc_params *p, int64_t root, int64_t m, oc_mbcas
   mr_cand *c;
   int nc = 0, e = OC_OK, taken[OC_MB_COUNT] = {0};
   int64_t r0 = root < 0 ? 0 : root;
-  if (oc_mul_sat(p->P, m) > OC_MB_FULL_MAX)
+  if (oc_mul_sat(p->P, m) > r->full_max)
     return search_reversed_large(p, root, m, alg, r, fastest, bestseg);
   c = (mr_cand *)malloc(MR_CANDS * sizeof *c);
   if (c == NULL) return OC_ENOMEM;
@@ -526,13 +527,20 @@ static int search_libred(const oc_params *p, int64_t root, int64_t m, const int6
 
 int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                     oc_sched *out, oc_mreduce_info *info) {
+  return oc_mr_plan_ex(p, root, m, alg, OC_MB_FULL_MAX, OC_MB_PROXY, out, info);
+}
+
+int oc_mr_plan_ex(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
+                  int64_t full_max, int64_t proxy, oc_sched *out, oc_mreduce_info *info) {
   mr_best r;
   int e;
-  if (info == NULL) return OC_EINVAL;
+  if (info == NULL || full_max < 0 || proxy < 1) return OC_EINVAL;
   if ((e = mr_check(p, root, m)) != OC_OK) return e;
   if (alg != OC_MB_BEST && (alg < 0 || alg >= OC_MB_COUNT)) return OC_EINVAL;
   memset(&r, 0, sizeof r);
   r.best.runner_up = -1;
+  r.full_max = full_max;
+  r.proxy = proxy;
   if (root >= 0) {
     int64_t bestseg[OC_MB_COUNT] = {0};
     if ((e = search_reversed(p, root, m, alg, &r, NULL, bestseg)) != OC_OK) return e;
@@ -549,6 +557,8 @@ int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg a
     oc_mbcast_info bc;
     memset(&red, 0, sizeof red);
     red.best.runner_up = -1;
+    red.full_max = full_max;
+    red.proxy = proxy;
     if ((e = search_reversed(p, 0, m, alg, &red, &bc, NULL)) != OC_OK) return e;
     r.best.timed = red.best.timed;
     if (red.have) /* itself after itself, then the fastest broadcast; each flipped too */

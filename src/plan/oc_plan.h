@@ -130,8 +130,6 @@ int oc_mb_degree_order(const oc_params *p, int64_t m, int64_t *deg);
 /* oc_mbcast_plan's search past OC_MB_FULL_MAX messages: constructions ranked
  * on instances of about proxy messages, the best few simulated at full size
  * (oc_mbcast.c).  Exported for the tests. */
-#define OC_MB_FULL_MAX ((int64_t)1 << 22)
-#define OC_MB_PROXY ((int64_t)1 << 20)
 int oc_mb_plan_bounded(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                        int64_t proxy, oc_mbcast_info *info);
 /* The ranking behind it: each construction (the multi-tree once per degree)
@@ -146,6 +144,11 @@ int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, int64_t
                        oc_mb_cand *cand, int *ncand, int64_t *timed);
 /* 1 when the k-th ranked (from 0) is still simulated at full size */
 int oc_mb_large_take(int64_t P, int64_t m, int k);
+/* oc_mreduce_plan with the bounded search past full_max messages, its
+ * ranking on instances of about proxy messages (oc_mreduce_plan: OC_MB_FULL_MAX,
+ * OC_MB_PROXY).  Exported for the tests. */
+int oc_mr_plan_ex(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
+                  int64_t full_max, int64_t proxy, oc_sched *out, oc_mreduce_info *info);
 /* The sum of the P-1 smallest non-root labels of Karp et al.'s universal
  * broadcast tree (oc_mbcast.c; the overhead bounds); OC_ERANGE when that
  * takes more than 2^22 label classes. */
