@@ -267,7 +267,7 @@ static int mb_best_one(const oc_params *p, int64_t P, int64_t m, oc_mbcast_alg a
 int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, int64_t proxy,
                        oc_mb_cand *cand, int *ncand, int64_t *timed) {
   int64_t P = p->P, m1 = oc_max64(1, oc_min64(m, proxy / P));
-  int64_t P1 = oc_max64(2, oc_min64(P, proxy / m)), deg[OC_MB_DEGREES];
+  int64_t P1 = oc_min64(P, oc_max64(2, proxy / m)), deg[OC_MB_DEGREES];
   int nd = oc_mb_degree_order(p, m, deg), nc = 0, e;
   for (int a = 0; a < OC_MB_COUNT; a++) {
     int ndeg = a == OC_MB_MULTITREE ? (int)oc_min64(nd, MB_LARGE_DEGREES) : 1;
