@@ -142,7 +142,7 @@ static void heap_push(lp_heap *h, int64_t key, int64_t proc) {
  * always among the last few: look there first, then search by halves. */
 static int last_packet_below(const lp_blk *a, size_t n, lp_blk last, int64_t G,
                              int64_t lim, int64_t *x) {
-  size_t lo = 0, hi = n; /* first block with t >= lim */
+  size_t lo = 0, hi = n; /* hi: the first block with t >= lim */
   if (n > 0 && last.t < lim) { /* the last block (a hot copy of a[n-1]) */
     *x = last.t + oc_min64(last.len - 1, (lim - 1 - last.t) / G) * G;
     return 1;
@@ -154,10 +154,9 @@ static int last_packet_below(const lp_blk *a, size_t n, lp_blk last, int64_t G,
       if (a[mid].t < lim) lo = mid + 1; else hi = mid;
     }
   }
-  lo = hi;
-  if (lo == 0) return 0;
+  if (hi == 0) return 0;
   {
-    const lp_blk *k = &a[lo - 1];
+    const lp_blk *k = &a[hi - 1];
     int64_t i = oc_min64(k->len - 1, (lim - 1 - k->t) / G);
     *x = k->t + i * G;
   }

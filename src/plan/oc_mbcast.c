@@ -293,6 +293,11 @@ int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, int64_t
   return OC_OK;
 }
 
+void oc_mb_other_policy(oc_mbcast_info *c) {
+  c->send_first = !c->send_first;
+  if (!c->send_first) c->pace = 0; /* pacing goes with sends first */
+}
+
 int oc_mb_large_take(int64_t P, int64_t m, int k) {
   return k < MB_LARGE_TOP || oc_mul_sat(oc_mul_sat(P, m), k + 1) <= MB_LARGE_WORK;
 }
@@ -310,8 +315,7 @@ int oc_mb_plan_bounded(const oc_params *p, int64_t root, int64_t m, oc_mbcast_al
     for (int v = 0; v < (p->o > 0 ? 2 : 1); v++) {
       oc_mbcast_info c = cand[k].cfg;
       int64_t t;
-      if (v == 1) c.send_first = !c.send_first;
-      if (v == 1 && c.send_first == 0) c.pace = 0; /* pacing goes with sends first */
+      if (v == 1) oc_mb_other_policy(&c);
       e = oc_mbcast_run(p, root, m, &c, NULL, &t);
       r.timed++;
       if (e == OC_ERANGE) continue;
@@ -339,10 +343,11 @@ int oc_mb_plan_bounded(const oc_params *p, int64_t root, int64_t m, oc_mbcast_al
 int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                    oc_sched *out, oc_mbcast_info *info) {
   oc_mbcast_info r;
-  int e, large = oc_mul_sat(p == NULL ? 0 : p->P, m) > OC_MB_FULL_MAX;
+  int e, large;
   if (info == NULL) return OC_EINVAL;
   if ((e = mb_check(p, root, m)) != OC_OK) return e;
   if (alg != OC_MB_BEST && (alg < 0 || alg >= OC_MB_COUNT)) return OC_EINVAL;
+  large = oc_mul_sat(p->P, m) > OC_MB_FULL_MAX;
   memset(&r, 0, sizeof r);
   r.time = r.runner_up = -1;
   r.runner_alg = OC_MB_BEST;

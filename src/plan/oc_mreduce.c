@@ -418,8 +418,7 @@ static int search_reversed_large(const oc_params *p, int64_t root, int64_t m, oc
       memset(&x, 0, sizeof x);
       x.family = OC_MR_REVERSED;
       x.red = c[k].cfg;
-      if (v == 1) x.red.send_first = !x.red.send_first;
-      if (v == 1 && !x.red.send_first) x.red.pace = 0;
+      if (v == 1) oc_mb_other_policy(&x.red);
       x.bc = x.red;
       if ((e = try_one(p, root, m, &x, r)) != OC_OK) return e;
     }

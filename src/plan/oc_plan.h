@@ -142,6 +142,9 @@ typedef struct oc_mb_cand {
 #define OC_MB_RANKED (OC_MB_COUNT + 8)
 int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, int64_t proxy,
                        oc_mb_cand *cand, int *ncand, int64_t *timed);
+/* the same construction under the simulator's other policy (sends first or
+ * not; pacing only with sends first) */
+void oc_mb_other_policy(oc_mbcast_info *c);
 /* 1 when the k-th ranked (from 0) is still simulated at full size */
 int oc_mb_large_take(int64_t P, int64_t m, int k);
 /* oc_mreduce_plan with the bounded search past full_max messages, its

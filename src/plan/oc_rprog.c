@@ -194,8 +194,7 @@ static int64_t ovh_hit(const rp_sim *s, int64_t q, int64_t t, int64_t len) {
       if (a[mid] + o <= t) lo = mid + 1; else hi = mid;
     }
   }
-  lo = hi;
-  return (lo < s->nov[q] && a[lo] < t + len) ? a[lo] : -1;
+  return (hi < s->nov[q] && a[hi] < t + len) ? a[hi] : -1; /* hi: the first r with r + o > t */
 }
 
 static int emit(rp_sim *s, int64_t t, int64_t q, const oc_rp_send *x) {
