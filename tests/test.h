@@ -124,6 +124,7 @@
   X(mbcast_bound_formula)                                                      \
   X(mbcast_rank_views)                                                         \
   X(mbcast_bounded)                                                            \
+  X(mbcast_rarest)                                                             \
   X(mreduce_random)                                                            \
   X(mreduce_never_slower)                                                      \
   X(mreduce_mutants)                                                           \

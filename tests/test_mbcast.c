@@ -386,3 +386,49 @@ void test_mbcast_bounded(void) {
     oc_sched_free(&s);
   }
 }
+
+/* The rarest-first greedy (oc_lp_rarest): with one segment it is Karp's
+ * greedy tree, so it takes exactly B(P) and its schedule passes the
+ * verifier at that time; with a few segments its schedules are valid at
+ * every root and pacing; past OC_LP_RAREST_MAX segments it refuses. */
+void test_mbcast_rarest(void) {
+  int rounds = test_sweep() ? 5000 : (test_valgrind() ? 60 : 600);
+  for (int it = 0; it < rounds; it++) {
+    oc_params p;
+    oc_mbcast_info c;
+    oc_sched s;
+    oc_verdict v;
+    int64_t m = test_range(1, 12), root, B, t = -1, lb;
+    test_rand_logp(&p, it % 5 == 0 ? 2000 : 60);
+    root = test_range(0, p.P - 1);
+    memset(&c, 0, sizeof c);
+    c.alg = OC_MB_RAREST;
+    c.seg = m; /* one segment: the whole message */
+    c.send_first = test_range(0, 1);
+    CHECK_OK(oc_bcast_time(&p, &B));
+    CHECK_OK(oc_mbcast_run(&p, root, 1, &c, NULL, &t));
+    if (t != B) fail_params(__LINE__, "rarest-first, one packet, is not B(P)", &p, root, 1, t, B);
+    c.seg = test_range(1, m);
+    c.pace = test_range(0, 2) == 0 ? test_range(0, 2 * p.o + 2) : 0;
+    oc_sched_init(&s);
+    CHECK_OK(oc_mbcast_run(&p, root, m, &c, &s, &t));
+    CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
+    if (!v.ok || v.time != t) fail_params(__LINE__, "rarest-first", &p, root, m, t, v.time);
+    CHECK_OK(oc_mbcast_bound(&p, m, &lb, NULL));
+    if (t < lb) fail_params(__LINE__, "rarest-first below the bound", &p, root, m, t, lb);
+    oc_sched_free(&s);
+  }
+  {
+    oc_params p;
+    oc_mbcast_info c;
+    int64_t t;
+    CHECK_OK(oc_params_logp(&p, 16, 5, 1, 2));
+    memset(&c, 0, sizeof c);
+    c.alg = OC_MB_RAREST;
+    c.seg = 1;
+    CHECK_OK(oc_mbcast_run(&p, 0, OC_LP_RAREST_MAX, &c, NULL, &t));
+    CHECK_EQ(oc_mbcast_run(&p, 0, OC_LP_RAREST_MAX + 1, &c, NULL, &t), OC_ERANGE);
+    c.seg = 2; /* segments, not packets, count */
+    CHECK_OK(oc_mbcast_run(&p, 0, 2 * OC_LP_RAREST_MAX, &c, NULL, &t));
+  }
+}

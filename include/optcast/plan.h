@@ -85,7 +85,10 @@ int oc_bcast_schedule(const oc_bcast *b, oc_sched *out);
  *               split_bintree)
  *  SCATTER_RD   binomial scatter + recursive-doubling allgather
  *  SCATTER_RING binomial scatter + ring allgather (both van de Geijn et
- *               al.; MPICH) */
+ *               al.; MPICH)
+ *  RAREST       rarest segment first: a free processor sends the segment
+ *               fewest hold to the next processor lacking it (ours; for a
+ *               few packets at large L; at most 32 segments) */
 typedef enum oc_mbcast_alg {
   OC_MB_KARP = 0,
   OC_MB_CHAIN,
@@ -96,6 +99,7 @@ typedef enum oc_mbcast_alg {
   OC_MB_SPLIT,
   OC_MB_SCATTER_RD,
   OC_MB_SCATTER_RING,
+  OC_MB_RAREST,
   OC_MB_COUNT,
   OC_MB_BEST = -1 /* oc_mbcast_plan: the fastest of all */
 } oc_mbcast_alg;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "plan/oc_plan.h"
+#include "plan/oc_theap.h"
 
 #define LP_CHILDREN_MAX OC_LP_CHILDREN_MAX
 
@@ -372,4 +373,129 @@ int oc_lp_multitree(oc_lprog *b, int64_t d, int64_t seg) {
   }
   free(pos);
   return OC_OK;
+}
+
+/* ---- rarest segment first --------------------------------------------------------
+ * Our construction for a few segments on many processors with L large against
+ * o (where the d-ary multi-tree is too deep and Karp's tree for the whole
+ * message too slow at each hop).  Segment u reaches the non-root processors
+ * in a fixed order, the rotation starting at u n / k of 1..n (k segments,
+ * n = P - 1), so different segments have different early receivers, and the
+ * early receivers are the ones that forward it most.  A greedy list
+ * schedule under a simplified clock (a send of s packets keeps its sender
+ * sG and is usable h + (s-1)G after it starts; receive overheads are left
+ * to the simulator) decides who sends what: whenever a processor is free it
+ * sends, of the segments it holds that someone still lacks, the one fewest
+ * processors hold (ties: the lower segment) to the next processor in that
+ * segment's order.  With one segment this is Karp's greedy tree; with k it
+ * shares every processor's sends among the segments like k interior-disjoint
+ * Karp trees.  The simulator (oc_lprog.c) times the programs it writes.
+ * Work O(P k^2 + P k log P), memory O(P k): planners use it for k <= OC_LP_RAREST_MAX. */
+typedef struct lp_gop {
+  int64_t src, dst, u;
+} lp_gop;
+
+/* v wakes at time t (an earlier wake-up of v, if any, is superseded) */
+static int lp_wake(oc_hent **heap, size_t *hn, size_t *hcap, int64_t *wake, int64_t v, int64_t t) {
+  if (*hn + 1 > *hcap) {
+    oc_hent *x = (oc_hent *)realloc(*heap, 2 * *hcap * sizeof *x);
+    if (x == NULL) return OC_ENOMEM;
+    *heap = x;
+    *hcap *= 2;
+  }
+  wake[v] = t;
+  *hn = oc_theap_push(*heap, *hn, t, v);
+  return OC_OK;
+}
+
+int oc_lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg) {
+  int64_t P = b->P, n = P - 1, m = b->m, s = (seg <= 0 || seg > m) ? m : seg;
+  int64_t k = oc_lp_nsegs(0, m, s), G = oc_max64(p->g, p->o), h = p->L + 2 * p->o;
+  int64_t *ready = NULL, *cur = NULL, *wake = NULL, *start = NULL;
+  size_t *cnt = NULL, nops = 0, hn = 0, hcap;
+  lp_gop *ops = NULL;
+  oc_hent *heap = NULL;
+  int e = OC_OK;
+  if (n < 1) {
+    oc_lprog_begin(b, 0);
+    return OC_OK;
+  }
+  if (k > OC_LP_RAREST_MAX) return OC_ERANGE;
+  hcap = (size_t)P + 16;
+  ready = (int64_t *)malloc((size_t)(P * k) * sizeof *ready);
+  cur = (int64_t *)calloc((size_t)k, sizeof *cur);
+  start = (int64_t *)malloc((size_t)k * sizeof *start);
+  wake = (int64_t *)malloc((size_t)P * sizeof *wake);
+  cnt = (size_t *)calloc((size_t)P + 1, sizeof *cnt);
+  ops = (lp_gop *)malloc((size_t)(n * k) * sizeof *ops);
+  heap = (oc_hent *)malloc(hcap * sizeof *heap);
+  if (ready == NULL || cur == NULL || start == NULL || wake == NULL || cnt == NULL ||
+      ops == NULL || heap == NULL) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  for (int64_t i = 0; i < P * k; i++) ready[i] = INT64_MAX;
+  for (int64_t v = 0; v < P; v++) wake[v] = INT64_MAX;
+  for (int64_t u = 0; u < k; u++) {
+    ready[u] = oc_mul_sat(u * s, b->release); /* the root holds them all */
+    start[u] = u * n / k; /* u < k <= OC_LP_RAREST_MAX, n < 2^26: no overflow */
+  }
+  wake[0] = 0;
+  hn = oc_theap_push(heap, hn, 0, 0);
+  while (hn > 0) {
+    int64_t t = heap[0].key, v = heap[0].proc, best = -1, next = INT64_MAX;
+    hn = oc_theap_pop(heap, hn);
+    if (t != wake[v]) continue; /* superseded */
+    wake[v] = INT64_MAX;
+    for (int64_t u = 0; u < k; u++) {
+      int64_t r = ready[v * k + u];
+      if (r == INT64_MAX || cur[u] >= n) continue;
+      if (r > t) {
+        if (r < next) next = r;
+      } else if (best < 0 || cur[u] < cur[best]) {
+        best = u;
+      }
+    }
+    if (best >= 0) {
+      int64_t len = oc_min64(m, (best + 1) * s) - best * s;
+      int64_t dst = 1 + (start[best] + cur[best]++) % n, r = t + h + (len - 1) * G;
+      ops[nops].src = v;
+      ops[nops].dst = dst;
+      ops[nops++].u = best;
+      cnt[v + 1]++;
+      ready[dst * k + best] = r;
+      next = t + len * G; /* free again; maybe more to send */
+      if (r < wake[dst]) {
+        if ((e = lp_wake(&heap, &hn, &hcap, wake, dst, r)) != OC_OK) goto out;
+      }
+    }
+    if (next != INT64_MAX) {
+      if ((e = lp_wake(&heap, &hn, &hcap, wake, v, next)) != OC_OK) goto out;
+    }
+  }
+  /* the programs, by relative rank, each in the order its sends were decided */
+  for (int64_t v = 0; v < P; v++) cnt[v + 1] += cnt[v];
+  {
+    lp_gop *by = (lp_gop *)malloc((nops + 1) * sizeof *by);
+    if (by == NULL) {
+      e = OC_ENOMEM;
+      goto out;
+    }
+    for (size_t i = 0; i < nops; i++) by[cnt[ops[i].src]++] = ops[i];
+    for (size_t i = 0, v = 0; v < (size_t)P; v++) {
+      oc_lprog_begin(b, (int64_t)v);
+      for (; i < nops && by[i].src == (int64_t)v; i++)
+        oc_lp_emit_seg(b, by[i].dst, 0, m, s, by[i].u);
+    }
+    free(by);
+  }
+out:
+  free(ready);
+  free(cur);
+  free(start);
+  free(wake);
+  free(cnt);
+  free(ops);
+  free(heap);
+  return e;
 }

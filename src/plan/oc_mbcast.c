@@ -22,6 +22,10 @@
  *              binary tree for ceil(m/2) packets plus one exchange
  *   SCATTER_*  van de Geijn et al.; Thakur, Rabenseifner & Gropp (2005):
  *              about m G + (log P) h + m max(g, 2o) (P-1)/P
+ *   RAREST     ours: a list schedule, rarest segment first (oc_lpshape.c);
+ *              one segment: Karp's greedy tree, B(P); a few segments at
+ *              large L against G: each keeps Karp's fan-out (measured in
+ *              docs/algorithms/logp.md); at most OC_LP_RAREST_MAX segments
  * The simulator (oc_lprog.c) is the judge: the formulas only explain the
  * choice.  Where each wins, measured: docs/algorithms/logp.md.
  *
@@ -59,7 +63,7 @@
 
 static const char *const MB_NAMES[OC_MB_COUNT] = {
     "karp", "chain", "binary", "binomial", "two-tree", "multi-tree", "split-binary",
-    "scatter-rd", "scatter-ring"};
+    "scatter-rd", "scatter-ring", "rarest-first"};
 
 const char *oc_mbcast_alg_name(oc_mbcast_alg a) {
   return (a >= 0 && a < OC_MB_COUNT) ? MB_NAMES[a] : "?";
@@ -121,6 +125,7 @@ int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_i
   case OC_MB_SPLIT: oc_lp_split(&b, seg); break;
   case OC_MB_SCATTER_RD: oc_lp_scatter_allgather(&b, 0); break;
   case OC_MB_SCATTER_RING: oc_lp_scatter_allgather(&b, 1); break;
+  case OC_MB_RAREST: e = oc_lp_rarest(&b, p, seg); break;
   default: e = OC_EINVAL; break;
   }
   if (e == OC_OK) e = oc_lprog_finish(&b);

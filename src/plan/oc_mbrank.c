@@ -119,7 +119,8 @@ int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_
   P = p->P;
   if (root < 0 || root >= P || rank < 0 || rank >= P || m < 1 || cfg->seg < 0) return OC_EINVAL;
   if (cfg->alg < 0 || cfg->alg >= OC_MB_COUNT) return OC_EINVAL;
-  if (cfg->alg == OC_MB_SPLIT || cfg->alg == OC_MB_SCATTER_RD || cfg->alg == OC_MB_SCATTER_RING)
+  if (cfg->alg == OC_MB_SPLIT || cfg->alg == OC_MB_SCATTER_RD || cfg->alg == OC_MB_SCATTER_RING ||
+      cfg->alg == OC_MB_RAREST)
     return OC_EUNSUP;
   out->n = 0;
   out->rank = rank;

@@ -118,6 +118,10 @@ void oc_lp_scatter_allgather(oc_lprog *b, int ring);
 int oc_lp_twotree(oc_lprog *b, int64_t seg);
 int oc_lp_multitree(oc_lprog *b, int64_t d, int64_t seg); /* 2 <= d <= P-1 */
 int oc_lp_karp(oc_lprog *b, const oc_params *p, int64_t seg);
+/* rarest segment first (oc_lpshape.c): at most OC_LP_RAREST_MAX segments
+ * (OC_ERANGE beyond) */
+#define OC_LP_RAREST_MAX 32
+int oc_lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg);
 /* Karp's tree (root 0: relative ranks) for a segment of s packets sent as
  * one long message: L' = L + (s-1)G, g' = sG (OC_ERANGE past the limits) */
 int oc_lp_karp_tree(const oc_params *p, int64_t s, oc_bcast **out);
