@@ -8,6 +8,9 @@
  *                                by the simulator and checked by the
  *                                verifier at P m = 2^E (P = 65536): time of
  *                                each and the peak memory of the process
+ *   ./build/bench_mbcast rarest E the same for rarest-first (oc_lp_rarest:
+ *                                its list schedule, then the simulator),
+ *                                m = 16 packets one a segment, P = 2^E / 16
  * Figures: docs/BENCHMARKS.md. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,19 +55,19 @@ static int bench_rank(void) {
   return 0;
 }
 
-static int bench_scale(int e) {
+static int bench_scale(int e, int rarest) {
   oc_params p;
   oc_mbcast_info c;
   oc_sched s;
   oc_verdict v;
   struct rusage ru;
-  int64_t P = 65536, m = ((int64_t)1 << e) / P, t;
+  int64_t m = rarest ? 16 : ((int64_t)1 << e) / 65536, P = ((int64_t)1 << e) / m, t;
   double t0, t1, t2;
   if (e < 17 || e > 26 || oc_params_logp(&p, P, 6, 2, 4) != OC_OK) return 2;
   memset(&c, 0, sizeof c);
-  c.alg = OC_MB_MULTITREE;
+  c.alg = rarest ? OC_MB_RAREST : OC_MB_MULTITREE;
   c.seg = 1;
-  c.degree = 4;
+  c.degree = rarest ? 0 : 4;
   oc_sched_init(&s);
   t0 = now_ns();
   if (oc_mbcast_run(&p, 0, m, &c, &s, &t) != OC_OK) return 1;
@@ -80,11 +83,11 @@ static int bench_scale(int e) {
 
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "rank") == 0) return bench_rank();
-  if (argc >= 3 && strcmp(argv[1], "scale") == 0) {
+  if (argc >= 3 && (strcmp(argv[1], "scale") == 0 || strcmp(argv[1], "rarest") == 0)) {
     printf("| P m | P | m | messages | simulate (s) | verify (s) | peak memory (GiB) |\n"
            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-    return bench_scale(atoi(argv[2]));
+    return bench_scale(atoi(argv[2]), strcmp(argv[1], "rarest") == 0);
   }
-  fprintf(stderr, "usage: bench_mbcast rank | scale E (17 <= E <= 26)\n");
+  fprintf(stderr, "usage: bench_mbcast rank | scale E | rarest E (17 <= E <= 26)\n");
   return 2;
 }
