@@ -6,7 +6,7 @@
  * Constructions, with h = L + 2o, G = max(g, o):
  *   REVERSED   a broadcast construction of oc_mbcast.c (Karp's tree, chain,
  *              binary, binomial, two-tree, multi-tree, split tree, scatter +
- *              allgather) at a segment size, run backwards in time: its
+ *              allgather, rarest-first) at a segment size, run backwards in time: its
  *              broadcast schedule is simulated, and every message u -> v
  *              at time t becomes v -> u, taken in decreasing t.  A processor
  *              sends a packet on once everything that reversed order puts
