@@ -89,6 +89,15 @@ void test_mreduce_random(void) {
       c.family = (oc_mred_family)f;
       check_run(&p, -1, m, &c, alb, oc_mred_family_name((oc_mred_family)f));
     }
+    { /* the spread: packet j reduced to its own processor, then sent on from there */
+      oc_mreduce_info c;
+      memset(&c, 0, sizeof c);
+      c.family = OC_MR_SPREAD;
+      c.seg = test_range(0, m);
+      check_run(&p, -1, m, &c, alb, "rarest-first spread");
+      CHECK_EQ(oc_mreduce_run(&p, root, m, &c, NULL, &R), OC_EINVAL); /* allreduce only */
+      CHECK_OK(oc_reduce_time(&p, &R));
+    }
     for (int k = 0; k < 2; k++) {
       int64_t r = k == 0 ? root : -1;
       oc_sched s;

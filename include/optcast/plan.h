@@ -602,6 +602,9 @@ typedef enum oc_mred_family {
   OC_MR_CIRCULANT,    /* allreduce: Karp et al.'s circulant (oc_allreduce.c)  */
   OC_MR_KARP,         /* reduce of one packet: Karp et al.'s optimal
                          reduction (oc_reduce.c)                             */
+  OC_MR_SPREAD,       /* allreduce: rarest-first from a source per segment,
+                         run backwards (reduce-scatter), then forwards
+                         (allgather), in segments of seg packets (ours)      */
   OC_MR_COUNT
 } oc_mred_family;
 /* the MPI libraries' reduce programs (src/plan/oc_rpshape.c) */
@@ -613,7 +616,7 @@ const char *oc_mred_lib_name(oc_mred_lib l);
 typedef struct oc_mreduce_info {
   oc_mred_family family;
   oc_mred_lib lib;             /* LIBRED: which program                      */
-  int64_t seg;                 /* LIBRED: its segment (trees; 0 = whole)      */
+  int64_t seg;                 /* LIBRED, SPREAD: the segment (0 = whole)     */
   oc_mbcast_info red;          /* REVERSED: the broadcast run backwards       */
   oc_mbcast_info bc;           /* REVERSED allreduce: the broadcast after it  */
   int flip;                    /* REVERSED allreduce: the broadcast sends the

@@ -43,6 +43,7 @@ int oc_lprog_init(oc_lprog *b, int64_t P, int64_t m, int64_t root) {
 void oc_lprog_free(oc_lprog *b) {
   free(b->op);
   free(b->off);
+  free(b->src);
   memset(b, 0, sizeof *b);
 }
 
@@ -291,7 +292,8 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
     goto out;
   }
   for (int64_t i = 0; i < P * m; i++) s.avail[i] = INT64_MAX;
-  for (int64_t i = 0; i < m; i++) s.avail[b->root * m + i] = oc_mul_sat(i, b->release);
+  for (int64_t i = 0; i < m; i++)
+    s.avail[(b->src != NULL ? b->src[i] : b->root) * m + i] = oc_mul_sat(i, b->release);
   for (int64_t q = 0; q < P; q++) {
     s.soff[q + 1] = b->off[q + 1]; /* a processor's sends: its program */
     s.head[q] = b->off[q];
@@ -355,8 +357,8 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
       e = OC_EINVALID;
       goto out;
     }
-    if (s.avail[i] > done && i / m != b->root) done = s.avail[i]; /* the root's
-      release times are not arrivals */
+    if (s.avail[i] > done && i / m != (b->src != NULL ? b->src[i % m] : b->root))
+      done = s.avail[i]; /* the source's release times are not arrivals */
   }
   if (done > OC_TIME_MAX) { /* the completion, not only the send starts */
     e = OC_ERANGE;

@@ -408,19 +408,22 @@ static int lp_wake(oc_hent **heap, size_t *hn, size_t *hcap, int64_t *wake, int6
   return OC_OK;
 }
 
-int oc_lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg) {
-  int64_t P = b->P, n = P - 1, m = b->m, s = (seg <= 0 || seg > m) ? m : seg;
+static int lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg, int spread) {
+  int64_t P = b->P, n = spread ? P : P - 1, m = b->m, s = (seg <= 0 || seg > m) ? m : seg;
+  int64_t first = spread ? 0 : 1; /* segment orders run over first .. first + n - 1 */
   int64_t k = oc_lp_nsegs(0, m, s), G = oc_max64(p->g, p->o), h = p->L + 2 * p->o;
   int64_t *ready = NULL, *cur = NULL, *wake = NULL, *start = NULL;
   size_t *cnt = NULL, nops = 0, hn = 0, hcap;
   lp_gop *ops = NULL;
   oc_hent *heap = NULL;
   int e = OC_OK;
-  if (n < 1) {
+  if (P < 2) {
     oc_lprog_begin(b, 0);
     return OC_OK;
   }
   if (k > OC_LP_RAREST_MAX) return OC_ERANGE;
+  if (spread && b->src == NULL && (b->src = (int64_t *)malloc((size_t)m * sizeof *b->src)) == NULL)
+    return OC_ENOMEM;
   hcap = (size_t)P + 16;
   ready = (int64_t *)malloc((size_t)(P * k) * sizeof *ready);
   cur = (int64_t *)calloc((size_t)k, sizeof *cur);
@@ -437,11 +440,24 @@ int oc_lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg) {
   for (int64_t i = 0; i < P * k; i++) ready[i] = INT64_MAX;
   for (int64_t v = 0; v < P; v++) wake[v] = INT64_MAX;
   for (int64_t u = 0; u < k; u++) {
-    ready[u] = oc_mul_sat(u * s, b->release); /* the root holds them all */
     start[u] = u * n / k; /* u < k <= OC_LP_RAREST_MAX, n < 2^26: no overflow */
+    if (spread) { /* segment u starts at the first of its order, alone */
+      int64_t v = start[u];
+      ready[v * k + u] = 0;
+      cur[u] = 1;
+      for (int64_t i = u * s; i < oc_min64(m, (u + 1) * s); i++) b->src[i] = oc_lp_act(b, v);
+      if (wake[v] != 0) {
+        wake[v] = 0;
+        hn = oc_theap_push(heap, hn, 0, v);
+      }
+    } else {
+      ready[u] = oc_mul_sat(u * s, b->release); /* the root holds them all */
+    }
   }
-  wake[0] = 0;
-  hn = oc_theap_push(heap, hn, 0, 0);
+  if (!spread) {
+    wake[0] = 0;
+    hn = oc_theap_push(heap, hn, 0, 0);
+  }
   while (hn > 0) {
     int64_t t = heap[0].key, v = heap[0].proc, best = -1, next = INT64_MAX;
     hn = oc_theap_pop(heap, hn);
@@ -458,7 +474,7 @@ int oc_lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg) {
     }
     if (best >= 0) {
       int64_t len = oc_min64(m, (best + 1) * s) - best * s;
-      int64_t dst = 1 + (start[best] + cur[best]++) % n, r = t + h + (len - 1) * G;
+      int64_t dst = first + (start[best] + cur[best]++) % n, r = t + h + (len - 1) * G;
       ops[nops].src = v;
       ops[nops].dst = dst;
       ops[nops++].u = best;
@@ -498,4 +514,10 @@ out:
   free(ops);
   free(heap);
   return e;
+}
+
+int oc_lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg) { return lp_rarest(b, p, seg, 0); }
+
+int oc_lp_rarest_spread(oc_lprog *b, const oc_params *p, int64_t seg) {
+  return lp_rarest(b, p, seg, 1);
 }

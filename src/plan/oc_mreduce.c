@@ -42,6 +42,14 @@
  *   CIRCULANT  (allreduce only) Karp et al. Thm 4.1's circulant schedule
  *              with the packets interleaved (oc_allreduce.c): optimal for
  *              one packet, rounds of length mD for m.
+ *   SPREAD     (allreduce only, ours) rarest-first (oc_lpshape.c) with
+ *              segment j starting alone at relative rank j P / k instead of
+ *              the root, simulated as a multi-source broadcast; its messages
+ *              run backwards reduce segment j to that rank (a reduce-scatter),
+ *              the same messages run forwards broadcast it from there (an
+ *              allgather): no processor carries every packet twice, as rank
+ *              0 does in reduce + broadcast.  At most OC_LP_RAREST_MAX
+ *              segments.
  * optcast includes the libraries' programs among its own candidates: where
  * one of them is the fastest known schedule, optcast uses it and says so.
  *
@@ -101,7 +109,7 @@
 
 static const char *const MR_NAMES[OC_MR_COUNT] = {
     "reversed", "library", "recursive-doubling", "ring", "rabenseifner", "reduce-bcast", "linear",
-    "circulant", "karp-reduction"};
+    "circulant", "karp-reduction", "rarest-first-spread"};
 
 static const char *const ML_NAMES[OC_ML_COUNT] = {
     "chain", "binary", "binomial", "bmtree", "in-order-binary", "linear", "rabenseifner"};
@@ -137,8 +145,8 @@ static int msg_cmp(const void *x, const void *y) {
  * g apart, as the verifier spaces them), each processor's first receipt
  * of each packet only (none for the root): later copies (a scatter + allgather may deliver a
  * packet twice) would be counted twice when reversed */
-static int expand(const oc_params *p, int64_t root, int64_t m, const oc_sched *s, mr_msg **out,
-                  size_t *n) {
+static int expand(const oc_params *p, int64_t root, const int64_t *src, int64_t m,
+                  const oc_sched *s, mr_msg **out, size_t *n) {
   size_t k = 0, tot = 0, w = 0;
   mr_msg *a;
   unsigned char *seen;
@@ -161,7 +169,10 @@ static int expand(const oc_params *p, int64_t root, int64_t m, const oc_sched *s
     }
   }
   qsort(a, tot, sizeof *a, msg_cmp);
-  memset(seen + root * m, 1, (size_t)m); /* the root holds every packet */
+  if (src == NULL)
+    memset(seen + root * m, 1, (size_t)m); /* the root holds every packet */
+  else
+    for (int64_t j = 0; j < m; j++) seen[src[j] * m + j] = 1; /* packet j starts at src[j] */
   for (size_t i = 0; i < tot; i++) {
     unsigned char *f = &seen[a[i].dst * m + a[i].item];
     if (*f) continue;
@@ -201,15 +212,16 @@ static void emit_reversed(oc_rprog *b, const mr_msg *a, size_t n, int64_t *in) {
  * 2 to 30 times slower, since each processor issues its sends in one
  * order and the reduction's then wait behind the broadcast's.) */
 static int emit_forward(oc_rprog *b, const mr_msg *a, size_t n, int64_t root,
-                        const int64_t *in, int flip) {
+                        const int64_t *src, const int64_t *in, int flip) {
   int64_t m = b->m;
   int64_t *got = (int64_t *)malloc((size_t)(b->P * m) * sizeof *got);
   if (got == NULL) return OC_ENOMEM;
   for (int64_t i = 0; i < b->P * m; i++) got[i] = -1;
   for (size_t k = 0; k < n && !b->err; k++) {
     int64_t q = a[k].src, d = a[k].dst, j = flip ? m - 1 - a[k].item : a[k].item;
-    int64_t need = q == root ? in[root * m + j] : got[q * m + j] + 1;
-    if (q != root && got[q * m + j] < 0) { /* the broadcast sends what it lacks: a bug */
+    int64_t from = src != NULL ? src[j] : root; /* where packet j's reduction ends */
+    int64_t need = q == from ? in[q * m + j] : got[q * m + j] + 1;
+    if (q != from && got[q * m + j] < 0) { /* the broadcast sends what it lacks: a bug */
       free(got);
       return OC_EINVALID;
     }
@@ -222,6 +234,31 @@ static int emit_forward(oc_rprog *b, const mr_msg *a, size_t n, int64_t root,
 }
 
 /* one broadcast construction's schedule from root, as packet messages */
+/* SPREAD: rarest-first with a source per segment (oc_lp_rarest_spread),
+ * simulated as a broadcast; its messages, and in *src (m entries, the
+ * caller frees) each packet's source */
+static int spread_msgs(const oc_params *p, int64_t m, int64_t seg, mr_msg **a, size_t *n,
+                       int64_t **src) {
+  oc_lprog b;
+  oc_sched s;
+  int64_t t;
+  int e;
+  *src = NULL;
+  if ((e = oc_lprog_init(&b, p->P, m, 0)) != OC_OK) return e;
+  oc_sched_init(&s);
+  e = oc_lp_rarest_spread(&b, p, seg);
+  if (e == OC_OK) e = oc_lprog_finish(&b);
+  if (e == OC_OK) e = oc_lprog_run(p, &b, &s, &t);
+  if (e == OC_OK) e = expand(p, 0, b.src, m, &s, a, n);
+  if (e == OC_OK) {
+    *src = b.src; /* the caller's now */
+    b.src = NULL;
+  }
+  oc_sched_free(&s);
+  oc_lprog_free(&b);
+  return e;
+}
+
 static int bcast_msgs(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_info *cfg,
                       mr_msg **a, size_t *n) {
   oc_sched s;
@@ -229,7 +266,7 @@ static int bcast_msgs(const oc_params *p, int64_t root, int64_t m, const oc_mbca
   int e;
   oc_sched_init(&s);
   e = oc_mbcast_run(p, root, m, cfg, &s, &t);
-  if (e == OC_OK) e = expand(p, root, m, &s, a, n);
+  if (e == OC_OK) e = expand(p, root, NULL, m, &s, a, n);
   oc_sched_free(&s);
   return e;
 }
@@ -266,7 +303,7 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
   oc_sched tmp;
   mr_msg *ra = NULL, *ba = NULL;
   size_t rn = 0, bn = 0;
-  int64_t *in = NULL, r0 = root < 0 ? 0 : root;
+  int64_t *in = NULL, *src = NULL, r0 = root < 0 ? 0 : root;
   int e;
   if (cfg == NULL || time == NULL) return OC_EINVAL;
   if ((e = mr_check(p, root, m)) != OC_OK) return e;
@@ -288,8 +325,24 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
   oc_sched_init(&tmp);
   if (cfg->family == OC_MR_LIBRED) {
     oc_rp_reduce(&b, root, (oc_rp_red)cfg->lib, cfg->seg);
-  } else if (cfg->family != OC_MR_REVERSED) {
+  } else if (cfg->family != OC_MR_REVERSED && cfg->family != OC_MR_SPREAD) {
     oc_rp_shape(&b, (oc_rp_kind)(cfg->family - OC_MR_RD));
+  } else if (cfg->family == OC_MR_SPREAD) { /* the spread backwards, then forwards */
+    if (cfg->seg < 0) {
+      e = OC_EINVAL;
+      goto done;
+    }
+    if ((e = spread_msgs(p, m, cfg->seg, &ra, &rn, &src)) != OC_OK) goto done;
+    if ((in = (int64_t *)calloc((size_t)(p->P * m), sizeof *in)) == NULL) {
+      e = OC_ENOMEM;
+      goto done;
+    }
+    emit_reversed(&b, ra, rn, in);
+    if ((e = emit_forward(&b, ra, rn, r0, src, in, 0)) != OC_OK) goto done;
+    free(ra);
+    free(in);
+    ra = NULL;
+    in = NULL;
   } else {
     if ((e = bcast_msgs(p, r0, m, &cfg->red, &ra, &rn)) != OC_OK) goto done;
     if (root < 0 && (e = bcast_msgs(p, r0, m, &cfg->bc, &ba, &bn)) != OC_OK) goto done;
@@ -298,7 +351,7 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
       goto done;
     }
     emit_reversed(&b, ra, rn, in);
-    if (root < 0 && (e = emit_forward(&b, ba, bn, r0, in, cfg->flip)) != OC_OK) goto done;
+    if (root < 0 && (e = emit_forward(&b, ba, bn, r0, NULL, in, cfg->flip)) != OC_OK) goto done;
     free(ra); /* the program holds it all now: room for the simulation */
     free(ba);
     free(in);
@@ -311,6 +364,7 @@ done:
   free(ra);
   free(ba);
   free(in);
+  free(src);
   oc_sched_free(&tmp);
   oc_rprog_free(&b);
   return e;
@@ -524,6 +578,26 @@ static int search_libred(const oc_params *p, int64_t root, int64_t m, const int6
   return OC_OK;
 }
 
+/* SPREAD (allreduce): every segment size s = m, ceil(m/2), ..., 1 with at
+ * most OC_LP_RAREST_MAX segments; past full_max messages only the one with
+ * min(m, 16) segments (where it won the smaller instances: docs) */
+static int search_spread(const oc_params *p, int64_t m, mr_best *r) {
+  int64_t prev = 0;
+  for (int64_t s = m;; s = (s + 1) / 2) {
+    oc_mreduce_info c;
+    int e;
+    if (s == prev) break;
+    prev = s;
+    if (oc_lp_nsegs(0, m, s) > OC_LP_RAREST_MAX) break;
+    if (oc_mul_sat(p->P, m) > r->full_max && oc_lp_nsegs(0, m, s) != oc_min64(m, 16)) continue;
+    memset(&c, 0, sizeof c);
+    c.family = OC_MR_SPREAD;
+    c.seg = s;
+    if ((e = try_one(p, -1, m, &c, r)) != OC_OK) return e;
+  }
+  return OC_OK;
+}
+
 int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                     oc_sched *out, oc_mreduce_info *info) {
   return oc_mr_plan_ex(p, root, m, alg, OC_MB_FULL_MAX, OC_MB_PROXY, out, info);
@@ -572,6 +646,8 @@ int oc_mr_plan_ex(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg
         }
         if ((e = try_one(p, -1, m, &c, &r)) != OC_OK) return e;
       }
+    if (alg == OC_MB_BEST || alg == OC_MB_RAREST)
+      if ((e = search_spread(p, m, &r)) != OC_OK) return e;
     if (alg == OC_MB_BEST)
       for (int f = OC_MR_RD; f <= OC_MR_CIRCULANT; f++) {
         oc_mreduce_info c;
@@ -609,6 +685,14 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
                (long long)i->seg);
     else
       snprintf(buf, n, "%s reduce", oc_mred_lib_name(i->lib));
+    return OC_OK;
+  }
+  if (i->family == OC_MR_SPREAD) {
+    if (i->seg > 0 && i->seg < m)
+      snprintf(buf, n, "rarest-first reduce-scatter + allgather in segments of %lld",
+               (long long)i->seg);
+    else
+      snprintf(buf, n, "rarest-first reduce-scatter + allgather");
     return OC_OK;
   }
   if (i->family != OC_MR_REVERSED) {

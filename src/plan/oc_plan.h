@@ -88,6 +88,8 @@ typedef struct oc_lprog {
   oc_lp_op *op;
   size_t n, cap;
   size_t *off; /* off[q] .. off[q+1]: q's sends in issue order */
+  int64_t *src; /* NULL: the root holds every packet; else packet i starts at
+                   rank src[i] alone (a spread: reduce-scatter + allgather) */
   int err;
 } oc_lprog;
 int oc_lprog_init(oc_lprog *b, int64_t P, int64_t m, int64_t root);
@@ -122,6 +124,10 @@ int oc_lp_karp(oc_lprog *b, const oc_params *p, int64_t seg);
  * (OC_ERANGE beyond) */
 #define OC_LP_RAREST_MAX 32
 int oc_lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg);
+/* the same with segment j starting at relative rank j P / k instead of the
+ * root (b->src says where): every packet is broadcast from its own
+ * processor; run backwards it is a reduce-scatter to those processors */
+int oc_lp_rarest_spread(oc_lprog *b, const oc_params *p, int64_t seg);
 /* Karp's tree (root 0: relative ranks) for a segment of s packets sent as
  * one long message: L' = L + (s-1)G, g' = sG (OC_ERANGE past the limits) */
 int oc_lp_karp_tree(const oc_params *p, int64_t s, oc_bcast **out);
