@@ -781,13 +781,19 @@ int oc_mreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char **so
  * and some processor handles at least ceil(2m(P-1)/P) receptions, G apart,
  * the first starting at L + o or later. */
 int oc_mallreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char **source) {
-  int64_t a, r, w, k, q;
+  int64_t a, r, w, k, q, l = 0;
   const char *rs;
   int e;
   if (p == NULL || lb == NULL || m < 1) return OC_EINVAL;
   if ((e = oc_allreduce_vector_bound(p, m, &a)) != OC_OK) return e;
   if ((e = oc_mreduce_bound(p, m, &r, &rs)) != OC_OK) return e;
   w = q = 0;
+  if (p->P > 1) { /* l: the last packet to leave a processor (logp.md) */
+    int64_t B;
+    if ((e = oc_bcast_time(p, &B)) != OC_OK) return e;
+    l = oc_add_sat(B, oc_mul_sat(m - 1, oc_max64(p->g, p->o)));
+    if (l >= OC_SAT / 4) return OC_ERANGE;
+  }
   if (p->P > 1) {
     int64_t n = oc_mul_sat(m, p->P - 1);
     w = oc_mul_sat(n, 4 * p->o + p->unit);
@@ -797,11 +803,13 @@ int oc_mallreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char *
     q = oc_add_sat(p->L + 2 * p->o, oc_mul_sat(k - 1, oc_max64(p->g, p->o)));
     if (w >= OC_SAT / 4 || q >= OC_SAT / 4) return OC_ERANGE;
   }
-  *lb = oc_max64(oc_max64(a, r), oc_max64(w, q));
+  *lb = oc_max64(oc_max64(oc_max64(a, r), oc_max64(w, q)), l);
   if (source != NULL)
     *source = *lb == a   ? "max(one packet's reduction, L + 2o + (m-1) max(g,o), 2mo + "
                            "ceil(m(P-1)/P))"
               : *lb == r ? rs
+              : *lb == l ? "B(P) + (m-1) max(g,o): a processor's last packet to leave it "
+                           "first, then a broadcast"
               : *lb == w ? "the work: 2(P-1) messages a packet (one-way gossip) at 2o, "
                            "P-1 additions, over P processors"
                          : "the receptions: 2(P-1) messages a packet (one-way gossip), "
