@@ -95,8 +95,7 @@ void test_mreduce_random(void) {
       c.family = OC_MR_SPREAD;
       c.seg = test_range(0, m);
       check_run(&p, -1, m, &c, alb, "rarest-first spread");
-      CHECK_EQ(oc_mreduce_run(&p, root, m, &c, NULL, &R), OC_EINVAL); /* allreduce only */
-      CHECK_OK(oc_reduce_time(&p, &R));
+      check_run(&p, root, m, &c, lb, "rarest-first spread + gather");
     }
     for (int k = 0; k < 2; k++) {
       int64_t r = k == 0 ? root : -1;

@@ -602,9 +602,10 @@ typedef enum oc_mred_family {
   OC_MR_CIRCULANT,    /* allreduce: Karp et al.'s circulant (oc_allreduce.c)  */
   OC_MR_KARP,         /* reduce of one packet: Karp et al.'s optimal
                          reduction (oc_reduce.c)                             */
-  OC_MR_SPREAD,       /* allreduce: rarest-first from a source per segment,
-                         run backwards (reduce-scatter), then forwards
-                         (allgather), in segments of seg packets (ours)      */
+  OC_MR_SPREAD,       /* rarest-first from a source per segment, run
+                         backwards (reduce-scatter), then forwards
+                         (allgather) or to the root (gather), in segments
+                         of seg packets (ours)                               */
   OC_MR_COUNT
 } oc_mred_family;
 /* the MPI libraries' reduce programs (src/plan/oc_rpshape.c) */

@@ -42,14 +42,15 @@
  *   CIRCULANT  (allreduce only) Karp et al. Thm 4.1's circulant schedule
  *              with the packets interleaved (oc_allreduce.c): optimal for
  *              one packet, rounds of length mD for m.
- *   SPREAD     (allreduce only, ours) rarest-first (oc_lpshape.c) with
- *              segment j starting alone at relative rank j P / k instead of
- *              the root, simulated as a multi-source broadcast; its messages
- *              run backwards reduce segment j to that rank (a reduce-scatter),
+ *   SPREAD     (ours) rarest-first (oc_lpshape.c) with segment j starting
+ *              alone at relative rank j P / k instead of the root, simulated
+ *              as a multi-source broadcast; its messages run backwards
+ *              reduce segment j to that rank (a reduce-scatter).  Allreduce:
  *              the same messages run forwards broadcast it from there (an
  *              allgather): no processor carries every packet twice, as rank
- *              0 does in reduce + broadcast.  At most OC_LP_RAREST_MAX
- *              segments.
+ *              0 does in reduce + broadcast.  Reduce: each rank sends the
+ *              sums it holds to the root (a gather, as in Rabenseifner's
+ *              reduce).  At most OC_LP_RAREST_MAX segments.
  * optcast includes the libraries' programs among its own candidates: where
  * one of them is the fastest known schedule, optcast uses it and says so.
  *
@@ -309,8 +310,9 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
   if ((e = mr_check(p, root, m)) != OC_OK) return e;
   if (cfg->family < 0 || cfg->family >= OC_MR_COUNT) return OC_EINVAL;
   if ((cfg->family == OC_MR_LIBRED || cfg->family == OC_MR_KARP) != (root >= 0) &&
-      cfg->family != OC_MR_REVERSED)
-    return OC_EINVAL; /* LIBRED, KARP: reduce only; the others: allreduce only */
+      cfg->family != OC_MR_REVERSED && cfg->family != OC_MR_SPREAD)
+    return OC_EINVAL; /* LIBRED, KARP: reduce only; REVERSED, SPREAD: both; the others:
+                         allreduce only */
   if (cfg->family == OC_MR_KARP) return karp_one(p, root, m, out, time);
   if (cfg->family == OC_MR_LIBRED && (cfg->lib < 0 || cfg->lib >= OC_ML_COUNT || cfg->seg < 0))
     return OC_EINVAL;
@@ -338,6 +340,16 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
       goto done;
     }
     emit_reversed(&b, ra, rn, in);
+    if (root >= 0 && src != NULL) { /* reduce: the sources send their sums to the root */
+      size_t g = 0;
+      for (int64_t j = 0; j < m; j++)
+        if (src[j] != root) {
+          ra[g].src = src[j];
+          ra[g].dst = root;
+          ra[g++].item = j;
+        }
+      rn = g; /* (rn >= m - 1 such messages were there: every packet reaches everyone) */
+    }
     if ((e = emit_forward(&b, ra, rn, r0, src, in, 0)) != OC_OK) goto done;
     free(ra);
     free(in);
@@ -581,7 +593,7 @@ static int search_libred(const oc_params *p, int64_t root, int64_t m, const int6
 /* SPREAD (allreduce): every segment size s = m, ceil(m/2), ..., 1 with at
  * most OC_LP_RAREST_MAX segments; past full_max messages only the one with
  * min(m, 16) segments (where it won the smaller instances: docs) */
-static int search_spread(const oc_params *p, int64_t m, mr_best *r) {
+static int search_spread(const oc_params *p, int64_t root, int64_t m, mr_best *r) {
   int64_t prev = 0;
   for (int64_t s = m;; s = (s + 1) / 2) {
     oc_mreduce_info c;
@@ -593,7 +605,7 @@ static int search_spread(const oc_params *p, int64_t m, mr_best *r) {
     memset(&c, 0, sizeof c);
     c.family = OC_MR_SPREAD;
     c.seg = s;
-    if ((e = try_one(p, -1, m, &c, r)) != OC_OK) return e;
+    if ((e = try_one(p, root, m, &c, r)) != OC_OK) return e;
   }
   return OC_OK;
 }
@@ -618,6 +630,9 @@ int oc_mr_plan_ex(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg
     int64_t bestseg[OC_MB_COUNT] = {0};
     if ((e = search_reversed(p, root, m, alg, &r, NULL, bestseg)) != OC_OK) return e;
     if (alg == OC_MB_BEST && (e = search_libred(p, root, m, bestseg, &r)) != OC_OK) return e;
+    if ((alg == OC_MB_BEST || alg == OC_MB_RAREST) && m > 1 &&
+        (e = search_spread(p, root, m, &r)) != OC_OK)
+      return e;
     if (alg == OC_MB_BEST && m == 1) { /* one packet: the optimal reduction */
       oc_mreduce_info c;
       memset(&c, 0, sizeof c);
@@ -647,7 +662,7 @@ int oc_mr_plan_ex(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg
         if ((e = try_one(p, -1, m, &c, &r)) != OC_OK) return e;
       }
     if (alg == OC_MB_BEST || alg == OC_MB_RAREST)
-      if ((e = search_spread(p, m, &r)) != OC_OK) return e;
+      if ((e = search_spread(p, -1, m, &r)) != OC_OK) return e;
     if (alg == OC_MB_BEST)
       for (int f = OC_MR_RD; f <= OC_MR_CIRCULANT; f++) {
         oc_mreduce_info c;
@@ -688,11 +703,12 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
     return OC_OK;
   }
   if (i->family == OC_MR_SPREAD) {
+    const char *w = root >= 0 ? "gather" : "allgather";
     if (i->seg > 0 && i->seg < m)
-      snprintf(buf, n, "rarest-first reduce-scatter + allgather in segments of %lld",
+      snprintf(buf, n, "rarest-first reduce-scatter + %s in segments of %lld", w,
                (long long)i->seg);
     else
-      snprintf(buf, n, "rarest-first reduce-scatter + allgather");
+      snprintf(buf, n, "rarest-first reduce-scatter + %s", w);
     return OC_OK;
   }
   if (i->family != OC_MR_REVERSED) {
