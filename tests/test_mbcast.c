@@ -284,7 +284,8 @@ static int pk3_cmp_set(const void *a, const void *b) {
 
 void test_mbcast_rank_views(void) {
   static const oc_mbcast_alg ALGS[] = {OC_MB_KARP,     OC_MB_CHAIN,   OC_MB_BINARY,
-                                       OC_MB_BINOMIAL, OC_MB_TWOTREE, OC_MB_MULTITREE};
+                                       OC_MB_BINOMIAL, OC_MB_TWOTREE, OC_MB_MULTITREE,
+                                       OC_MB_RAREST};
   int rounds = test_sweep() ? 3000 : 300;
   for (int it = 0; it < rounds; it++) {
     oc_params p;
@@ -296,7 +297,7 @@ void test_mbcast_rank_views(void) {
     m = test_range(1, 12);
     root = test_range(0, p.P - 1);
     memset(&c, 0, sizeof c);
-    c.alg = ALGS[it % 6];
+    c.alg = ALGS[it % 7];
     c.seg = test_range(0, m);
     c.degree = p.P > 2 ? test_range(2, p.P - 1 < 64 ? p.P - 1 : 64) : 2;
     c.pace = test_range(0, 1) ? 2 * p.o : 0;

@@ -391,10 +391,6 @@ int oc_lp_multitree(oc_lprog *b, int64_t d, int64_t seg) {
  * shares every processor's sends among the segments like k interior-disjoint
  * Karp trees.  The simulator (oc_lprog.c) times the programs it writes.
  * Work O(P k^2 + P k log P), memory O(P k): planners use it for k <= OC_LP_RAREST_MAX. */
-typedef struct lp_gop {
-  int64_t src, dst, u;
-} lp_gop;
-
 /* v wakes at time t (an earlier wake-up of v, if any, is superseded) */
 static int lp_wake(oc_hent **heap, size_t *hn, size_t *hcap, int64_t *wake, int64_t v, int64_t t) {
   if (*hn + 1 > *hcap) {
@@ -408,32 +404,29 @@ static int lp_wake(oc_hent **heap, size_t *hn, size_t *hcap, int64_t *wake, int6
   return OC_OK;
 }
 
-static int lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg, int spread) {
-  int64_t P = b->P, n = spread ? P : P - 1, m = b->m, s = (seg <= 0 || seg > m) ? m : seg;
+int oc_lp_rarest_ops(const oc_params *p, int64_t m, int64_t seg, int spread, int64_t release,
+                     oc_lp_gop **out, size_t *nout) {
+  int64_t P = p->P, n = spread ? P : P - 1, s = (seg <= 0 || seg > m) ? m : seg;
   int64_t first = spread ? 0 : 1; /* segment orders run over first .. first + n - 1 */
   int64_t k = oc_lp_nsegs(0, m, s), G = oc_max64(p->g, p->o), h = p->L + 2 * p->o;
   int64_t *ready = NULL, *cur = NULL, *wake = NULL, *start = NULL;
-  size_t *cnt = NULL, nops = 0, hn = 0, hcap;
-  lp_gop *ops = NULL;
+  size_t nops = 0, hn = 0, hcap;
+  oc_lp_gop *ops = NULL;
   oc_hent *heap = NULL;
   int e = OC_OK;
-  if (P < 2) {
-    oc_lprog_begin(b, 0);
-    return OC_OK;
-  }
+  *out = NULL;
+  *nout = 0;
   if (k > OC_LP_RAREST_MAX) return OC_ERANGE;
-  if (spread && b->src == NULL && (b->src = (int64_t *)malloc((size_t)m * sizeof *b->src)) == NULL)
-    return OC_ENOMEM;
+  if (P < 2) return OC_OK;
   hcap = (size_t)P + 16;
   ready = (int64_t *)malloc((size_t)(P * k) * sizeof *ready);
   cur = (int64_t *)calloc((size_t)k, sizeof *cur);
   start = (int64_t *)malloc((size_t)k * sizeof *start);
   wake = (int64_t *)malloc((size_t)P * sizeof *wake);
-  cnt = (size_t *)calloc((size_t)P + 1, sizeof *cnt);
-  ops = (lp_gop *)malloc((size_t)(n * k) * sizeof *ops);
+  ops = (oc_lp_gop *)malloc((size_t)(n * k) * sizeof *ops);
   heap = (oc_hent *)malloc(hcap * sizeof *heap);
-  if (ready == NULL || cur == NULL || start == NULL || wake == NULL || cnt == NULL ||
-      ops == NULL || heap == NULL) {
+  if (ready == NULL || cur == NULL || start == NULL || wake == NULL || ops == NULL ||
+      heap == NULL) {
     e = OC_ENOMEM;
     goto out;
   }
@@ -445,13 +438,12 @@ static int lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg, int spread) {
       int64_t v = start[u];
       ready[v * k + u] = 0;
       cur[u] = 1;
-      for (int64_t i = u * s; i < oc_min64(m, (u + 1) * s); i++) b->src[i] = oc_lp_act(b, v);
       if (wake[v] != 0) {
         wake[v] = 0;
         hn = oc_theap_push(heap, hn, 0, v);
       }
     } else {
-      ready[u] = oc_mul_sat(u * s, b->release); /* the root holds them all */
+      ready[u] = oc_mul_sat(u * s, release); /* the root holds them all */
     }
   }
   if (!spread) {
@@ -478,7 +470,6 @@ static int lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg, int spread) {
       ops[nops].src = v;
       ops[nops].dst = dst;
       ops[nops++].u = best;
-      cnt[v + 1]++;
       ready[dst * k + best] = r;
       next = t + len * G; /* free again; maybe more to send */
       if (r < wake[dst]) {
@@ -489,30 +480,55 @@ static int lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg, int spread) {
       if ((e = lp_wake(&heap, &hn, &hcap, wake, v, next)) != OC_OK) goto out;
     }
   }
-  /* the programs, by relative rank, each in the order its sends were decided */
-  for (int64_t v = 0; v < P; v++) cnt[v + 1] += cnt[v];
-  {
-    lp_gop *by = (lp_gop *)malloc((nops + 1) * sizeof *by);
-    if (by == NULL) {
-      e = OC_ENOMEM;
-      goto out;
-    }
-    for (size_t i = 0; i < nops; i++) by[cnt[ops[i].src]++] = ops[i];
-    for (size_t i = 0, v = 0; v < (size_t)P; v++) {
-      oc_lprog_begin(b, (int64_t)v);
-      for (; i < nops && by[i].src == (int64_t)v; i++)
-        oc_lp_emit_seg(b, by[i].dst, 0, m, s, by[i].u);
-    }
-    free(by);
-  }
+  *out = ops;
+  *nout = nops;
+  ops = NULL;
 out:
   free(ready);
   free(cur);
   free(start);
   free(wake);
-  free(cnt);
   free(ops);
   free(heap);
+  return e;
+}
+
+static int lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg, int spread) {
+  int64_t P = b->P, m = b->m, s = (seg <= 0 || seg > m) ? m : seg, k = oc_lp_nsegs(0, m, s);
+  oc_lp_gop *ops = NULL, *by = NULL;
+  size_t nops = 0, *cnt = NULL;
+  int e;
+  if (k > OC_LP_RAREST_MAX) return OC_ERANGE;
+  if (P < 2) {
+    oc_lprog_begin(b, 0);
+    return OC_OK;
+  }
+  if (spread) { /* segment u starts at relative rank u P / k (oc_lp_rarest_ops) */
+    if (b->src == NULL && (b->src = (int64_t *)malloc((size_t)m * sizeof *b->src)) == NULL)
+      return OC_ENOMEM;
+    for (int64_t u = 0; u < k; u++)
+      for (int64_t i = u * s; i < oc_min64(m, (u + 1) * s); i++)
+        b->src[i] = oc_lp_act(b, u * P / k);
+  }
+  if ((e = oc_lp_rarest_ops(p, m, s, spread, b->release, &ops, &nops)) != OC_OK) return e;
+  /* the programs, by relative rank, each in the order its sends were decided */
+  cnt = (size_t *)calloc((size_t)P + 1, sizeof *cnt);
+  by = (oc_lp_gop *)malloc((nops + 1) * sizeof *by);
+  if (cnt == NULL || by == NULL) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  for (size_t i = 0; i < nops; i++) cnt[ops[i].src + 1]++;
+  for (int64_t v = 0; v < P; v++) cnt[v + 1] += cnt[v];
+  for (size_t i = 0; i < nops; i++) by[cnt[ops[i].src]++] = ops[i];
+  for (size_t i = 0, v = 0; v < (size_t)P; v++) {
+    oc_lprog_begin(b, (int64_t)v);
+    for (; i < nops && by[i].src == (int64_t)v; i++) oc_lp_emit_seg(b, by[i].dst, 0, m, s, by[i].u);
+  }
+out:
+  free(ops);
+  free(by);
+  free(cnt);
   return e;
 }
 

@@ -12,9 +12,10 @@
  * receive segments of different trees out of order).  Times are not
  * given: they come from the global simulation (oc_mbcast_plan), which
  * the greedy timing needs whole.  The runtime needs only the order.
- * Constructions: karp, chain, binary, binomial, two-tree, multi-tree
- * (split-binary and the scatters: OC_EUNSUP).  The same run backwards is
- * a reduction's view (oc_mreduce_rank, at the end). */
+ * Constructions: karp, chain, binary, binomial, two-tree, multi-tree, and
+ * rarest-first by its whole list schedule (O(P k^2), not per rank: see
+ * mr_rarest); split-binary and the scatters: OC_EUNSUP.  The same run
+ * backwards is a reduction's view (oc_mreduce_rank, at the end). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +110,27 @@ static int64_t mr_mt_pos(int64_t n, int64_t d, int64_t t, int64_t id) {
   return c + id - below;
 }
 
+/* rarest-first: no shape to read a rank's part from; the whole list schedule
+ * (oc_lp_rarest_ops, O(P k^2) time, O(P k) memory) is computed and the
+ * rank's steps kept, in the order they were decided: a reception comes
+ * before any send of its segment. */
+static int mr_rarest(const oc_params *p, int64_t root, int64_t m, int64_t s, int64_t pace,
+                     int64_t v, oc_mb_rank *out) {
+  oc_lp_gop *ops = NULL;
+  size_t n = 0;
+  int e;
+  if (pace < 0 || pace > OC_PARAM_MAX) return OC_EINVAL;
+  if ((e = oc_lp_rarest_ops(p, m, s, 0, pace, &ops, &n)) != OC_OK) return e;
+  for (size_t i = 0; i < n && e == OC_OK; i++) {
+    int64_t lo = ops[i].u * s, len = oc_min64(m, lo + s) - lo;
+    if (ops[i].dst == v) e = mr_push(out, OC_MB_RECV, (ops[i].src + root) % p->P, lo, len);
+    else if (ops[i].src == v) e = mr_push(out, OC_MB_SEND, (ops[i].dst + root) % p->P, lo, len);
+  }
+  free(ops);
+  if (e != OC_OK) out->n = 0;
+  return e;
+}
+
 int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_info *cfg,
                    int64_t rank, oc_mb_rank *out) {
   int64_t P, v, n, s, k, ch[64], parent = -1, nc = 0;
@@ -119,8 +141,7 @@ int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_
   P = p->P;
   if (root < 0 || root >= P || rank < 0 || rank >= P || m < 1 || cfg->seg < 0) return OC_EINVAL;
   if (cfg->alg < 0 || cfg->alg >= OC_MB_COUNT) return OC_EINVAL;
-  if (cfg->alg == OC_MB_SPLIT || cfg->alg == OC_MB_SCATTER_RD || cfg->alg == OC_MB_SCATTER_RING ||
-      cfg->alg == OC_MB_RAREST)
+  if (cfg->alg == OC_MB_SPLIT || cfg->alg == OC_MB_SCATTER_RD || cfg->alg == OC_MB_SCATTER_RING)
     return OC_EUNSUP;
   out->n = 0;
   out->rank = rank;
@@ -129,6 +150,7 @@ int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_
   n = P - 1;
   s = (cfg->seg == 0 || cfg->seg > m) ? m : cfg->seg;
   k = (m + s - 1) / s;
+  if (cfg->alg == OC_MB_RAREST) return mr_rarest(p, root, m, s, cfg->pace, v, out);
   if (cfg->alg == OC_MB_MULTITREE && (cfg->degree < 2 || cfg->degree > n)) return OC_EINVAL;
   if (cfg->alg == OC_MB_KARP) { /* the tree for a segment, as oc_lp_karp builds it */
     if ((e = oc_lp_karp_tree(p, s, &bc)) != OC_OK) return e;

@@ -128,6 +128,15 @@ int oc_lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg);
  * root (b->src says where): every packet is broadcast from its own
  * processor; run backwards it is a reduce-scatter to those processors */
 int oc_lp_rarest_spread(oc_lprog *b, const oc_params *p, int64_t seg);
+/* their list schedule: the sends (relative ranks, segment u) in the order
+ * they were decided, which is each sender's program order; *ops is the
+ * caller's to free.  Spread: segment u starts at relative rank u P / k.
+ * O(P k^2 + P k log P) time, O(P k) memory. */
+typedef struct oc_lp_gop {
+  int64_t src, dst, u;
+} oc_lp_gop;
+int oc_lp_rarest_ops(const oc_params *p, int64_t m, int64_t seg, int spread, int64_t release,
+                     oc_lp_gop **ops, size_t *n);
 /* Karp's tree (root 0: relative ranks) for a segment of s packets sent as
  * one long message: L' = L + (s-1)G, g' = sG (OC_ERANGE past the limits) */
 int oc_lp_karp_tree(const oc_params *p, int64_t s, oc_bcast **out);
