@@ -60,7 +60,8 @@
  * construction's best are then timed reversed.  Allreduce:
  * the fastest reduction to rank 0 followed by the fastest broadcast from
  * rank 0, and each construction followed by itself, against the library
- * programs and the circulant.
+ * programs and the circulant.  Both: SPREAD at every segment size with at
+ * most OC_LP_RAREST_MAX segments (search_spread).
  *
  * Lower bounds (oc_mreduce_bound), reduce, P >= 2:
  *   R1 = the one-item reduction time (Karp et al. 4.2; oc_reduce_time):
