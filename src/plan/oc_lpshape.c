@@ -390,7 +390,10 @@ int oc_lp_multitree(oc_lprog *b, int64_t d, int64_t seg) {
  * segment's order.  With one segment this is Karp's greedy tree; with k it
  * shares every processor's sends among the segments like k interior-disjoint
  * Karp trees.  The simulator (oc_lprog.c) times the programs it writes.
- * Work O(P k^2 + P k log P), memory O(P k): planners use it for k <= OC_LP_RAREST_MAX. */
+ * Work O(P k^2 + P k log P), memory O(P k): planners use it for k <= OC_LP_RAREST_MAX.
+ * Spread (oc_lp_rarest_spread, for reduce and allreduce, oc_mreduce.c):
+ * segment u starts at relative rank u P / k alone, and the orders run over
+ * all P ranks, so every segment has its own source. */
 /* v wakes at time t (an earlier wake-up of v, if any, is superseded) */
 static int lp_wake(oc_hent **heap, size_t *hn, size_t *hcap, int64_t *wake, int64_t v, int64_t t) {
   if (*hn + 1 > *hcap) {
