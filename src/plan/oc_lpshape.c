@@ -394,6 +394,10 @@ int oc_lp_multitree(oc_lprog *b, int64_t d, int64_t seg) {
  * Spread (oc_lp_rarest_spread, for reduce and allreduce, oc_mreduce.c):
  * segment u starts at relative rank u P / k alone, and the orders run over
  * all P ranks, so every segment has its own source. */
+/* where segment u's order starts among n ranks (k segments); in a spread, its
+ * source.  u < k <= OC_LP_RAREST_MAX and n < 2^26: no overflow */
+static int64_t lp_seg_start(int64_t u, int64_t n, int64_t k) { return u * n / k; }
+
 /* v wakes at time t (an earlier wake-up of v, if any, is superseded) */
 static int lp_wake(oc_hent **heap, size_t *hn, size_t *hcap, int64_t *wake, int64_t v, int64_t t) {
   if (*hn + 1 > *hcap) {
@@ -436,7 +440,7 @@ int oc_lp_rarest_ops(const oc_params *p, int64_t m, int64_t seg, int spread, int
   for (int64_t i = 0; i < P * k; i++) ready[i] = INT64_MAX;
   for (int64_t v = 0; v < P; v++) wake[v] = INT64_MAX;
   for (int64_t u = 0; u < k; u++) {
-    start[u] = u * n / k; /* u < k <= OC_LP_RAREST_MAX, n < 2^26: no overflow */
+    start[u] = lp_seg_start(u, n, k);
     if (spread) { /* segment u starts at the first of its order, alone */
       int64_t v = start[u];
       ready[v * k + u] = 0;
@@ -506,12 +510,12 @@ static int lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg, int spread) {
     oc_lprog_begin(b, 0);
     return OC_OK;
   }
-  if (spread) { /* segment u starts at relative rank u P / k (oc_lp_rarest_ops) */
+  if (spread) { /* segment u starts at its order's first rank (oc_lp_rarest_ops) */
     if (b->src == NULL && (b->src = (int64_t *)malloc((size_t)m * sizeof *b->src)) == NULL)
       return OC_ENOMEM;
     for (int64_t u = 0; u < k; u++)
       for (int64_t i = u * s; i < oc_min64(m, (u + 1) * s); i++)
-        b->src[i] = oc_lp_act(b, u * P / k);
+        b->src[i] = oc_lp_act(b, lp_seg_start(u, P, k));
   }
   if ((e = oc_lp_rarest_ops(p, m, s, spread, b->release, &ops, &nops)) != OC_OK) return e;
   /* the programs, by relative rank, each in the order its sends were decided */

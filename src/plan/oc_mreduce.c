@@ -805,20 +805,16 @@ int oc_mallreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char *
   if ((e = oc_allreduce_vector_bound(p, m, &a)) != OC_OK) return e;
   if ((e = oc_mreduce_bound(p, m, &r, &rs)) != OC_OK) return e;
   w = q = 0;
-  if (p->P > 1) { /* l: the last packet to leave a processor (logp.md) */
-    int64_t B;
-    if ((e = oc_bcast_time(p, &B)) != OC_OK) return e;
-    l = oc_add_sat(B, oc_mul_sat(m - 1, oc_max64(p->g, p->o)));
-    if (l >= OC_SAT / 4) return OC_ERANGE;
-  }
   if (p->P > 1) {
-    int64_t n = oc_mul_sat(m, p->P - 1);
+    int64_t n = oc_mul_sat(m, p->P - 1), G = oc_max64(p->g, p->o), B;
+    if ((e = oc_bcast_time(p, &B)) != OC_OK) return e;
+    l = oc_add_sat(B, oc_mul_sat(m - 1, G)); /* the last packet to leave a processor */
     w = oc_mul_sat(n, 4 * p->o + p->unit);
     w = w >= OC_SAT ? OC_SAT : (w + p->P - 1) / p->P;
     k = oc_mul_sat(n, 2);
     k = k >= OC_SAT ? OC_SAT : (k + p->P - 1) / p->P;
-    q = oc_add_sat(p->L + 2 * p->o, oc_mul_sat(k - 1, oc_max64(p->g, p->o)));
-    if (w >= OC_SAT / 4 || q >= OC_SAT / 4) return OC_ERANGE;
+    q = oc_add_sat(p->L + 2 * p->o, oc_mul_sat(k - 1, G));
+    if (l >= OC_SAT / 4 || w >= OC_SAT / 4 || q >= OC_SAT / 4) return OC_ERANGE;
   }
   *lb = oc_max64(oc_max64(oc_max64(a, r), oc_max64(w, q)), l);
   if (source != NULL)
