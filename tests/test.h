@@ -128,6 +128,7 @@
   X(mreduce_random)                                                            \
   X(mreduce_never_slower)                                                      \
   X(mreduce_mutants)                                                           \
+  X(mreduce_hist_mutants)                                                      \
   X(mreduce_bound_formula)                                                     \
   X(mreduce_csv)                                                               \
   X(mreduce_bounded)                                                           \

@@ -97,6 +97,18 @@ void test_mreduce_random(void) {
       check_run(&p, -1, m, &c, alb, "rarest-first spread");
       check_run(&p, root, m, &c, lb, "rarest-first spread + gather");
     }
+    { /* ours: halving stopped early; groups + circulant at a random divisor */
+      oc_mreduce_info c;
+      int64_t q = test_range(1, m < p.P ? m : p.P);
+      memset(&c, 0, sizeof c);
+      c.family = OC_MR_HYBRID;
+      c.seg = test_range(0, 6);
+      check_run(&p, -1, m, &c, alb, "halving-doubling");
+      while (p.P % q != 0) q--;
+      c.family = OC_MR_GROUPS;
+      c.seg = q;
+      check_run(&p, -1, m, &c, alb, "groups + circulant");
+    }
     for (int k = 0; k < 2; k++) {
       int64_t r = k == 0 ? root : -1;
       oc_sched s;
@@ -274,6 +286,45 @@ void test_mreduce_mutants(void) {
     oc_sched_free(&s);
   }
   for (int k = 0; k < 3; k++) CHECK(tried[k] > 10);
+}
+
+/* The groups + circulant carries partial results (the hist column): a
+ * message's partial one step older (contributions missing) or one newer
+ * (not made yet, or counted twice) is rejected. */
+void test_mreduce_hist_mutants(void) {
+  int tried = 0;
+  int rounds = test_valgrind() ? 40 : 300;
+  for (int it = 0; it < rounds; it++) {
+    oc_params p;
+    oc_sched s;
+    oc_verdict v;
+    oc_mreduce_info c;
+    int64_t t, q = test_range(1, 4), m;
+    size_t i;
+    test_rand_logp(&p, 40);
+    p.P = q * test_range(2, 12);
+    m = q + test_range(0, 2 * q);
+    memset(&c, 0, sizeof c);
+    c.family = OC_MR_GROUPS;
+    c.seg = q;
+    oc_sched_init(&s);
+    CHECK_OK(oc_mreduce_run(&p, -1, m, &c, &s, &t));
+    CHECK(s.hist != NULL);
+    CHECK_OK(oc_verify_vreduce(&p, -1, m, &s, &v));
+    CHECK(v.ok && v.time == t);
+    i = (size_t)test_range(0, (int64_t)s.n - 1);
+    for (size_t k = 0; k < s.n && s.hist[i] == 0; k++) i = (i + 1) % s.n;
+    if (s.hist[i] > 0) {
+      int d = it % 2 ? 1 : -1;
+      s.hist[i] = (uint32_t)((int64_t)s.hist[i] + d);
+      tried++;
+      CHECK_OK(oc_verify_vreduce(&p, -1, m, &s, &v));
+      if (v.ok) fail_params(__LINE__, d > 0 ? "newer partial accepted" : "older partial accepted",
+                            &p, -1, m, (int64_t)i, d);
+    }
+    oc_sched_free(&s);
+  }
+  CHECK(tried > 50);
 }
 
 /* The lower bound from its four definitions (oc_mreduce.c), the universal

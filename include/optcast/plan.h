@@ -606,6 +606,12 @@ typedef enum oc_mred_family {
                          backwards (reduce-scatter), then forwards
                          (allgather) or to the root (gather), in segments
                          of seg packets (ours)                               */
+  OC_MR_HYBRID,       /* allreduce: recursive halving for seg steps, then
+                         recursive doubling of each rank's share, then
+                         doubling back (ours)                                */
+  OC_MR_GROUPS,       /* allreduce: direct reduce-scatter in groups of seg
+                         ranks, the circulant across the groups, direct
+                         allgather (ours)                                    */
   OC_MR_COUNT
 } oc_mred_family;
 /* the MPI libraries' reduce programs (src/plan/oc_rpshape.c) */

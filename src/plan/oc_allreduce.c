@@ -102,55 +102,49 @@ static int wdfs(wseq *w, int64_t m) {
  * schedule above; stride m: one packet of m interleaved, oc_allreduce_vector);
  * *D_out gets D; OC_ERANGE once it would make more than cap messages;
  * lower_bound may be NULL. */
-static int ar_build(const oc_params *p, int64_t stride, int64_t cap, oc_sched *out,
-                    int64_t *time, int64_t *lower_bound, int64_t *D_out) {
-  int64_t P, a, D, c, hh, last = -1;
-  wseq w;
-  int e = oc_params_check(p);
-  memset(&w, 0, sizeof w);
-  if (e) return e;
-  P = p->P;
-  if (P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
-  a = p->unit;
-  if (lower_bound != NULL && (e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
+/* The circulant's rounds for P processors with rounds `stride` spacings D
+ * apart: w->R rounds, w->pick[m] the index of the partial result sent in
+ * round m (-1: none), w->a[j] its size; *D_out = D, *hh = L + 2o + a. */
+static int ar_windows(const oc_params *p, int64_t stride, wseq *w, int64_t *D_out,
+                      int64_t *hh_out) {
+  int64_t P = p->P, D, a = p->unit;
   D = round_spacing(p, a);
   *D_out = D;
   if (stride < 1) return OC_EINVAL;
   if (stride > 1 && (D > OC_PARAM_MAX || stride > OC_PARAM_MAX / D)) return OC_ERANGE;
   D *= stride;
-  hh = p->L + 2 * p->o + a;
-  c = (hh + D - 1) / D;
-  *time = 0;
+  *hh_out = p->L + 2 * p->o + a;
+  w->R = 0;
   if (P == 1) return OC_OK;
   if (P > ((int64_t)1 << 16)) return OC_ERANGE; /* rounds * P messages, the search */
   /* rounds: at most P - 1 (each adds at least one value) */
-  w.a = (int64_t *)malloc((size_t)(P + 1) * sizeof *w.a);
-  w.made = (int64_t *)malloc((size_t)(P + 1) * sizeof *w.made);
-  w.pick = (int64_t *)malloc((size_t)(P + 1) * sizeof *w.pick);
-  if (!w.a || !w.made || !w.pick) { e = OC_ENOMEM; goto out; }
-  w.c = c;
-  w.P = P;
+  w->a = (int64_t *)malloc((size_t)(P + 1) * sizeof *w->a);
+  w->made = (int64_t *)malloc((size_t)(P + 1) * sizeof *w->made);
+  w->pick = (int64_t *)malloc((size_t)(P + 1) * sizeof *w->pick);
+  if (!w->a || !w->made || !w->pick) return OC_ENOMEM;
+  w->c = (*hh_out + D - 1) / D;
+  w->P = P;
   /* the fewest rounds that can reach P with full windows, then the first
    * R for which an exact choice is found (a bounded search; taking the
    * own value every round always succeeds by R = P - 1) */
-  w.a[0] = 1;
-  w.made[0] = 0;
-  w.n = 1;
-  w.R = P - 1;
+  w->a[0] = 1;
+  w->made[0] = 0;
+  w->n = 1;
+  w->R = P - 1;
   {
     int found = 0;
     int64_t R0;
     /* the fewest rounds with full windows: one forward pass */
-    w.n = 1;
+    w->n = 1;
     for (R0 = 1; R0 < P - 1; R0++) {
-      w.R = R0;
-      if (wmax(&w, 0, 1) >= P) break;
+      w->R = R0;
+      if (wmax(w, 0, 1) >= P) break;
       if (R0 > 64 && R0 * 2 < P) { /* long latency: grow the guess faster */
         int64_t hi = P - 1, lo2 = R0;
         while (lo2 < hi) {
           int64_t mid = lo2 + (hi - lo2) / 2;
-          w.R = mid;
-          if (wmax(&w, 0, 1) >= P) hi = mid; else lo2 = mid + 1;
+          w->R = mid;
+          if (wmax(w, 0, 1) >= P) hi = mid; else lo2 = mid + 1;
         }
         R0 = lo2;
         break;
@@ -159,25 +153,83 @@ static int ar_build(const oc_params *p, int64_t stride, int64_t cap, oc_sched *o
     /* an exact choice: depth-first (bounded; the depth is R, so only for
      * R <= 4096), else the own value in the rounds that would overshoot */
     for (int64_t R = R0; R <= P - 1 && !found && R <= 4096; R++) {
-      w.R = R;
-      w.n = 1;
-      if (wmax(&w, 0, 1) < P) continue;
-      w.budget = 200000;
-      found = wdfs(&w, 0);
+      w->R = R;
+      w->n = 1;
+      if (wmax(w, 0, 1) < P) continue;
+      w->budget = 200000;
+      found = wdfs(w, 0);
     }
     if (!found) { /* greedy: the largest finished window that fits */
       int64_t A = 1;
-      w.n = 1;
-      for (w.R = 0; A < P; w.R++) {
-        int64_t j = w.n - 1;
-        while (j > 0 && (w.made[j] + w.c > w.R || w.a[j] > P - A)) j--;
-        w.pick[w.R] = j; /* j = 0: the own value, always fits */
-        A += w.a[j];
-        w.a[w.n] = A;
-        w.made[w.n++] = w.R;
+      w->n = 1;
+      for (w->R = 0; A < P; w->R++) {
+        int64_t j = w->n - 1;
+        while (j > 0 && (w->made[j] + w->c > w->R || w->a[j] > P - A)) j--;
+        w->pick[w->R] = j; /* j = 0: the own value, always fits */
+        A += w->a[j];
+        w->a[w->n] = A;
+        w->made[w->n++] = w->R;
       }
     }
   }
+  return OC_OK;
+}
+
+static void ar_windows_free(wseq *w) {
+  free(w->a);
+  free(w->made);
+  free(w->pick);
+  memset(w, 0, sizeof *w);
+}
+
+int oc_allreduce_rounds(const oc_params *p, int64_t stride, int64_t **off, int64_t **pick,
+                        int64_t *R) {
+  wseq w;
+  int64_t D, hh, A = 1;
+  int e;
+  memset(&w, 0, sizeof w);
+  *off = *pick = NULL;
+  *R = 0;
+  if ((e = ar_windows(p, stride, &w, &D, &hh)) != OC_OK) {
+    ar_windows_free(&w);
+    return e;
+  }
+  *off = (int64_t *)malloc((size_t)(w.R + 1) * sizeof **off);
+  *pick = (int64_t *)malloc((size_t)(w.R + 1) * sizeof **pick);
+  if (*off == NULL || *pick == NULL) {
+    free(*off);
+    free(*pick);
+    *off = *pick = NULL;
+    ar_windows_free(&w);
+    return OC_ENOMEM;
+  }
+  for (int64_t m = 0; m < w.R; m++) {
+    (*pick)[m] = w.pick[m];
+    (*off)[m] = A;
+    if (w.pick[m] >= 0) A += w.a[w.pick[m]];
+  }
+  *R = w.R;
+  ar_windows_free(&w);
+  return OC_OK;
+}
+
+/* The circulant with its rounds `stride` spacings D apart (stride 1: the
+ * schedule above; stride m: one packet of m interleaved, oc_allreduce_vector);
+ * *D_out gets D; OC_ERANGE once it would make more than cap messages;
+ * lower_bound may be NULL. */
+static int ar_build(const oc_params *p, int64_t stride, int64_t cap, oc_sched *out,
+                    int64_t *time, int64_t *lower_bound, int64_t *D_out) {
+  int64_t P, D, hh, last = -1;
+  wseq w;
+  int e = oc_params_check(p);
+  memset(&w, 0, sizeof w);
+  if (e) return e;
+  P = p->P;
+  if (P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
+  if (lower_bound != NULL && (e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
+  *time = 0;
+  if ((e = ar_windows(p, stride, &w, D_out, &hh)) != OC_OK) goto out;
+  D = *D_out * stride;
   for (int64_t m = 0; m < w.R && e == OC_OK; m++) {
     int64_t j = w.pick[m], A;
     if (j < 0) continue;
@@ -195,9 +247,7 @@ static int ar_build(const oc_params *p, int64_t stride, int64_t cap, oc_sched *o
   }
   if (e == OC_OK) *time = last < 0 ? 0 : last * D + hh;
 out:
-  free(w.a);
-  free(w.made);
-  free(w.pick);
+  ar_windows_free(&w);
   return e;
 }
 

@@ -51,6 +51,20 @@
  *              0 does in reduce + broadcast.  Reduce: each rank sends the
  *              sums it holds to the root (a gather, as in Rabenseifner's
  *              reduce).  At most OC_LP_RAREST_MAX segments.
+ *   HYBRID     (ours, allreduce) recursive halving stopped after s steps,
+ *              recursive doubling of each rank's 1/2^s share among the
+ *              ranks with its low s bits, doubling back (oc_rpshape.c):
+ *              Rabenseifner's (s = log2 P) and recursive doubling (s = 0)
+ *              are its ends; in between, for a few packets on many
+ *              processors, each of the log2 P exchanges carries a share.
+ *   GROUPS     (ours, allreduce) groups of q consecutive ranks (q | P,
+ *              q <= m): a direct reduce-scatter in each group, Karp et
+ *              al.'s circulant (Thm 4.1, oc_allreduce.c) on each chunk
+ *              across the P/q groups, kept partial results and all (the
+ *              hist column), a direct allgather in each group
+ *              (oc_rpshape.c).  The circulant is the fastest one-packet
+ *              allreduce where L is large against g and o; here it serves
+ *              a chunk of m/q packets.
  * optcast includes the libraries' programs among its own candidates: where
  * one of them is the fastest known schedule, optcast uses it and says so.
  *
@@ -60,7 +74,8 @@
  * construction's best are then timed reversed.  Allreduce:
  * the fastest reduction to rank 0 followed by the fastest broadcast from
  * rank 0, and each construction followed by itself, against the library
- * programs and the circulant.  Both: SPREAD at every segment size with at
+ * programs and the circulant, HYBRID (search_hybrid) and GROUPS
+ * (search_groups).  Both: SPREAD at every segment size with at
  * most OC_LP_RAREST_MAX segments (search_spread).
  *
  * Lower bounds (oc_mreduce_bound), reduce, P >= 2:
@@ -111,7 +126,8 @@
 
 static const char *const MR_NAMES[OC_MR_COUNT] = {
     "reversed", "library", "recursive-doubling", "ring", "rabenseifner", "reduce-bcast", "linear",
-    "circulant", "karp-reduction", "rarest-first-spread"};
+    "circulant", "karp-reduction", "rarest-first-spread", "halving-doubling",
+    "groups-circulant"};
 
 static const char *const ML_NAMES[OC_ML_COUNT] = {
     "chain", "binary", "binomial", "bmtree", "in-order-binary", "linear", "rabenseifner"};
@@ -328,6 +344,14 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
   oc_sched_init(&tmp);
   if (cfg->family == OC_MR_LIBRED) {
     oc_rp_reduce(&b, root, (oc_rp_red)cfg->lib, cfg->seg);
+  } else if (cfg->family == OC_MR_HYBRID) {
+    if (cfg->seg < 0) {
+      e = OC_EINVAL;
+      goto done;
+    }
+    oc_rp_hybrid(&b, cfg->seg);
+  } else if (cfg->family == OC_MR_GROUPS) {
+    if ((e = oc_rp_groups(&b, p, cfg->seg)) != OC_OK) goto done;
   } else if (cfg->family != OC_MR_REVERSED && cfg->family != OC_MR_SPREAD) {
     oc_rp_shape(&b, (oc_rp_kind)(cfg->family - OC_MR_RD));
   } else if (cfg->family == OC_MR_SPREAD) { /* the spread backwards, then forwards */
@@ -611,6 +635,50 @@ static int search_spread(const oc_params *p, int64_t root, int64_t m, mr_best *r
   return OC_OK;
 }
 
+/* The halving-doubling hybrid (allreduce) at every number s of halving
+ * steps with 1 <= s < log2 pof2, 2^s <= 2m (past m packets, more halving
+ * only empties chunks) and at most 8 packets per rank in the doubling
+ * (more: Rabenseifner's, s = log2 pof2, carries less); at most 4
+ * candidates, about 2 P m + 8 P log2 P messages each. */
+static int search_hybrid(const oc_params *p, int64_t m, mr_best *r) {
+  int64_t steps = 0, top = 1;
+  int big = oc_mul_sat(p->P, m) > r->full_max;
+  while (((int64_t)2 << steps) <= p->P) steps++;
+  while (((int64_t)1 << top) < m) top++; /* ceil(log2 m), at least 1 */
+  for (int64_t s = 1; s < steps && s <= top; s++) {
+    oc_mreduce_info c;
+    int e;
+    if ((m + ((int64_t)1 << s) - 1) >> s > 8) continue;
+    if (big && s != oc_min64(top, steps - 1)) continue; /* past full_max: one guess */
+    memset(&c, 0, sizeof c);
+    c.family = OC_MR_HYBRID;
+    c.seg = s;
+    if ((e = try_one(p, -1, m, &c, r)) != OC_OK) return e;
+  }
+  return OC_OK;
+}
+
+/* The groups + circulant (allreduce) for every group size q that divides
+ * P with 2 <= q <= m and at most 8 packets a chunk (the circulant's
+ * messages carry a chunk each round), the 6 largest such (past full_max
+ * messages only the largest, which won every grid cell but one);
+ * OC_ERANGE (a column past the circulant's limits) is skipped. */
+static int search_groups(const oc_params *p, int64_t m, mr_best *r) {
+  int tried = 0, most = oc_mul_sat(p->P, m) > r->full_max ? 1 : 6;
+  for (int64_t q = oc_min64(m, p->P); q >= 2 && tried < most; q--) {
+    oc_mreduce_info c;
+    int e;
+    if (p->P % q != 0) continue;
+    if ((m + q - 1) / q > 8) break;
+    memset(&c, 0, sizeof c);
+    c.family = OC_MR_GROUPS;
+    c.seg = q;
+    if ((e = try_one(p, -1, m, &c, r)) != OC_OK) return e;
+    tried++;
+  }
+  return OC_OK;
+}
+
 int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                     oc_sched *out, oc_mreduce_info *info) {
   return oc_mr_plan_ex(p, root, m, alg, OC_MB_FULL_MAX, OC_MB_PROXY, out, info);
@@ -664,6 +732,8 @@ int oc_mr_plan_ex(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg
       }
     if (alg == OC_MB_BEST || alg == OC_MB_RAREST)
       if ((e = search_spread(p, -1, m, &r)) != OC_OK) return e;
+    if (alg == OC_MB_BEST && m > 1 && (e = search_hybrid(p, m, &r)) != OC_OK) return e;
+    if (alg == OC_MB_BEST && m > 1 && (e = search_groups(p, m, &r)) != OC_OK) return e;
     if (alg == OC_MB_BEST)
       for (int f = OC_MR_RD; f <= OC_MR_CIRCULANT; f++) {
         oc_mreduce_info c;
@@ -710,6 +780,16 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
                (long long)i->seg);
     else
       snprintf(buf, n, "rarest-first reduce-scatter + %s", w);
+    return OC_OK;
+  }
+  if (i->family == OC_MR_GROUPS) {
+    snprintf(buf, n, "reduce-scatter in groups of %lld + circulant across them + allgather",
+             (long long)i->seg);
+    return OC_OK;
+  }
+  if (i->family == OC_MR_HYBRID) {
+    snprintf(buf, n, "recursive halving for %lld steps + recursive doubling of the share + "
+             "doubling back", (long long)i->seg);
     return OC_OK;
   }
   if (i->family != OC_MR_REVERSED) {

@@ -176,6 +176,13 @@ int oc_mr_plan_ex(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg
  * takes more than 2^22 label classes. */
 int oc_mb_label_sum(const oc_params *p, int64_t *sum);
 
+/* the circulant's rounds (oc_allreduce.c) for p->P processors, rounds
+ * stride spacings apart: *R rounds; in round k every processor i sends
+ * to i + off[k] (mod P) its partial result after pick[k] rounds (0: its
+ * own value; -1: no message); the caller frees off and pick */
+int oc_allreduce_rounds(const oc_params *p, int64_t stride, int64_t **off, int64_t **pick,
+                        int64_t *R);
+
 /* ---- reduction programs (oc_rprog.c) -----------------------------------------
  * Sends with "add" or "copy" at the receiver; each send waits until its
  * sender has handled b->barrier[q] receives (as of the oc_rp_xfer call);
@@ -190,6 +197,8 @@ typedef struct oc_rp_send {
   int64_t need;   /* receives of the sender handled before it may start */
   int64_t rslot;  /* index of the matching receive at dst (in dst's list) */
   int64_t rsb;    /* sends dst starts before it handles this one        */
+  int64_t hist;   /* with has_hist: the sender's value of the packet after
+                     hist handled messages of it (0: its own)            */
   int copy;
 } oc_rp_send;
 typedef struct oc_rprog {
@@ -202,6 +211,8 @@ typedef struct oc_rprog {
   int64_t *barrier;  /* receives a processor's next sends wait for */
   size_t step0;      /* first send of the current step */
   size_t *soff;      /* soff[q] .. soff[q+1]: q's sends in order */
+  int has_hist;      /* the sends say which partial result they carry
+                        (oc_rp_xfer_hist; then every send must) */
   int err;
 } oc_rprog;
 int oc_rprog_init(oc_rprog *b, int64_t P, int64_t m);
@@ -209,6 +220,13 @@ void oc_rprog_free(oc_rprog *b);
 void oc_rp_xfer(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy);
 void oc_rp_xfer_range(oc_rprog *b, int64_t q, int64_t d, int64_t lo, int64_t hi, int copy);
 void oc_rp_step(oc_rprog *b);
+/* q sends d packet j as it was after q handled hist messages of it, once q
+ * has handled need receives in all: a program that keeps its partial
+ * results (the circulant); the schedule gets the hist column */
+void oc_rp_xfer_hist(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy, int64_t need,
+                     int64_t hist);
+/* the next oc_rp_step ends a step begun here (no MPI-style step before) */
+void oc_rp_step_reset(oc_rprog *b);
 void oc_rp_sync(oc_rprog *b, int64_t q);
 int oc_rprog_finish(oc_rprog *b);
 /* *time (may be NULL): when root (-1: every processor) has handled its
@@ -220,6 +238,11 @@ typedef enum oc_rp_kind {
   OC_RP_RD = 0, OC_RP_RING, OC_RP_RABEN, OC_RP_REDBCAST, OC_RP_LINEAR
 } oc_rp_kind;
 void oc_rp_shape(oc_rprog *b, oc_rp_kind k);
+/* ours: recursive halving for s steps, recursive doubling, doubling back */
+void oc_rp_hybrid(oc_rprog *b, int64_t s);
+/* ours: direct reduce-scatter in groups of q, the circulant across them,
+ * direct allgather (q | P, q <= m) */
+int oc_rp_groups(oc_rprog *b, const oc_params *p, int64_t q);
 /* the reduce shapes, to root; seg packets a segment (the trees; <= 0: the
  * whole vector).  The values are those of oc_mred_lib (plan.h). */
 typedef enum oc_rp_red {

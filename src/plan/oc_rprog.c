@@ -85,9 +85,29 @@ void oc_rp_xfer(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy) {
   b->snd[b->ns].rslot = b->nrecv[d]++;
   b->snd[b->ns].copy = copy;
   b->snd[b->ns].rsb = 0;
+  b->snd[b->ns].hist = -1;
   b->src_of[b->ns] = q;
   b->nsent[q]++;
   b->ns++;
+}
+
+void oc_rp_xfer_hist(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy, int64_t need,
+                     int64_t hist) {
+  size_t i = b->ns;
+  if (b->err) return;
+  if (hist < 0 || need < 0 || need > b->nrecv[q] || hist > (int64_t)UINT32_MAX) {
+    b->err = OC_EINVAL;
+    return;
+  }
+  oc_rp_xfer(b, q, d, j, copy);
+  if (b->err) return;
+  b->snd[i].need = need;
+  b->snd[i].hist = hist;
+  b->has_hist = 1;
+}
+
+void oc_rp_step_reset(oc_rprog *b) {
+  if (!b->err) b->step0 = b->ns;
 }
 
 /* packets [lo, hi) from q to d */
@@ -111,6 +131,9 @@ int oc_rprog_finish(oc_rprog *b) {
   oc_rp_send *g;
   size_t *at;
   if (b->err) return b->err;
+  if (b->has_hist)
+    for (size_t i = 0; i < b->ns; i++)
+      if (b->snd[i].hist < 0) return OC_EINVAL; /* every send must say */
   b->soff = (size_t *)calloc((size_t)b->P + 1, sizeof *b->soff);
   g = (oc_rp_send *)malloc((b->ns + 1) * sizeof *g);
   at = (size_t *)malloc(((size_t)b->P + 1) * sizeof *at);
@@ -202,6 +225,7 @@ static int emit(rp_sim *s, int64_t t, int64_t q, const oc_rp_send *x) {
   if (e != OC_OK) return e;
   s->out->copy[s->out->n - 1] = (unsigned char)x->copy;
   s->out->seq[s->out->n - 1] = (uint32_t)x->rslot;
+  if (s->b->has_hist) s->out->hist[s->out->n - 1] = (uint32_t)x->hist;
   return OC_OK;
 }
 
@@ -308,6 +332,7 @@ int oc_rprog_run(const oc_params *p, const oc_rprog *b, int64_t root, oc_sched *
       !s.ovh || oc_sched_add_col(out, OC_COL_COPY) != OC_OK ||
       oc_sched_add_col(out, OC_COL_SEQ) != OC_OK ||
       oc_sched_add_col(out, OC_COL_NOT_BEFORE) != OC_OK ||
+      (b->has_hist && oc_sched_add_col(out, OC_COL_HIST) != OC_OK) ||
       oc_sched_reserve(out, b->ns) != OC_OK) { /* (one allocation, no slack) */
     e = OC_ENOMEM;
     goto done;

@@ -1,5 +1,7 @@
-/* oc_rpshape.c - the MPI libraries' reduce and allreduce algorithms as
- * reduction programs (oc_rprog.c times them).  Allreduce (P processors,
+/* oc_rpshape.c - the MPI libraries' reduce and allreduce algorithms, and
+ * two allreduce programs of ours built from their parts (oc_rp_hybrid,
+ * oc_rp_groups: sources and costs at each), as reduction programs
+ * (oc_rprog.c times them).  Allreduce (P processors,
  * m packets, h = L + 2o, G = max(g, o), one unit per addition; pof2 = the
  * largest power of two <= P, rem = P - pof2):
  *   recursive doubling  MPICH MPIR_Allreduce_intra_recursive_doubling,
@@ -125,6 +127,34 @@ static void raben_range(int64_t nr, int64_t s, int64_t pof2, int64_t *lo, int64_
   *hi = e;
 }
 
+/* s steps of recursive halving over nch chunks (nr keeps the half its bit
+ * k says), after the fold of rem */
+static void halve(oc_rprog *b, int64_t pof2, int64_t rem, int64_t s, int64_t nch) {
+  for (int64_t k = 0, mask = 1; k < s; k++, mask *= 2) {
+    for (int64_t nr = 0; nr < pof2; nr++) {
+      int64_t a, e, mid;
+      raben_range(nr, k, nch, &a, &e);
+      mid = a + (e - a) / 2;
+      if (nr & mask) xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), nch, a, mid, 0);
+      else xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), nch, mid, e, 0);
+    }
+    oc_rp_step(b);
+  }
+}
+
+/* recursive doubling back up from s steps: send what is finished, copy
+ * the partner's */
+static void double_back(oc_rprog *b, int64_t pof2, int64_t rem, int64_t s, int64_t nch) {
+  for (int64_t k = s, mask = ((int64_t)1 << s) / 2; mask >= 1; k--, mask /= 2) {
+    for (int64_t nr = 0; nr < pof2; nr++) {
+      int64_t a, e;
+      raben_range(nr, k, nch, &a, &e);
+      xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), nch, a, e, 1);
+    }
+    oc_rp_step(b);
+  }
+}
+
 /* Recursive halving (the reduce-scatter of Rabenseifner's algorithms),
  * after the fold; returns its steps (log2 pof2). */
 static int64_t halving(oc_rprog *b, int64_t *pof2_out, int64_t *rem_out) {
@@ -132,16 +162,7 @@ static int64_t halving(oc_rprog *b, int64_t *pof2_out, int64_t *rem_out) {
   while (2 * pof2 <= b->P) { pof2 *= 2; steps++; }
   rem = b->P - pof2;
   fold_in(b, rem);
-  for (int64_t s = 0, mask = 1; mask < pof2; s++, mask *= 2) {
-    for (int64_t nr = 0; nr < pof2; nr++) {
-      int64_t a, e, mid;
-      raben_range(nr, s, pof2, &a, &e);
-      mid = a + (e - a) / 2;
-      if (nr & mask) xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, a, mid, 0);
-      else xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, mid, e, 0);
-    }
-    oc_rp_step(b);
-  }
+  halve(b, pof2, rem, steps, pof2);
   *pof2_out = pof2;
   *rem_out = rem;
   return steps;
@@ -149,15 +170,7 @@ static int64_t halving(oc_rprog *b, int64_t *pof2_out, int64_t *rem_out) {
 
 static void prog_raben(oc_rprog *b) {
   int64_t pof2, rem, steps = halving(b, &pof2, &rem);
-  /* recursive doubling back up: send what is finished, copy the partner's */
-  for (int64_t s = steps, mask = pof2 / 2; mask >= 1; s--, mask /= 2) {
-    for (int64_t nr = 0; nr < pof2; nr++) {
-      int64_t a, e;
-      raben_range(nr, s, pof2, &a, &e);
-      xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, a, e, 1);
-    }
-    oc_rp_step(b);
-  }
+  double_back(b, pof2, rem, steps, pof2);
   fold_out(b, rem);
 }
 
@@ -180,6 +193,87 @@ static void prog_linear(oc_rprog *b) {
   for (int64_t q = 1; q < b->P; q++) oc_rp_xfer_range(b, q, 0, 0, b->m, 0);
   oc_rp_step(b);
   for (int64_t q = 1; q < b->P; q++) oc_rp_xfer_range(b, 0, q, 0, b->m, 1);
+}
+
+/* ours: recursive halving stopped after s steps (2^s chunks cut by
+ * packets, not pof2 of them: with m < pof2 most of Rabenseifner's chunks
+ * are empty), then recursive doubling of the chunk each rank holds among
+ * the pof2 / 2^s ranks that share its low s bits, then recursive doubling
+ * back for s steps (copies).  s = 0 is recursive doubling; s = log2 pof2
+ * is Rabenseifner's with 2^s chunks.  About
+ * 2 s h + 2 (1 - 2^-s) m G + (log2 pof2 - s)(h + (ceil(m/2^s) - 1) G + ceil(m/2^s))
+ * (plus the fold): for a few packets on many processors each rank carries
+ * its share of the vector, not all of it, through the log2 P exchanges. */
+void oc_rp_hybrid(oc_rprog *b, int64_t s) {
+  int64_t pof2 = 1, steps = 0, rem, nch;
+  while (2 * pof2 <= b->P) { pof2 *= 2; steps++; }
+  rem = b->P - pof2;
+  if (s > steps) s = steps;
+  if (s < 0) s = 0;
+  nch = (int64_t)1 << s;
+  fold_in(b, rem);
+  halve(b, pof2, rem, s, nch);
+  for (int64_t mask = nch; mask < pof2; mask *= 2) {
+    for (int64_t nr = 0; nr < pof2; nr++) {
+      int64_t a, e;
+      raben_range(nr, s, nch, &a, &e);
+      xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), nch, a, e, 0);
+    }
+    oc_rp_step(b);
+  }
+  double_back(b, pof2, rem, s, nch);
+  fold_out(b, rem);
+}
+
+/* ours: groups of q consecutive ranks (q | P, q <= m); member b of a
+ * group owns chunk b of q.  Each rank sends every other member of its
+ * group that member's chunk (additions: a direct reduce-scatter, one
+ * latency and about (q-1)/q m sends); then the r = P/q owners of chunk b,
+ * one per group, run the circulant allreduce of Karp et al. Thm 4.1
+ * (oc_allreduce.c) on it, its packets interleaved, as a dataflow program
+ * that keeps its partial results (a send waits only for the receives its
+ * partial result needs); then each rank copies its finished chunk to the
+ * other members (a direct allgather).  About
+ * 2 (h + ((q-1) ceil(m/q) - 1) G) + the circulant of r processors on
+ * ceil(m/q) packets: where L is large against g and o, the circulant's
+ * many messages per latency serve a share of the vector, not all of it.
+ * OC_EINVAL for a bad q; OC_ERANGE past the circulant's limits. */
+int oc_rp_groups(oc_rprog *b, const oc_params *p, int64_t q) {
+  int64_t P = b->P, m = b->m, r, cmax, R, *off = NULL, *pick = NULL, rounds = 0;
+  oc_params cp;
+  int e;
+  if (q < 1 || q > m || P % q != 0) return OC_EINVAL;
+  r = P / q;
+  cmax = (m + q - 1) / q;
+  cp = *p;
+  cp.P = r;
+  if ((e = oc_allreduce_rounds(&cp, cmax, &off, &pick, &R)) != OC_OK) return e;
+  for (int64_t d = 1; d < q; d++) /* the reduce-scatter in the groups */
+    for (int64_t x = 0; x < P; x++) {
+      int64_t g = x / q, t = (x % q + d) % q;
+      for (int64_t j = chunk_lo(m, q, t); j < chunk_lo(m, q, t + 1); j++)
+        oc_rp_xfer_hist(b, x, g * q + t, j, 0, 0, 0);
+    }
+  for (int64_t k = 0; k < R; k++) { /* the circulant across the groups */
+    if (pick[k] < 0) continue;
+    for (int64_t x = 0; x < P; x++) {
+      int64_t g = x / q, bb = x % q, lo = chunk_lo(m, q, bb), c = chunk_lo(m, q, bb + 1) - lo;
+      int64_t dst = ((g + off[k]) % r) * q + bb;
+      for (int64_t j = lo; j < lo + c; j++)
+        oc_rp_xfer_hist(b, x, dst, j, 0, (q - 1 + pick[k]) * c, q - 1 + pick[k]);
+    }
+    rounds++;
+  }
+  for (int64_t d = 1; d < q; d++) /* the allgather in the groups */
+    for (int64_t x = 0; x < P; x++) {
+      int64_t g = x / q, bb = x % q, lo = chunk_lo(m, q, bb), c = chunk_lo(m, q, bb + 1) - lo;
+      for (int64_t j = lo; j < lo + c; j++)
+        oc_rp_xfer_hist(b, x, g * q + (bb + d) % q, j, 1, (q - 1 + rounds) * c,
+                        q - 1 + rounds);
+    }
+  free(off);
+  free(pick);
+  return b->err;
 }
 
 void oc_rp_shape(oc_rprog *b, oc_rp_kind k) {
