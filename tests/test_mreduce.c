@@ -108,6 +108,7 @@ void test_mreduce_random(void) {
       c.family = OC_MR_GROUPS;
       c.seg = q;
       check_run(&p, -1, m, &c, alb, "groups + circulant");
+      check_run(&p, root, m, &c, lb, "groups + circulant + gather");
     }
     for (int k = 0; k < 2; k++) {
       int64_t r = k == 0 ? root : -1;

@@ -57,7 +57,8 @@
  *              Rabenseifner's (s = log2 P) and recursive doubling (s = 0)
  *              are its ends; in between, for a few packets on many
  *              processors, each of the log2 P exchanges carries a share.
- *   GROUPS     (ours, allreduce) groups of q consecutive ranks (q | P,
+ *   GROUPS     (ours; reduce: the last step a gather to the root) groups
+ *              of q consecutive ranks (q | P,
  *              q <= m): a direct reduce-scatter in each group, Karp et
  *              al.'s circulant (Thm 4.1, oc_allreduce.c) on each chunk
  *              across the P/q groups, kept partial results and all (the
@@ -74,8 +75,8 @@
  * construction's best are then timed reversed.  Allreduce:
  * the fastest reduction to rank 0 followed by the fastest broadcast from
  * rank 0, and each construction followed by itself, against the library
- * programs and the circulant, HYBRID (search_hybrid) and GROUPS
- * (search_groups).  Both: SPREAD at every segment size with at
+ * programs and the circulant, HYBRID (search_hybrid).  Both: GROUPS
+ * (search_groups; reduce only for m > 1), SPREAD at every segment size with at
  * most OC_LP_RAREST_MAX segments (search_spread).
  *
  * Lower bounds (oc_mreduce_bound), reduce, P >= 2:
@@ -327,9 +328,10 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
   if ((e = mr_check(p, root, m)) != OC_OK) return e;
   if (cfg->family < 0 || cfg->family >= OC_MR_COUNT) return OC_EINVAL;
   if ((cfg->family == OC_MR_LIBRED || cfg->family == OC_MR_KARP) != (root >= 0) &&
-      cfg->family != OC_MR_REVERSED && cfg->family != OC_MR_SPREAD)
-    return OC_EINVAL; /* LIBRED, KARP: reduce only; REVERSED, SPREAD: both; the others:
-                         allreduce only */
+      cfg->family != OC_MR_REVERSED && cfg->family != OC_MR_SPREAD &&
+      cfg->family != OC_MR_GROUPS)
+    return OC_EINVAL; /* LIBRED, KARP: reduce only; REVERSED, SPREAD, GROUPS: both; the
+                         others: allreduce only */
   if (cfg->family == OC_MR_KARP) return karp_one(p, root, m, out, time);
   if (cfg->family == OC_MR_LIBRED && (cfg->lib < 0 || cfg->lib >= OC_ML_COUNT || cfg->seg < 0))
     return OC_EINVAL;
@@ -351,7 +353,7 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
     }
     oc_rp_hybrid(&b, cfg->seg);
   } else if (cfg->family == OC_MR_GROUPS) {
-    if ((e = oc_rp_groups(&b, p, cfg->seg)) != OC_OK) goto done;
+    if ((e = oc_rp_groups(&b, p, cfg->seg, root)) != OC_OK) goto done;
   } else if (cfg->family != OC_MR_REVERSED && cfg->family != OC_MR_SPREAD) {
     oc_rp_shape(&b, (oc_rp_kind)(cfg->family - OC_MR_RD));
   } else if (cfg->family == OC_MR_SPREAD) { /* the spread backwards, then forwards */
@@ -659,13 +661,14 @@ static int search_hybrid(const oc_params *p, int64_t m, mr_best *r) {
 }
 
 /* The groups + circulant (allreduce) for every group size q that divides
- * P with 2 <= q <= m and at most 8 packets a chunk (the circulant's
+ * P with 1 <= q <= m (q = 1: the circulant alone, timed as a dataflow
+ * program rather than in fixed rounds, which can be faster) and at most 8 packets a chunk (the circulant's
  * messages carry a chunk each round), the 6 largest such (past full_max
  * messages only the largest, which won every grid cell but one);
  * OC_ERANGE (a column past the circulant's limits) is skipped. */
-static int search_groups(const oc_params *p, int64_t m, mr_best *r) {
+static int search_groups(const oc_params *p, int64_t root, int64_t m, mr_best *r) {
   int tried = 0, most = oc_mul_sat(p->P, m) > r->full_max ? 1 : 6;
-  for (int64_t q = oc_min64(m, p->P); q >= 2 && tried < most; q--) {
+  for (int64_t q = oc_min64(m, p->P); q >= 1 && tried < most; q--) {
     oc_mreduce_info c;
     int e;
     if (p->P % q != 0) continue;
@@ -673,7 +676,7 @@ static int search_groups(const oc_params *p, int64_t m, mr_best *r) {
     memset(&c, 0, sizeof c);
     c.family = OC_MR_GROUPS;
     c.seg = q;
-    if ((e = try_one(p, -1, m, &c, r)) != OC_OK) return e;
+    if ((e = try_one(p, root, m, &c, r)) != OC_OK) return e;
     tried++;
   }
   return OC_OK;
@@ -702,6 +705,7 @@ int oc_mr_plan_ex(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg
     if ((alg == OC_MB_BEST || alg == OC_MB_RAREST) && m > 1 &&
         (e = search_spread(p, root, m, &r)) != OC_OK)
       return e;
+    if (alg == OC_MB_BEST && m > 1 && (e = search_groups(p, root, m, &r)) != OC_OK) return e;
     if (alg == OC_MB_BEST && m == 1) { /* one packet: the optimal reduction */
       oc_mreduce_info c;
       memset(&c, 0, sizeof c);
@@ -733,7 +737,7 @@ int oc_mr_plan_ex(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg
     if (alg == OC_MB_BEST || alg == OC_MB_RAREST)
       if ((e = search_spread(p, -1, m, &r)) != OC_OK) return e;
     if (alg == OC_MB_BEST && m > 1 && (e = search_hybrid(p, m, &r)) != OC_OK) return e;
-    if (alg == OC_MB_BEST && m > 1 && (e = search_groups(p, m, &r)) != OC_OK) return e;
+    if (alg == OC_MB_BEST && (e = search_groups(p, -1, m, &r)) != OC_OK) return e;
     if (alg == OC_MB_BEST)
       for (int f = OC_MR_RD; f <= OC_MR_CIRCULANT; f++) {
         oc_mreduce_info c;
@@ -782,9 +786,13 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
       snprintf(buf, n, "rarest-first reduce-scatter + %s", w);
     return OC_OK;
   }
+  if (i->family == OC_MR_GROUPS && i->seg == 1) {
+    snprintf(buf, n, "circulant (Karp Thm 4.1) as a dataflow program");
+    return OC_OK;
+  }
   if (i->family == OC_MR_GROUPS) {
-    snprintf(buf, n, "reduce-scatter in groups of %lld + circulant across them + allgather",
-             (long long)i->seg);
+    snprintf(buf, n, "reduce-scatter in groups of %lld + circulant across them + %s",
+             (long long)i->seg, root >= 0 ? "gather" : "allgather");
     return OC_OK;
   }
   if (i->family == OC_MR_HYBRID) {

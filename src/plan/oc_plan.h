@@ -241,8 +241,8 @@ void oc_rp_shape(oc_rprog *b, oc_rp_kind k);
 /* ours: recursive halving for s steps, recursive doubling, doubling back */
 void oc_rp_hybrid(oc_rprog *b, int64_t s);
 /* ours: direct reduce-scatter in groups of q, the circulant across them,
- * direct allgather (q | P, q <= m) */
-int oc_rp_groups(oc_rprog *b, const oc_params *p, int64_t q);
+ * direct allgather (root < 0) or gather to root (q | P, q <= m) */
+int oc_rp_groups(oc_rprog *b, const oc_params *p, int64_t q, int64_t root);
 /* the reduce shapes, to root; seg packets a segment (the trees; <= 0: the
  * whole vector).  The values are those of oc_mred_lib (plan.h). */
 typedef enum oc_rp_red {

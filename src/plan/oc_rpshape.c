@@ -233,12 +233,13 @@ void oc_rp_hybrid(oc_rprog *b, int64_t s) {
  * (oc_allreduce.c) on it, its packets interleaved, as a dataflow program
  * that keeps its partial results (a send waits only for the receives its
  * partial result needs); then each rank copies its finished chunk to the
- * other members (a direct allgather).  About
+ * other members (a direct allgather; reduce, root >= 0: the members of
+ * the root's group send theirs to the root, a gather).  About
  * 2 (h + ((q-1) ceil(m/q) - 1) G) + the circulant of r processors on
  * ceil(m/q) packets: where L is large against g and o, the circulant's
  * many messages per latency serve a share of the vector, not all of it.
  * OC_EINVAL for a bad q; OC_ERANGE past the circulant's limits. */
-int oc_rp_groups(oc_rprog *b, const oc_params *p, int64_t q) {
+int oc_rp_groups(oc_rprog *b, const oc_params *p, int64_t q, int64_t root) {
   int64_t P = b->P, m = b->m, r, cmax, R, *off = NULL, *pick = NULL, rounds = 0;
   oc_params cp;
   int e;
@@ -264,12 +265,13 @@ int oc_rp_groups(oc_rprog *b, const oc_params *p, int64_t q) {
     }
     rounds++;
   }
-  for (int64_t d = 1; d < q; d++) /* the allgather in the groups */
+  for (int64_t d = 1; d < q; d++) /* the allgather in the groups, or the gather to root */
     for (int64_t x = 0; x < P; x++) {
       int64_t g = x / q, bb = x % q, lo = chunk_lo(m, q, bb), c = chunk_lo(m, q, bb + 1) - lo;
+      int64_t to = g * q + (bb + d) % q;
+      if (root >= 0 && (to != root || g != root / q)) continue;
       for (int64_t j = lo; j < lo + c; j++)
-        oc_rp_xfer_hist(b, x, g * q + (bb + d) % q, j, 1, (q - 1 + rounds) * c,
-                        q - 1 + rounds);
+        oc_rp_xfer_hist(b, x, to, j, 1, (q - 1 + rounds) * c, q - 1 + rounds);
     }
   free(off);
   free(pick);
