@@ -109,6 +109,8 @@ void test_mreduce_random(void) {
       c.seg = q;
       check_run(&p, -1, m, &c, alb, "groups + circulant");
       check_run(&p, root, m, &c, lb, "groups + circulant + gather");
+      c.flip = 1;
+      check_run(&p, root, m, &c, lb, "groups + reversed karp + gather");
     }
     for (int k = 0; k < 2; k++) {
       int64_t r = k == 0 ? root : -1;

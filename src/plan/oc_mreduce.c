@@ -290,6 +290,62 @@ static int bcast_msgs(const oc_params *p, int64_t root, int64_t m, const oc_mbca
   return e;
 }
 
+/* GROUPS for reduce, with the columns reduced rather than allreduced:
+ * the direct reduce-scatter in groups of q (as oc_rp_groups), then the
+ * owners of chunk b, one per group, reduce it to the member of the root's
+ * group by Karp's broadcast tree for P/q processors (one packet a
+ * segment) run backwards, then the root's group sends its chunks to the
+ * root (a gather).  in: P m entries, zeroed. */
+static int groups_reduce(oc_rprog *b, const oc_params *p, int64_t root, int64_t q,
+                         int64_t *in) {
+  int64_t P = p->P, m = b->m, r, g0 = root / q, base = m / q, extra = m % q;
+  oc_params cp;
+  mr_msg *col[2] = {NULL, NULL};
+  size_t ncol[2] = {0, 0};
+  oc_mbcast_info kc;
+  int e = OC_OK;
+  if (q < 1 || q > m || P % q != 0) return OC_EINVAL;
+  r = P / q;
+  cp = *p;
+  cp.P = r;
+  memset(&kc, 0, sizeof kc);
+  kc.alg = OC_MB_KARP;
+  kc.seg = 1;
+  for (int k = 0; k < 2 && r > 1; k++) /* the column's broadcast of base (+1) packets */
+    if (base + k >= 1 && (k == 0 || extra > 0) &&
+        (e = bcast_msgs(&cp, g0, base + k, &kc, &col[k], &ncol[k])) != OC_OK)
+      goto out;
+  for (int64_t d = 1; d < q; d++) /* the reduce-scatter: own values, no waiting */
+    for (int64_t x = 0; x < P; x++) {
+      int64_t t = (x % q + d) % q, lo = t * base + (t < extra ? t : extra);
+      for (int64_t j = lo; j < lo + base + (t < extra); j++) oc_rp_xfer(b, x, x / q * q + t, j, 0);
+    }
+  for (int64_t x = 0; x < P; x++) /* a column send waits for the group's part */
+    for (int64_t j = 0; j < m; j++) in[x * m + j] = b->nrecv[x];
+  for (int64_t bb = 0; bb < q && r > 1; bb++) { /* the columns, backwards */
+    int k = bb < extra;
+    int64_t lo = bb * base + (bb < extra ? bb : extra);
+    const mr_msg *a = col[k];
+    for (size_t i = ncol[k]; i-- > 0 && !b->err;) {
+      int64_t x = a[i].dst * q + bb, d = a[i].src * q + bb, j = lo + a[i].item;
+      b->barrier[x] = in[x * m + j];
+      oc_rp_xfer(b, x, d, j, 0);
+      in[d * m + j] = b->nrecv[d];
+    }
+  }
+  for (int64_t bb = 0; bb < q; bb++) { /* the gather in the root's group */
+    int64_t x = g0 * q + bb, lo = bb * base + (bb < extra ? bb : extra);
+    if (x == root) continue;
+    oc_rp_sync(b, x);
+    for (int64_t j = lo; j < lo + base + (bb < extra); j++) oc_rp_xfer(b, x, root, j, 1);
+  }
+  e = b->err;
+out:
+  free(col[0]);
+  free(col[1]);
+  return e;
+}
+
 /* Karp et al.'s optimal one-item reduction (commutative), its messages as
  * a vector schedule of one packet (the verifier adds in arrival order, as
  * early as the rules allow: no later than the plan's own additions) */
@@ -352,6 +408,14 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
       goto done;
     }
     oc_rp_hybrid(&b, cfg->seg);
+  } else if (cfg->family == OC_MR_GROUPS && root >= 0 && cfg->flip) {
+    if ((in = (int64_t *)calloc((size_t)(p->P * m), sizeof *in)) == NULL) {
+      e = OC_ENOMEM;
+      goto done;
+    }
+    if ((e = groups_reduce(&b, p, root, cfg->seg, in)) != OC_OK) goto done;
+    free(in);
+    in = NULL;
   } else if (cfg->family == OC_MR_GROUPS) {
     if ((e = oc_rp_groups(&b, p, cfg->seg, root)) != OC_OK) goto done;
   } else if (cfg->family != OC_MR_REVERSED && cfg->family != OC_MR_SPREAD) {
@@ -677,6 +741,8 @@ static int search_groups(const oc_params *p, int64_t root, int64_t m, mr_best *r
     c.family = OC_MR_GROUPS;
     c.seg = q;
     if ((e = try_one(p, root, m, &c, r)) != OC_OK) return e;
+    c.flip = 1; /* reduce: the columns reduced by Karp's tree backwards */
+    if (root >= 0 && (e = try_one(p, root, m, &c, r)) != OC_OK) return e;
     tried++;
   }
   return OC_OK;
@@ -788,6 +854,11 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
   }
   if (i->family == OC_MR_GROUPS && i->seg == 1) {
     snprintf(buf, n, "circulant (Karp Thm 4.1) as a dataflow program");
+    return OC_OK;
+  }
+  if (i->family == OC_MR_GROUPS && root >= 0 && i->flip) {
+    snprintf(buf, n, "reduce-scatter in groups of %lld + reversed karp across them + gather",
+             (long long)i->seg);
     return OC_OK;
   }
   if (i->family == OC_MR_GROUPS) {
