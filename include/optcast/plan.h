@@ -609,9 +609,10 @@ typedef enum oc_mred_family {
   OC_MR_HYBRID,       /* allreduce: recursive halving for seg steps, then
                          recursive doubling of each rank's share, then
                          doubling back (ours)                                */
-  OC_MR_GROUPS,       /* allreduce: direct reduce-scatter in groups of seg
-                         ranks, the circulant across the groups, direct
-                         allgather (ours)                                    */
+  OC_MR_GROUPS,       /* direct reduce-scatter in groups of seg ranks, the
+                         circulant across the groups (reduce with flip:
+                         Karp's tree backwards), direct allgather or
+                         gather to the root (ours)                           */
   OC_MR_COUNT
 } oc_mred_family;
 /* the MPI libraries' reduce programs (src/plan/oc_rpshape.c) */
@@ -623,12 +624,14 @@ const char *oc_mred_lib_name(oc_mred_lib l);
 typedef struct oc_mreduce_info {
   oc_mred_family family;
   oc_mred_lib lib;             /* LIBRED: which program                      */
-  int64_t seg;                 /* LIBRED, SPREAD: the segment (0 = whole)     */
+  int64_t seg;                 /* LIBRED, SPREAD: the segment (0 = whole);
+                                  HYBRID: halving steps; GROUPS: group size   */
   oc_mbcast_info red;          /* REVERSED: the broadcast run backwards       */
   oc_mbcast_info bc;           /* REVERSED allreduce: the broadcast after it  */
   int flip;                    /* REVERSED allreduce: the broadcast sends the
                                   packets in the order the reduction finishes
-                                  them (last first)                           */
+                                  them (last first); GROUPS reduce: the
+                                  columns reduced by Karp's tree backwards    */
   int64_t time;                /* completion time                             */
   int64_t runner_up;           /* the next best construction's time, or -1   */
   oc_mred_family runner_family;

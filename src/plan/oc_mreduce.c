@@ -65,7 +65,9 @@
  *              hist column), a direct allgather in each group
  *              (oc_rpshape.c).  The circulant is the fastest one-packet
  *              allreduce where L is large against g and o; here it serves
- *              a chunk of m/q packets.
+ *              a chunk of m/q packets.  Reduce with flip: the columns
+ *              reduced to the root's group by Karp's broadcast tree for
+ *              P/q processors run backwards instead (groups_reduce).
  * optcast includes the libraries' programs among its own candidates: where
  * one of them is the fastest known schedule, optcast uses it and says so.
  *
