@@ -726,10 +726,11 @@ static int search_hybrid(const oc_params *p, int64_t m, mr_best *r) {
   return OC_OK;
 }
 
-/* The groups + circulant (allreduce) for every group size q that divides
- * P with 1 <= q <= m (q = 1: the circulant alone, timed as a dataflow
- * program rather than in fixed rounds, which can be faster) and at most 8 packets a chunk (the circulant's
- * messages carry a chunk each round), the 6 largest such (past full_max
+/* The groups + circulant for every group size q that divides P with
+ * 1 <= q <= m (q = 1: the circulant alone, timed as a dataflow program
+ * rather than in fixed rounds, which can be faster) and at most 8 packets
+ * a chunk (the circulant's messages carry a chunk each round; reduce: also
+ * with the columns reduced by Karp's tree backwards), the 6 largest such (past full_max
  * messages only the largest, which won every grid cell but one);
  * OC_ERANGE (a column past the circulant's limits) is skipped. */
 static int search_groups(const oc_params *p, int64_t root, int64_t m, mr_best *r) {
@@ -854,13 +855,13 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
       snprintf(buf, n, "rarest-first reduce-scatter + %s", w);
     return OC_OK;
   }
-  if (i->family == OC_MR_GROUPS && i->seg == 1) {
-    snprintf(buf, n, "circulant (Karp Thm 4.1) as a dataflow program");
-    return OC_OK;
-  }
   if (i->family == OC_MR_GROUPS && root >= 0 && i->flip) {
     snprintf(buf, n, "reduce-scatter in groups of %lld + reversed karp across them + gather",
              (long long)i->seg);
+    return OC_OK;
+  }
+  if (i->family == OC_MR_GROUPS && i->seg == 1) {
+    snprintf(buf, n, "circulant (Karp Thm 4.1) as a dataflow program");
     return OC_OK;
   }
   if (i->family == OC_MR_GROUPS) {
