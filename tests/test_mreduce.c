@@ -327,7 +327,8 @@ void test_mreduce_hist_mutants(void) {
     }
     oc_sched_free(&s);
   }
-  CHECK(tried > 50);
+  printf("  hist mutants: %d of %d schedules damaged, all rejected\n", tried, rounds);
+  CHECK(tried > rounds / 6); /* most schedules have a message with hist > 0 */
 }
 
 /* The lower bound from its four definitions (oc_mreduce.c), the universal
