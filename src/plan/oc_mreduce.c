@@ -317,16 +317,12 @@ static int groups_reduce(oc_rprog *b, const oc_params *p, int64_t root, int64_t 
     if (base + k >= 1 && (k == 0 || extra > 0) &&
         (e = bcast_msgs(&cp, g0, base + k, &kc, &col[k], &ncol[k])) != OC_OK)
       goto out;
-  for (int64_t d = 1; d < q; d++) /* the reduce-scatter: own values, no waiting */
-    for (int64_t x = 0; x < P; x++) {
-      int64_t t = (x % q + d) % q, lo = t * base + (t < extra ? t : extra);
-      for (int64_t j = lo; j < lo + base + (t < extra); j++) oc_rp_xfer(b, x, x / q * q + t, j, 0);
-    }
+  oc_rp_group_scatter(b, q, 0); /* own values, no waiting */
   for (int64_t x = 0; x < P; x++) /* a column send waits for the group's part */
     for (int64_t j = 0; j < m; j++) in[x * m + j] = b->nrecv[x];
   for (int64_t bb = 0; bb < q && r > 1; bb++) { /* the columns, backwards */
     int k = bb < extra;
-    int64_t lo = bb * base + (bb < extra ? bb : extra);
+    int64_t lo = oc_rp_chunk_lo(m, q, bb);
     const mr_msg *a = col[k];
     for (size_t i = ncol[k]; i-- > 0 && !b->err;) {
       int64_t x = a[i].dst * q + bb, d = a[i].src * q + bb, j = lo + a[i].item;
@@ -336,10 +332,10 @@ static int groups_reduce(oc_rprog *b, const oc_params *p, int64_t root, int64_t 
     }
   }
   for (int64_t bb = 0; bb < q; bb++) { /* the gather in the root's group */
-    int64_t x = g0 * q + bb, lo = bb * base + (bb < extra ? bb : extra);
+    int64_t x = g0 * q + bb;
     if (x == root) continue;
     oc_rp_sync(b, x);
-    for (int64_t j = lo; j < lo + base + (bb < extra); j++) oc_rp_xfer(b, x, root, j, 1);
+    oc_rp_xfer_range(b, x, root, oc_rp_chunk_lo(m, q, bb), oc_rp_chunk_lo(m, q, bb + 1), 1);
   }
   e = b->err;
 out:

@@ -225,8 +225,6 @@ void oc_rp_step(oc_rprog *b);
  * results (the circulant); the schedule gets the hist column */
 void oc_rp_xfer_hist(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy, int64_t need,
                      int64_t hist);
-/* the next oc_rp_step ends a step begun here (no MPI-style step before) */
-void oc_rp_step_reset(oc_rprog *b);
 void oc_rp_sync(oc_rprog *b, int64_t q);
 int oc_rprog_finish(oc_rprog *b);
 /* *time (may be NULL): when root (-1: every processor) has handled its
@@ -243,6 +241,11 @@ void oc_rp_hybrid(oc_rprog *b, int64_t s);
 /* ours: direct reduce-scatter in groups of q, the circulant across them,
  * direct allgather (root < 0) or gather to root (q | P, q <= m) */
 int oc_rp_groups(oc_rprog *b, const oc_params *p, int64_t q, int64_t root);
+/* their first step: every rank sends each other member of its group of q
+ * that member's chunk (own values; hist 0 with hist); chunk c of n is
+ * packets oc_rp_chunk_lo(m, n, c) .. oc_rp_chunk_lo(m, n, c + 1) - 1 */
+void oc_rp_group_scatter(oc_rprog *b, int64_t q, int hist);
+int64_t oc_rp_chunk_lo(int64_t m, int64_t n, int64_t c);
 /* the reduce shapes, to root; seg packets a segment (the trees; <= 0: the
  * whole vector).  The values are those of oc_mred_lib (plan.h). */
 typedef enum oc_rp_red {

@@ -106,10 +106,6 @@ void oc_rp_xfer_hist(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy, int
   b->has_hist = 1;
 }
 
-void oc_rp_step_reset(oc_rprog *b) {
-  if (!b->err) b->step0 = b->ns;
-}
-
 /* packets [lo, hi) from q to d */
 void oc_rp_xfer_range(oc_rprog *b, int64_t q, int64_t d, int64_t lo, int64_t hi, int copy) {
   for (int64_t j = lo; j < hi; j++) oc_rp_xfer(b, q, d, j, copy);

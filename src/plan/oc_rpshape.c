@@ -50,7 +50,7 @@
 
 /* first packet of chunk c when m packets are cut into n chunks (the first
  * m mod n one packet longer) */
-static int64_t chunk_lo(int64_t m, int64_t n, int64_t c) {
+int64_t oc_rp_chunk_lo(int64_t m, int64_t n, int64_t c) {
   int64_t base = m / n, extra = m % n;
   return c * base + (c < extra ? c : extra);
 }
@@ -94,14 +94,16 @@ static void prog_ring(oc_rprog *b) {
   for (int64_t k = 0; k < P - 1; k++) { /* reduce-scatter */
     for (int64_t q = 0; q < P; q++) {
       int64_t c = ((q - k) % P + P) % P;
-      oc_rp_xfer_range(b, q, (q + 1) % P, chunk_lo(b->m, P, c), chunk_lo(b->m, P, c + 1), 0);
+      oc_rp_xfer_range(b, q, (q + 1) % P, oc_rp_chunk_lo(b->m, P, c),
+                       oc_rp_chunk_lo(b->m, P, c + 1), 0);
     }
     oc_rp_step(b);
   }
   for (int64_t k = 0; k < P - 1; k++) { /* allgather: q holds chunk q + 1 */
     for (int64_t q = 0; q < P; q++) {
       int64_t c = ((q + 1 - k) % P + P) % P;
-      oc_rp_xfer_range(b, q, (q + 1) % P, chunk_lo(b->m, P, c), chunk_lo(b->m, P, c + 1), 1);
+      oc_rp_xfer_range(b, q, (q + 1) % P, oc_rp_chunk_lo(b->m, P, c),
+                       oc_rp_chunk_lo(b->m, P, c + 1), 1);
     }
     oc_rp_step(b);
   }
@@ -110,7 +112,7 @@ static void prog_ring(oc_rprog *b) {
 /* chunks [lo, hi) of pof2 as packets */
 static void xfer_chunks(oc_rprog *b, int64_t q, int64_t d, int64_t pof2, int64_t lo,
                         int64_t hi, int copy) {
-  oc_rp_xfer_range(b, q, d, chunk_lo(b->m, pof2, lo), chunk_lo(b->m, pof2, hi), copy);
+  oc_rp_xfer_range(b, q, d, oc_rp_chunk_lo(b->m, pof2, lo), oc_rp_chunk_lo(b->m, pof2, hi), copy);
 }
 
 /* The chunks new rank nr is responsible for after s steps of recursive
@@ -239,6 +241,17 @@ void oc_rp_hybrid(oc_rprog *b, int64_t s) {
  * ceil(m/q) packets: where L is large against g and o, the circulant's
  * many messages per latency serve a share of the vector, not all of it.
  * OC_EINVAL for a bad q; OC_ERANGE past the circulant's limits. */
+void oc_rp_group_scatter(oc_rprog *b, int64_t q, int hist) {
+  for (int64_t d = 1; d < q; d++)
+    for (int64_t x = 0; x < b->P; x++) {
+      int64_t t = (x % q + d) % q;
+      for (int64_t j = oc_rp_chunk_lo(b->m, q, t); j < oc_rp_chunk_lo(b->m, q, t + 1); j++) {
+        if (hist) oc_rp_xfer_hist(b, x, x / q * q + t, j, 0, 0, 0);
+        else oc_rp_xfer(b, x, x / q * q + t, j, 0);
+      }
+    }
+}
+
 int oc_rp_groups(oc_rprog *b, const oc_params *p, int64_t q, int64_t root) {
   int64_t P = b->P, m = b->m, r, cmax, R, *off = NULL, *pick = NULL, rounds = 0;
   oc_params cp;
@@ -249,16 +262,12 @@ int oc_rp_groups(oc_rprog *b, const oc_params *p, int64_t q, int64_t root) {
   cp = *p;
   cp.P = r;
   if ((e = oc_allreduce_rounds(&cp, cmax, &off, &pick, &R)) != OC_OK) return e;
-  for (int64_t d = 1; d < q; d++) /* the reduce-scatter in the groups */
-    for (int64_t x = 0; x < P; x++) {
-      int64_t g = x / q, t = (x % q + d) % q;
-      for (int64_t j = chunk_lo(m, q, t); j < chunk_lo(m, q, t + 1); j++)
-        oc_rp_xfer_hist(b, x, g * q + t, j, 0, 0, 0);
-    }
+  oc_rp_group_scatter(b, q, 1); /* the reduce-scatter in the groups */
   for (int64_t k = 0; k < R; k++) { /* the circulant across the groups */
     if (pick[k] < 0) continue;
     for (int64_t x = 0; x < P; x++) {
-      int64_t g = x / q, bb = x % q, lo = chunk_lo(m, q, bb), c = chunk_lo(m, q, bb + 1) - lo;
+      int64_t g = x / q, bb = x % q, lo = oc_rp_chunk_lo(m, q, bb);
+      int64_t c = oc_rp_chunk_lo(m, q, bb + 1) - lo;
       int64_t dst = ((g + off[k]) % r) * q + bb;
       for (int64_t j = lo; j < lo + c; j++)
         oc_rp_xfer_hist(b, x, dst, j, 0, (q - 1 + pick[k]) * c, q - 1 + pick[k]);
@@ -267,7 +276,8 @@ int oc_rp_groups(oc_rprog *b, const oc_params *p, int64_t q, int64_t root) {
   }
   for (int64_t d = 1; d < q; d++) /* the allgather in the groups, or the gather to root */
     for (int64_t x = 0; x < P; x++) {
-      int64_t g = x / q, bb = x % q, lo = chunk_lo(m, q, bb), c = chunk_lo(m, q, bb + 1) - lo;
+      int64_t g = x / q, bb = x % q, lo = oc_rp_chunk_lo(m, q, bb);
+      int64_t c = oc_rp_chunk_lo(m, q, bb + 1) - lo;
       int64_t to = g * q + (bb + d) % q;
       if (root >= 0 && (to != root || g != root / q)) continue;
       for (int64_t j = lo; j < lo + c; j++)
