@@ -3,7 +3,9 @@
  *   ./build/bench_mreduce rank    a rank's own view of a reversed
  *                                 construction at P = 10^6, m = 1024 (one
  *                                 packet a segment), reduce and allreduce:
- *                                 median time per view over 201 ranks
+ *                                 median time per view over 201 ranks;
+ *                                 then the reduction programs' views
+ *                                 (oc_rpshape.c), the same way
  *   ./build/bench_mreduce scale E one reduce (the two-tree run backwards,
  *                                 one packet a segment, CM-5 parameters) at
  *                                 P m = 2^E (P = 65536): the program built
@@ -21,8 +23,45 @@
 #include "bench.h"
 #include "optcast.h"
 
+/* one table row: the median view of 201 random ranks, its steps and ns */
+static int time_views(const oc_params *p, int64_t root, const oc_mreduce_info *c,
+                      uint64_t *seed, const char *name, const char *suffix) {
+  oc_mb_rank v;
+  double ns[201], steps[201];
+  memset(&v, 0, sizeof v);
+  for (int i = 0; i < 201; i++) {
+    int64_t r = (int64_t)(xorshift(seed) % (uint64_t)p->P);
+    double t0 = now_ns();
+    if (oc_mreduce_rank(p, root, 1024, c, r, &v) != OC_OK) return 1;
+    ns[i] = now_ns() - t0;
+    steps[i] = (double)v.n;
+  }
+  qsort(ns, 201, sizeof ns[0], cmpd);
+  qsort(steps, 201, sizeof steps[0], cmpd);
+  printf("| %s%s | %s | %lld | 1024 | %.0f | %.0f |\n", name, suffix,
+         root < 0 ? "allreduce" : "reduce", (long long)p->P, steps[100], ns[100]);
+  oc_mb_rank_free(&v);
+  return 0;
+}
+
 static int bench_rank(void) {
   static const oc_mbcast_alg algs[] = {OC_MB_CHAIN, OC_MB_TWOTREE, OC_MB_MULTITREE, OC_MB_KARP};
+  static const struct {
+    oc_mred_family f;
+    int64_t seg, root;
+    int flip;
+    const char *name;
+  } progs[] = {
+      {OC_MR_RD, 0, -1, 0, "recursive doubling"},
+      {OC_MR_RABEN, 0, -1, 0, "rabenseifner"},
+      {OC_MR_HYBRID, 5, -1, 0, "halving-doubling, 5 halvings"},
+      {OC_MR_HYBRID, 10, -1, 0, "halving-doubling, 10 halvings"},
+      {OC_MR_RING, 0, -1, 0, "ring"},
+      {OC_MR_REDBCAST, 0, -1, 0, "binomial reduce + broadcast"},
+      {OC_MR_GROUPS, 1000, -1, 0, "groups-circulant, groups of 1000"},
+      {OC_MR_GROUPS, 1000, 0, 0, "groups-circulant, groups of 1000"},
+      {OC_MR_GROUPS, 1000, 0, 1, "groups of 1000, karp backwards"},
+  };
   oc_params p;
   uint64_t seed = 12345;
   if (oc_params_logp(&p, 1000000, 6, 2, 4) != OC_OK) return 1;
@@ -31,29 +70,27 @@ static int bench_rank(void) {
   for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
     for (int all = 0; all < 2; all++) {
       oc_mreduce_info c;
-      oc_mb_rank v;
-      double ns[201], steps[201];
       memset(&c, 0, sizeof c);
-      memset(&v, 0, sizeof v);
       c.family = OC_MR_REVERSED;
       c.red.alg = algs[a];
       c.red.seg = 1;
       c.red.degree = algs[a] == OC_MB_MULTITREE ? 4 : 0;
       c.bc = c.red;
-      for (int i = 0; i < 201; i++) {
-        int64_t r = (int64_t)(xorshift(&seed) % 1000000);
-        double t0 = now_ns();
-        if (oc_mreduce_rank(&p, all ? -1 : 0, 1024, &c, r, &v) != OC_OK) return 1;
-        ns[i] = now_ns() - t0;
-        steps[i] = (double)v.n;
-      }
-      qsort(ns, 201, sizeof ns[0], cmpd);
-      qsort(steps, 201, sizeof steps[0], cmpd);
-      printf("| %s%s | %s | 1000000 | 1024 | %.0f | %.0f |\n", oc_mbcast_alg_name(c.red.alg),
-             c.red.degree ? " (4 trees)" : "", all ? "allreduce" : "reduce", steps[100],
-             ns[100]);
-      oc_mb_rank_free(&v);
+      if (time_views(&p, all ? -1 : 0, &c, &seed, oc_mbcast_alg_name(c.red.alg),
+                     c.red.degree ? " (4 trees)" : "") != 0)
+        return 1;
     }
+  /* the reduction programs (oc_rpshape.c): a rank's view walks the program */
+  printf("\n| program | problem | P | m | steps of a rank (median) | ns per view (median of "
+         "201) |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
+  for (size_t a = 0; a < sizeof progs / sizeof progs[0]; a++) {
+    oc_mreduce_info c;
+    memset(&c, 0, sizeof c);
+    c.family = progs[a].f;
+    c.seg = progs[a].seg;
+    c.flip = progs[a].flip;
+    if (time_views(&p, progs[a].root, &c, &seed, progs[a].name, "") != 0) return 1;
+  }
   return 0;
 }
 

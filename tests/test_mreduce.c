@@ -587,11 +587,155 @@ void test_mreduce_rank_views(void) {
     memset(&c, 0, sizeof c);
     memset(&view, 0, sizeof view);
     CHECK_OK(oc_params_logp(&p, 8, 6, 2, 4));
-    c.family = OC_MR_RING;
+    c.family = OC_MR_SPREAD; /* (the ring has a view now: mreduce_prog_views) */
     CHECK_EQ(oc_mreduce_rank(&p, -1, 4, &c, 0, &view), OC_EUNSUP);
     c.family = OC_MR_REVERSED;
     c.red.alg = OC_MB_SCATTER_RD;
     CHECK_EQ(oc_mreduce_rank(&p, 0, 4, &c, 0, &view), OC_EUNSUP);
+    oc_mb_rank_free(&view);
+  }
+}
+
+/* A rank's view of a reduction program (oc_mreduce_rank: recursive
+ * doubling, Rabenseifner, halving-doubling, the ring, reduce + broadcast,
+ * linear, groups-circulant in its three forms) against the global schedule
+ * (oc_mreduce_run): its sends as a multiset of (peer, packet, copy, hist),
+ * in an order the schedule's times keep; its receptions exactly, in the
+ * order its program handles them (the seq column), with the copy flag. */
+typedef struct pkey {
+  int64_t peer, item, copy, hist, t;
+} pkey;
+static int pkey_cmp(const void *a, const void *b) {
+  const pkey *x = (const pkey *)a, *y = (const pkey *)b;
+  if (x->peer != y->peer) return x->peer < y->peer ? -1 : 1;
+  if (x->item != y->item) return x->item < y->item ? -1 : 1;
+  if (x->copy != y->copy) return x->copy < y->copy ? -1 : 1;
+  return (x->hist > y->hist) - (x->hist < y->hist);
+}
+
+static void prog_view_check(const oc_params *p, int64_t root, int64_t m,
+                            const oc_mreduce_info *c, const oc_sched *s, int64_t r,
+                            oc_mb_rank *view, const char *what) {
+  size_t cap = s->n + 1, ng = 0, nv = 0, ngr = 0, nvr = 0;
+  pkey *g = (pkey *)malloc(cap * sizeof *g), *v = (pkey *)malloc(cap * sizeof *v);
+  pkey *gr = (pkey *)malloc(cap * sizeof *gr), *vr = (pkey *)malloc(cap * sizeof *vr);
+  int64_t last = -1, ok = 1;
+  CHECK(g && v && gr && vr);
+  for (size_t i = 0; i < s->n; i++) {
+    int64_t copy = s->copy ? s->copy[i] : 0;
+    if (s->msg[i].src == r)
+      g[ng++] = (pkey){s->msg[i].dst, s->msg[i].item, copy, s->hist ? (int64_t)s->hist[i] : -1,
+                       s->msg[i].t};
+    if (s->msg[i].dst == r) { /* by seq, or without it (the circulant, karp) by arrival */
+      size_t at = s->seq ? s->seq[i] : ngr;
+      CHECK(at < cap);
+      if (at < cap) gr[at] = (pkey){s->msg[i].src, s->msg[i].item, copy, 0, s->msg[i].t};
+      ngr++;
+    }
+  }
+  if (s->seq == NULL) { /* arrival order: insertion sort by send time (they differ) */
+    for (size_t i = 1; i < ngr; i++)
+      for (size_t j = i; j > 0 && gr[j - 1].t > gr[j].t; j--) {
+        pkey tmp = gr[j];
+        gr[j] = gr[j - 1];
+        gr[j - 1] = tmp;
+      }
+  }
+  for (size_t i = 0; i < ngr; i++) gr[i].t = 0;
+  CHECK_OK(oc_mreduce_rank(p, root, m, c, r, view));
+  CHECK(view->rank == r);
+  for (size_t i = 0; i < view->n; i++)
+    for (int64_t x = 0; x < view->step[i].len; x++) {
+      const oc_mb_step *st = &view->step[i];
+      pkey k = {st->peer, st->item + x, st->copy, st->kind == OC_MB_SEND ? st->hist : 0, 0};
+      if (st->kind == OC_MB_SEND && nv < cap) {
+        /* the earliest unmatched message of the schedule with this key */
+        size_t best = cap;
+        for (size_t j = 0; j < ng; j++)
+          if (g[j].t >= 0 && pkey_cmp(&g[j], &k) == 0 && (best == cap || g[j].t < g[best].t))
+            best = j;
+        if (best == cap) ok = 0;
+        else {
+          if (g[best].t < last) ok = 0;
+          last = g[best].t;
+          v[nv] = g[best];
+          g[best].t = -1; /* used */
+        }
+        nv++;
+      } else if (st->kind == OC_MB_RECV && nvr < cap) {
+        vr[nvr++] = k;
+      }
+    }
+  if (!ok || nv != ng || ngr != nvr || memcmp(gr, vr, ngr * sizeof *gr) != 0)
+    test_failf(__FILE__, __LINE__,
+               "%s seg %lld flip %d rank %lld: sends %zu/%zu%s, receptions %zu/%zu%s; P=%lld "
+               "m=%lld root=%lld",
+               what, (long long)c->seg, c->flip, (long long)r, nv, ng, ok ? "" : " (mismatch)",
+               nvr, ngr, (ngr == nvr && memcmp(gr, vr, ngr * sizeof *gr) == 0) ? "" : " differ",
+               (long long)p->P, (long long)m, (long long)root);
+  free(g);
+  free(v);
+  free(gr);
+  free(vr);
+}
+
+void test_mreduce_prog_views(void) {
+  static const oc_mred_family FAM[] = {OC_MR_RD,     OC_MR_RABEN,  OC_MR_HYBRID,
+                                       OC_MR_RING,   OC_MR_REDBCAST, OC_MR_LINEAR,
+                                       OC_MR_GROUPS, OC_MR_CIRCULANT, OC_MR_KARP};
+  int rounds = test_sweep() ? 3600 : (test_valgrind() ? 45 : 360), checked = 0;
+  oc_mb_rank view;
+  memset(&view, 0, sizeof view);
+  for (int it = 0; it < rounds; it++) {
+    oc_params p;
+    oc_mreduce_info c;
+    oc_sched s;
+    int64_t m, root = -1, t;
+    test_rand_logp(&p, it % 10 == 0 ? 70 : 24);
+    m = test_range(1, 9);
+    memset(&c, 0, sizeof c);
+    c.family = FAM[it % 9];
+    if (c.family == OC_MR_HYBRID) c.seg = test_range(0, 7);
+    if (c.family == OC_MR_KARP) { /* one packet, to a root */
+      m = 1;
+      root = test_range(0, p.P - 1);
+    }
+    if (c.family == OC_MR_GROUPS) { /* q | P, q <= m; reduce in both forms a third each */
+      int64_t q = test_range(1, m < 6 ? m : 6);
+      p.P = q * test_range(1, 10);
+      c.seg = q;
+      if ((it / 9) % 3 > 0) {
+        root = test_range(0, p.P - 1);
+        c.flip = (it / 9) % 3 == 2;
+      }
+    }
+    oc_sched_init(&s);
+    CHECK_OK(oc_mreduce_run(&p, root, m, &c, &s, &t));
+    for (int64_t r = 0; r < p.P; r++)
+      prog_view_check(&p, root, m, &c, &s, r, &view, oc_mred_family_name(c.family));
+    checked++;
+    oc_sched_free(&s);
+  }
+  oc_mb_rank_free(&view);
+  printf("  %d programs, every rank's view checked\n", checked);
+  { /* what has no view, and bad arguments */
+    oc_params p;
+    oc_mreduce_info c;
+    memset(&c, 0, sizeof c);
+    CHECK_OK(oc_params_logp(&p, 8, 6, 2, 4));
+    c.family = OC_MR_SPREAD;
+    CHECK_EQ(oc_mreduce_rank(&p, -1, 4, &c, 0, &view), OC_EUNSUP);
+    c.family = OC_MR_KARP; /* one packet only */
+    CHECK_EQ(oc_mreduce_rank(&p, 0, 2, &c, 0, &view), OC_EINVAL);
+    c.family = OC_MR_RING;
+    CHECK_EQ(oc_mreduce_rank(&p, 0, 4, &c, 0, &view), OC_EINVAL); /* allreduce only */
+    CHECK_EQ(oc_mreduce_rank(&p, -1, 4, &c, 8, &view), OC_EINVAL);
+    CHECK_EQ(oc_mreduce_rank(&p, -1, 0, &c, 0, &view), OC_EINVAL);
+    c.family = OC_MR_GROUPS;
+    c.seg = 3; /* not a divisor of 8 */
+    CHECK_EQ(oc_mreduce_rank(&p, -1, 4, &c, 0, &view), OC_EINVAL);
+    c.seg = 8; /* more than m */
+    CHECK_EQ(oc_mreduce_rank(&p, -1, 4, &c, 0, &view), OC_EINVAL);
     oc_mb_rank_free(&view);
   }
 }

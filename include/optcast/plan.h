@@ -150,8 +150,15 @@ int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg al
 typedef enum oc_mb_kind { OC_MB_RECV = 0, OC_MB_SEND = 1 } oc_mb_kind;
 typedef struct oc_mb_step {
   int kind;          /* oc_mb_kind                                         */
+  int copy;          /* the message is taken as it is (1: a broadcast's,
+                        an allgather's) or added to the receiver's value
+                        (0: a reduction's); the same on both ends        */
   int64_t peer;      /* the sender (RECV) or the receiver (SEND)           */
   int64_t item, len; /* packets item .. item+len-1, one segment            */
+  int64_t hist;      /* SEND: -1, the rank's value as it stands; else its
+                        value of each packet as it was after it had
+                        handled hist messages of that packet (an older
+                        partial result: groups-circulant's circulant)    */
 } oc_mb_step;
 typedef struct oc_mb_rank {
   int64_t rank;
@@ -655,8 +662,15 @@ int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg a
  * the children (added); allreduce (root -1): then the broadcast's view from
  * rank 0.  No O(P) state, no times.  The sends and receptions are the
  * global schedule's as sets, and a reduce's receptions come in the order
- * its program handles them.  OC_EUNSUP: the library programs, the
- * circulant, split-binary and the scatters. */
+ * its program handles them.  The reduction programs (RD, RABEN, HYBRID,
+ * RING, REDBCAST, LINEAR: allreduce; GROUPS: both) have their own views,
+ * which walk the program (oc_rpshape.c) and keep the rank's part: per step
+ * its sends, then its receptions; exactly the schedule's receptions in
+ * handling order, its sends with copy and hist.  O(log P) steps for the
+ * doubling family, O(m) for the ring, GROUPS the circulant's round search
+ * for P/q processors; CIRCULANT (allreduce) its round search for P; KARP
+ * (reduce, m = 1) the reduction's oc_reduce_rank.  OC_EUNSUP: LIBRED,
+ * SPREAD, and reversed split-binary and scatters. */
 int oc_mreduce_rank(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
                     int64_t rank, oc_mb_rank *out);
 /* "reversed two-tree in segments of 4 + binary in segments of 2" and the

@@ -15,22 +15,30 @@
  * Constructions: karp, chain, binary, binomial, two-tree, multi-tree, and
  * rarest-first by its whole list schedule (O(P k^2), not per rank: see
  * mr_rarest); split-binary and the scatters: OC_EUNSUP.  The same run
- * backwards is a reduction's view (oc_mreduce_rank, at the end). */
+ * backwards is a reduction's view (oc_mreduce_rank, at the end); the
+ * reduction programs of oc_rpshape.c have views of their own (rk_*). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan/oc_plan.h"
 
-static int mr_push(oc_mb_rank *r, int kind, int64_t peer, int64_t item, int64_t len) {
+static int mr_push_full(oc_mb_rank *r, int kind, int64_t peer, int64_t item, int64_t len,
+                        int copy, int64_t hist) {
   oc_mb_step *x;
   if (len <= 0) return OC_OK;
   if (oc_grow((void **)&r->step, r->n, &r->cap, sizeof *r->step) != OC_OK) return OC_ENOMEM;
   x = &r->step[r->n++];
   x->kind = kind;
+  x->copy = copy;
   x->peer = peer;
   x->item = item;
   x->len = len;
+  x->hist = hist;
   return OC_OK;
+}
+/* a broadcast's step: a copy, the value as it stands */
+static int mr_push(oc_mb_rank *r, int kind, int64_t peer, int64_t item, int64_t len) {
+  return mr_push_full(r, kind, peer, item, len, 1, -1);
 }
 
 /* ---- the shapes' parents and children, relative ranks ---------------------- */
@@ -234,12 +242,266 @@ void oc_mb_rank_free(oc_mb_rank *r) {
  * (from that child, added).  Allreduce: the reduction to rank 0's view,
  * then the broadcast's.  The library programs and the circulant have no
  * view here (OC_EUNSUP). */
+
+/* ---- the reduction programs (oc_rpshape.c), rank by rank -----------------------
+ * Each view walks the program's steps as oc_rpshape.c writes them and keeps
+ * what rank x sends and receives: per step its sends, then its receptions,
+ * which is the program's order (a rank combines what a step brings after
+ * starting its own sends of the step).  The ranges are oc_rp_chunk_lo's. */
+
+/* packets of chunks [lo, hi) of n */
+static int rk_chunks(oc_mb_rank *r, int kind, int64_t peer, int64_t m, int64_t n, int64_t lo,
+                     int64_t hi, int copy, int64_t hist) {
+  int64_t a = oc_rp_chunk_lo(m, n, lo);
+  return mr_push_full(r, kind, peer, a, oc_rp_chunk_lo(m, n, hi) - a, copy, hist);
+}
+
+/* a send and a reception of the same chunks with one partner */
+static int rk_swap(oc_mb_rank *r, int64_t peer, int64_t m, int64_t n, int64_t slo, int64_t shi,
+                   int64_t rlo, int64_t rhi, int copy) {
+  int e = rk_chunks(r, OC_MB_SEND, peer, m, n, slo, shi, copy, -1);
+  return e == OC_OK ? rk_chunks(r, OC_MB_RECV, peer, m, n, rlo, rhi, copy, -1) : e;
+}
+
+/* oc_rp_hybrid (s halving steps; recursive doubling is s = 0, Rabenseifner's
+ * s = log2 pof2): the fold, halving, doubling of the share, doubling back,
+ * the fold undone.  O(log P) steps. */
+static int rk_hybrid(int64_t P, int64_t m, int64_t s, int64_t x, oc_mb_rank *r) {
+  int64_t pof2 = 1, steps = 0, rem, nr, nch;
+  int e = OC_OK;
+  while (2 * pof2 <= P) { pof2 *= 2; steps++; }
+  rem = P - pof2;
+  if (s > steps) s = steps;
+  if (s < 0) s = 0;
+  nch = (int64_t)1 << s;
+  nr = x < 2 * rem ? ((x & 1) ? x / 2 : -1) : x - rem;
+#define OLD(v) ((v) < rem ? 2 * (v) + 1 : (v) + rem)
+  if (x < 2 * rem)
+    e = (x & 1) ? mr_push_full(r, OC_MB_RECV, x - 1, 0, m, 0, -1)
+                : mr_push_full(r, OC_MB_SEND, x + 1, 0, m, 0, -1);
+  for (int64_t k = 0, mask = 1; nr >= 0 && k < s && e == OC_OK; k++, mask *= 2) {
+    int64_t a, b, mid;
+    oc_rp_raben_range(nr, k, nch, &a, &b);
+    mid = a + (b - a) / 2;
+    e = (nr & mask) ? rk_swap(r, OLD(nr ^ mask), m, nch, a, mid, mid, b, 0)
+                    : rk_swap(r, OLD(nr ^ mask), m, nch, mid, b, a, mid, 0);
+  }
+  for (int64_t mask = nch; nr >= 0 && mask < pof2 && e == OC_OK; mask *= 2) {
+    int64_t a, b;
+    oc_rp_raben_range(nr, s, nch, &a, &b);
+    e = rk_swap(r, OLD(nr ^ mask), m, nch, a, b, a, b, 0);
+  }
+  for (int64_t k = s, mask = nch / 2; nr >= 0 && mask >= 1 && e == OC_OK; k--, mask /= 2) {
+    int64_t a, b, pa, pb;
+    oc_rp_raben_range(nr, k, nch, &a, &b);
+    oc_rp_raben_range(nr ^ mask, k, nch, &pa, &pb);
+    e = rk_swap(r, OLD(nr ^ mask), m, nch, a, b, pa, pb, 1);
+  }
+#undef OLD
+  if (e == OC_OK && x < 2 * rem)
+    e = (x & 1) ? mr_push_full(r, OC_MB_SEND, x - 1, 0, m, 1, -1)
+                : mr_push_full(r, OC_MB_RECV, x + 1, 0, m, 1, -1);
+  return e;
+}
+
+/* the ring: P - 1 steps of reduce-scatter, P - 1 of allgather; in step k
+ * rank x sends chunk x + o - k and receives chunk x + o - 1 - k (o = 0,
+ * then 1), mod P.  With m < P only chunks 0 .. m-1 hold a packet, so the
+ * walk jumps from step to the next that moves one: O(m) steps. */
+static int64_t rk_ring_chunk(int64_t P, int64_t x, int64_t o, int64_t k) {
+  return ((x + o - k) % P + 2 * P) % P;
+}
+static int64_t rk_ring_next(int64_t P, int64_t nne, int64_t x, int64_t o, int64_t k) {
+  int64_t c = rk_ring_chunk(P, x, o, k);
+  return c < nne ? k : k + (c - (nne - 1)); /* the chunk falls by one a step */
+}
+static int rk_ring(int64_t P, int64_t m, int64_t x, oc_mb_rank *r) {
+  int64_t nne = m < P ? m : P;
+  int e = OC_OK;
+  for (int copy = 0; copy < 2 && e == OC_OK; copy++)
+    for (int64_t k = 0; k < P - 1 && e == OC_OK; k++) {
+      int64_t ks = rk_ring_next(P, nne, x, copy, k), kr = rk_ring_next(P, nne, x, copy - 1, k);
+      int64_t cs, cr;
+      k = ks < kr ? ks : kr;
+      if (k >= P - 1) break;
+      cs = rk_ring_chunk(P, x, copy, k);
+      cr = rk_ring_chunk(P, x, copy - 1, k);
+      e = rk_chunks(r, OC_MB_SEND, (x + 1) % P, m, P, cs, cs + 1, copy, -1);
+      if (e == OC_OK) e = rk_chunks(r, OC_MB_RECV, (x - 1 + P) % P, m, P, cr, cr + 1, copy, -1);
+    }
+  return e;
+}
+
+/* binomial reduction to 0, then the binomial broadcast back */
+static int rk_redbcast(int64_t P, int64_t m, int64_t x, oc_mb_rank *r) {
+  int64_t low = x == 0 ? P : (x & -x), top = 1;
+  int e = OC_OK;
+  for (int64_t mask = 1; mask < P; mask *= 2) top = mask;
+  for (int64_t mask = 1; mask < low && mask < P && e == OC_OK; mask *= 2)
+    if (x + mask < P) e = mr_push_full(r, OC_MB_RECV, x + mask, 0, m, 0, -1);
+  if (e == OC_OK && x > 0) e = mr_push_full(r, OC_MB_SEND, x - low, 0, m, 0, -1);
+  if (e == OC_OK && x > 0) e = mr_push_full(r, OC_MB_RECV, x - low, 0, m, 1, -1);
+  for (int64_t mask = top; mask >= 1 && P > 1 && e == OC_OK; mask /= 2)
+    if (mask < low && x + mask < P) e = mr_push_full(r, OC_MB_SEND, x + mask, 0, m, 1, -1);
+  return e;
+}
+
+static int rk_linear(int64_t P, int64_t m, int64_t x, oc_mb_rank *r) {
+  int e = OC_OK;
+  if (x > 0) {
+    e = mr_push_full(r, OC_MB_SEND, 0, 0, m, 0, -1);
+    return e == OC_OK ? mr_push_full(r, OC_MB_RECV, 0, 0, m, 1, -1) : e;
+  }
+  for (int64_t q = 1; q < P && e == OC_OK; q++) e = mr_push_full(r, OC_MB_RECV, q, 0, m, 0, -1);
+  for (int64_t q = 1; q < P && e == OC_OK; q++) e = mr_push_full(r, OC_MB_SEND, q, 0, m, 1, -1);
+  return e;
+}
+
+/* groups-circulant (oc_rp_groups; with flip, a reduce: groups_reduce in
+ * oc_mreduce.c): x = g q + bb.  The direct reduce-scatter in the group,
+ * then the circulant across the groups on chunk bb (its rounds from
+ * oc_allreduce_rounds for P/q processors: O(P/q) memory for the round
+ * search, the same for every rank) or, reduce with flip, Karp's tree for
+ * P/q processors run backwards (its view, oc_mreduce_rank), then the
+ * allgather in the group or the gather to the root.  hist as the program
+ * writes it: after the reduce-scatter a rank has handled q - 1 messages of
+ * each packet of its chunk, and one more per circulant round. */
+static int rk_groups(const oc_params *p, int64_t root, int64_t m, int64_t q, int flip, int64_t x,
+                     oc_mb_rank *r) {
+  int64_t P = p->P, rr, g, bb, lo, c, rounds = 0, hs;
+  int e = OC_OK, hist = root < 0 || !flip;
+  if (q < 1 || q > m || P % q != 0) return OC_EINVAL;
+  rr = P / q;
+  g = x / q;
+  bb = x % q;
+  lo = oc_rp_chunk_lo(m, q, bb);
+  c = oc_rp_chunk_lo(m, q, bb + 1) - lo;
+  for (int64_t d = 1; d < q && e == OC_OK; d++) { /* the reduce-scatter */
+    int64_t t = (bb + d) % q;
+    e = rk_chunks(r, OC_MB_SEND, g * q + t, m, q, t, t + 1, 0, hist ? 0 : -1);
+  }
+  for (int64_t d = 1; d < q && e == OC_OK; d++)
+    e = rk_chunks(r, OC_MB_RECV, g * q + (bb - d + q) % q, m, q, bb, bb + 1, 0, -1);
+  if (e != OC_OK) return e;
+  if (hist) { /* the circulant on chunk bb */
+    oc_params cp = *p;
+    int64_t *off = NULL, *pick = NULL, R = 0;
+    cp.P = rr;
+    if ((e = oc_allreduce_rounds(&cp, (m + q - 1) / q, &off, &pick, &R)) != OC_OK) return e;
+    for (int64_t k = 0; k < R && e == OC_OK; k++) {
+      if (pick[k] < 0) continue;
+      e = mr_push_full(r, OC_MB_SEND, ((g + off[k]) % rr) * q + bb, lo, c, 0, q - 1 + pick[k]);
+      if (e == OC_OK)
+        e = mr_push_full(r, OC_MB_RECV, ((g - off[k] % rr + rr) % rr) * q + bb, lo, c, 0, -1);
+      rounds++;
+    }
+    free(off);
+    free(pick);
+  } else if (rr > 1) { /* Karp's tree for rr processors backwards, on chunk bb */
+    oc_params cp = *p;
+    oc_mreduce_info kc;
+    oc_mb_rank col;
+    memset(&kc, 0, sizeof kc);
+    memset(&col, 0, sizeof col);
+    kc.family = OC_MR_REVERSED;
+    kc.red.alg = OC_MB_KARP;
+    kc.red.seg = 1;
+    cp.P = rr;
+    e = oc_mreduce_rank(&cp, root / q, c, &kc, g, &col);
+    for (size_t i = 0; i < col.n && e == OC_OK; i++)
+      e = mr_push_full(r, col.step[i].kind, col.step[i].peer * q + bb, lo + col.step[i].item,
+                       col.step[i].len, 0, -1);
+    oc_mb_rank_free(&col);
+  }
+  if (e != OC_OK) return e;
+  hs = hist ? q - 1 + rounds : -1;
+  if (root >= 0) { /* the gather in the root's group */
+    if (g != root / q) return OC_OK;
+    if (x != root) return mr_push_full(r, OC_MB_SEND, root, lo, c, 1, hs);
+    for (int64_t d = 1; d < q && e == OC_OK; d++) { /* the program's order: by distance, */
+      int64_t from = g * q + (bb - d + q) % q;   /* or, with flip, by member */
+      if (flip) from = g * q + (d - 1 < bb ? d - 1 : d);
+      e = rk_chunks(r, OC_MB_RECV, from, m, q, from % q, from % q + 1, 1, -1);
+    }
+    return e;
+  }
+  for (int64_t d = 1; d < q && e == OC_OK; d++) /* the allgather */
+    e = mr_push_full(r, OC_MB_SEND, g * q + (bb + d) % q, lo, c, 1, hs);
+  for (int64_t d = 1; d < q && e == OC_OK; d++) {
+    int64_t t = (bb - d + q) % q;
+    e = rk_chunks(r, OC_MB_RECV, g * q + t, m, q, t, t + 1, 1, -1);
+  }
+  return e;
+}
+
+/* Karp et al.'s circulant for P processors with the m packets interleaved
+ * (oc_allreduce_vector): in every round that sends, each packet's partial
+ * result numbered pick goes to x + off, and x gets the same from x - off */
+static int rk_circulant(const oc_params *p, int64_t m, int64_t x, oc_mb_rank *r) {
+  int64_t *off = NULL, *pick = NULL, R = 0, P = p->P;
+  int e;
+  if (m > OC_LIBRED_MSGS_MAX) return OC_ERANGE;
+  if ((e = oc_allreduce_rounds(p, m, &off, &pick, &R)) != OC_OK) return e;
+  for (int64_t k = 0; k < R && e == OC_OK; k++) {
+    if (pick[k] < 0) continue;
+    e = mr_push_full(r, OC_MB_SEND, (x + off[k]) % P, 0, m, 0, pick[k]);
+    if (e == OC_OK) e = mr_push_full(r, OC_MB_RECV, ((x - off[k]) % P + P) % P, 0, m, 0, -1);
+  }
+  free(off);
+  free(pick);
+  return e;
+}
+
+/* Karp et al.'s one-packet reduction (oc_reduce_rank): the children's
+ * partial results in the order they arrive, then the send to the parent */
+static int rk_karp(const oc_params *p, int64_t root, int64_t m, int64_t x, oc_mb_rank *r) {
+  oc_reduce *red = NULL;
+  oc_reduce_view v;
+  int e;
+  if (m != 1 || root < 0) return OC_EINVAL;
+  if ((e = oc_reduce_new(&red, p, root, 0)) != OC_OK) return e;
+  if ((e = oc_reduce_rank(red, x, &v)) == OC_OK)
+    for (int64_t k = v.nchildren; k-- > 0 && e == OC_OK;) { /* child 0 sends last */
+      int64_t child, when;
+      if ((e = oc_reduce_child(red, &v, k, &child, &when)) == OC_OK)
+        e = mr_push_full(r, OC_MB_RECV, child, 0, 1, 0, -1);
+    }
+  if (e == OC_OK && v.parent >= 0) e = mr_push_full(r, OC_MB_SEND, v.parent, 0, 1, 0, -1);
+  oc_reduce_free(red);
+  return e;
+}
+
+static int mr_prog_rank(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
+                        int64_t x, oc_mb_rank *out) {
+  int64_t P;
+  int e;
+  if (oc_params_check(p) != OC_OK) return OC_EINVAL;
+  P = p->P;
+  if (root >= P || x < 0 || x >= P || m < 1) return OC_EINVAL;
+  out->n = 0;
+  out->rank = x;
+  switch (cfg->family) {
+  case OC_MR_RD: e = root < 0 ? rk_hybrid(P, m, 0, x, out) : OC_EINVAL; break;
+  case OC_MR_RABEN: e = root < 0 ? rk_hybrid(P, m, 62, x, out) : OC_EINVAL; break;
+  case OC_MR_HYBRID: e = root < 0 && cfg->seg >= 0 ? rk_hybrid(P, m, cfg->seg, x, out) : OC_EINVAL; break;
+  case OC_MR_RING: e = root < 0 ? rk_ring(P, m, x, out) : OC_EINVAL; break;
+  case OC_MR_REDBCAST: e = root < 0 ? rk_redbcast(P, m, x, out) : OC_EINVAL; break;
+  case OC_MR_LINEAR: e = root < 0 ? rk_linear(P, m, x, out) : OC_EINVAL; break;
+  case OC_MR_GROUPS: e = rk_groups(p, root, m, cfg->seg, cfg->flip, x, out); break;
+  case OC_MR_CIRCULANT: e = root < 0 ? rk_circulant(p, m, x, out) : OC_EINVAL; break;
+  case OC_MR_KARP: e = rk_karp(p, root, m, x, out); break;
+  default: e = OC_EUNSUP; break;
+  }
+  if (e != OC_OK) out->n = 0;
+  return e;
+}
+
 int oc_mreduce_rank(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
                     int64_t rank, oc_mb_rank *out) {
   oc_mb_rank b;
   int e;
   if (cfg == NULL || out == NULL || p == NULL || root < -1) return OC_EINVAL;
-  if (cfg->family != OC_MR_REVERSED) return OC_EUNSUP;
+  if (cfg->family != OC_MR_REVERSED) return mr_prog_rank(p, root, m, cfg, rank, out);
   memset(&b, 0, sizeof b);
   if ((e = oc_mbcast_rank(p, root < 0 ? 0 : root, m, &cfg->red, rank, &b)) != OC_OK) {
     oc_mb_rank_free(&b);
@@ -247,8 +509,8 @@ int oc_mreduce_rank(const oc_params *p, int64_t root, int64_t m, const oc_mreduc
   }
   out->n = 0;
   for (size_t i = b.n; i-- > 0 && e == OC_OK;)
-    e = mr_push(out, b.step[i].kind == OC_MB_SEND ? OC_MB_RECV : OC_MB_SEND, b.step[i].peer,
-                b.step[i].item, b.step[i].len);
+    e = mr_push_full(out, b.step[i].kind == OC_MB_SEND ? OC_MB_RECV : OC_MB_SEND, b.step[i].peer,
+                     b.step[i].item, b.step[i].len, 0, -1);
   if (e == OC_OK && root < 0) { /* the broadcast from rank 0 */
     e = oc_mbcast_rank(p, 0, m, &cfg->bc, rank, &b);
     for (size_t i = 0; i < b.n && e == OC_OK; i++) /* flipped: packet i is m-1-i */

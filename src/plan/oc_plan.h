@@ -246,6 +246,9 @@ int oc_rp_groups(oc_rprog *b, const oc_params *p, int64_t q, int64_t root);
  * packets oc_rp_chunk_lo(m, n, c) .. oc_rp_chunk_lo(m, n, c + 1) - 1 */
 void oc_rp_group_scatter(oc_rprog *b, int64_t q, int hist);
 int64_t oc_rp_chunk_lo(int64_t m, int64_t n, int64_t c);
+/* the chunks [*lo, *hi) of n that new rank nr holds after s steps of
+ * recursive halving (oc_rp_hybrid; the per-rank views use it too) */
+void oc_rp_raben_range(int64_t nr, int64_t s, int64_t n, int64_t *lo, int64_t *hi);
 /* the reduce shapes, to root; seg packets a segment (the trees; <= 0: the
  * whole vector).  The values are those of oc_mred_lib (plan.h). */
 typedef enum oc_rp_red {

@@ -118,7 +118,7 @@ static void xfer_chunks(oc_rprog *b, int64_t q, int64_t d, int64_t pof2, int64_t
 /* The chunks new rank nr is responsible for after s steps of recursive
  * halving (of pof2 chunks): at step k (mask 2^k) partners split their
  * range, the one with bit k clear keeps the lower half.  O(s). */
-static void raben_range(int64_t nr, int64_t s, int64_t pof2, int64_t *lo, int64_t *hi) {
+void oc_rp_raben_range(int64_t nr, int64_t s, int64_t pof2, int64_t *lo, int64_t *hi) {
   int64_t a = 0, e = pof2;
   for (int64_t k = 0, mask = 1; k < s; k++, mask *= 2) {
     int64_t mid = a + (e - a) / 2;
@@ -135,7 +135,7 @@ static void halve(oc_rprog *b, int64_t pof2, int64_t rem, int64_t s, int64_t nch
   for (int64_t k = 0, mask = 1; k < s; k++, mask *= 2) {
     for (int64_t nr = 0; nr < pof2; nr++) {
       int64_t a, e, mid;
-      raben_range(nr, k, nch, &a, &e);
+      oc_rp_raben_range(nr, k, nch, &a, &e);
       mid = a + (e - a) / 2;
       if (nr & mask) xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), nch, a, mid, 0);
       else xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), nch, mid, e, 0);
@@ -150,7 +150,7 @@ static void double_back(oc_rprog *b, int64_t pof2, int64_t rem, int64_t s, int64
   for (int64_t k = s, mask = ((int64_t)1 << s) / 2; mask >= 1; k--, mask /= 2) {
     for (int64_t nr = 0; nr < pof2; nr++) {
       int64_t a, e;
-      raben_range(nr, k, nch, &a, &e);
+      oc_rp_raben_range(nr, k, nch, &a, &e);
       xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), nch, a, e, 1);
     }
     oc_rp_step(b);
@@ -218,7 +218,7 @@ void oc_rp_hybrid(oc_rprog *b, int64_t s) {
   for (int64_t mask = nch; mask < pof2; mask *= 2) {
     for (int64_t nr = 0; nr < pof2; nr++) {
       int64_t a, e;
-      raben_range(nr, s, nch, &a, &e);
+      oc_rp_raben_range(nr, s, nch, &a, &e);
       xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), nch, a, e, 0);
     }
     oc_rp_step(b);
@@ -371,7 +371,7 @@ static void prog_raben_reduce(oc_rprog *b, int64_t root) {
     for (int64_t nr = 0; nr < pof2; nr++) {
       int64_t x = nr ^ tgt, a, e;
       if ((x & ~(2 * mask - 1)) != 0 || !(x & mask)) continue; /* not a sender now */
-      raben_range(nr, s, pof2, &a, &e);
+      oc_rp_raben_range(nr, s, pof2, &a, &e);
       xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, a, e, 1);
     }
     oc_rp_step(b);
