@@ -711,6 +711,16 @@ void test_mreduce_prog_views(void) {
     }
     oc_sched_init(&s);
     CHECK_OK(oc_mreduce_run(&p, root, m, &c, &s, &t));
+    { /* the time alone (the planner's search; the circulant's by formula) agrees */
+      int64_t t2 = -1;
+      CHECK_OK(oc_mreduce_run(&p, root, m, &c, NULL, &t2));
+      CHECK_EQ(t2, t);
+      if (oc_mr_floor(&p, root, m, &c) > t) /* the search's floor is one */
+        test_failf(__FILE__, __LINE__, "%s seg %lld: floor %lld above %lld; P=%lld m=%lld",
+                   oc_mred_family_name(c.family), (long long)c.seg,
+                   (long long)oc_mr_floor(&p, root, m, &c), (long long)t, (long long)p.P,
+                   (long long)m);
+    }
     for (int64_t r = 0; r < p.P; r++)
       prog_view_check(&p, root, m, &c, &s, r, &view, oc_mred_family_name(c.family));
     checked++;

@@ -721,6 +721,9 @@ int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
  * P = 2^16 or OC_LIBRED_MSGS_MAX messages. */
 int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, int64_t *time,
                         int64_t *lower_bound);
+/* Its time without building it (the same refusals), in the round search's
+ * time: the planner times it so and builds it only when it is chosen. */
+int oc_allreduce_vector_time(const oc_params *p, int64_t m, int64_t *time);
 /* That lower bound alone (any P). */
 int oc_allreduce_vector_bound(const oc_params *p, int64_t m, int64_t *lower_bound);
 

@@ -218,8 +218,8 @@ int oc_allreduce_rounds(const oc_params *p, int64_t stride, int64_t **off, int64
  * *D_out gets D; OC_ERANGE once it would make more than cap messages;
  * lower_bound may be NULL. */
 static int ar_build(const oc_params *p, int64_t stride, int64_t cap, oc_sched *out,
-                    int64_t *time, int64_t *lower_bound, int64_t *D_out) {
-  int64_t P, D, hh, last = -1;
+                    int64_t *time, int64_t *lower_bound, int64_t *D_out, int64_t *msgs) {
+  int64_t P, D, hh, last = -1, A = 1;
   wseq w;
   int e = oc_params_check(p);
   memset(&w, 0, sizeof w);
@@ -230,13 +230,13 @@ static int ar_build(const oc_params *p, int64_t stride, int64_t cap, oc_sched *o
   *time = 0;
   if ((e = ar_windows(p, stride, &w, D_out, &hh)) != OC_OK) goto out;
   D = *D_out * stride;
-  for (int64_t m = 0; m < w.R && e == OC_OK; m++) {
-    int64_t j = w.pick[m], A;
+  if (msgs != NULL) *msgs = 0;
+  /* A: the receiver's window before round m, 1 + what came before */
+  for (int64_t m = 0; m < w.R && e == OC_OK; A += w.pick[m] >= 0 ? w.a[w.pick[m]] : 0, m++) {
+    int64_t j = w.pick[m];
     if (j < 0) continue;
-    /* the receiver's window before round m: 1 + what came before */
-    A = 1;
-    for (int64_t r = 0; r < m; r++) if (w.pick[r] >= 0) A += w.a[w.pick[r]];
     last = m;
+    if (msgs != NULL) *msgs = oc_add_sat(*msgs, P);
     if (out == NULL) continue; /* the time alone */
     if ((int64_t)out->n > cap - P) { e = OC_ERANGE; break; } /* messages */
     for (int64_t i = 0; i < P && e == OC_OK; i++) {
@@ -254,7 +254,7 @@ out:
 int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
                           int64_t *lower_bound) {
   int64_t D;
-  return ar_build(p, 1, (int64_t)1 << 26, out, time, lower_bound, &D);
+  return ar_build(p, 1, (int64_t)1 << 26, out, time, lower_bound, &D, NULL);
 }
 
 /* Packet j of m runs the circulant with rounds mD apart, shifted by jD: a
@@ -282,6 +282,22 @@ int oc_allreduce_vector_bound(const oc_params *p, int64_t m, int64_t *lower_boun
   return OC_OK;
 }
 
+/* oc_allreduce_vector's time without its schedule (R P m messages: the
+ * planner's search times it this way, and builds it only if it wins);
+ * OC_ERANGE where oc_allreduce_vector would refuse. */
+int oc_allreduce_vector_time(const oc_params *p, int64_t m, int64_t *time) {
+  int64_t D = 0, t1 = 0, msgs = 0;
+  int e;
+  if (p == NULL || time == NULL) return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  if (m < 1) return OC_EINVAL;
+  if (m > OC_LIBRED_MSGS_MAX) return OC_ERANGE;
+  if ((e = ar_build(p, m, OC_LIBRED_MSGS_MAX / m, NULL, &t1, NULL, &D, &msgs)) != OC_OK) return e;
+  if (msgs > OC_LIBRED_MSGS_MAX / m) return OC_ERANGE;
+  *time = msgs == 0 ? 0 : t1 + (m - 1) * D;
+  return OC_OK;
+}
+
 int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, int64_t *time,
                         int64_t *lower_bound) {
   oc_sched one;
@@ -294,7 +310,7 @@ int oc_allreduce_vector(const oc_params *p, int64_t m, oc_sched *out, int64_t *t
   if (m > OC_LIBRED_MSGS_MAX) return OC_ERANGE;
   oc_sched_init(&one);
   if ((e = oc_allreduce_vector_bound(p, m, lower_bound)) != OC_OK) return e;
-  if ((e = ar_build(p, m, OC_LIBRED_MSGS_MAX / m, &one, &t1, NULL, &D)) != OC_OK) goto done;
+  if ((e = ar_build(p, m, OC_LIBRED_MSGS_MAX / m, &one, &t1, NULL, &D, NULL)) != OC_OK) goto done;
   *time = one.n == 0 ? 0 : t1 + (m - 1) * D;
   if ((e = oc_sched_add_col(out, OC_COL_HIST)) != OC_OK) goto done;
   for (size_t i = 0; i < one.n && e == OC_OK; i++)

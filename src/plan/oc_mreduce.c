@@ -389,6 +389,8 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
   if (cfg->family == OC_MR_KARP) return karp_one(p, root, m, out, time);
   if (cfg->family == OC_MR_LIBRED && (cfg->lib < 0 || cfg->lib >= OC_ML_COUNT || cfg->seg < 0))
     return OC_EINVAL;
+  if (cfg->family == OC_MR_CIRCULANT && out == NULL) /* its time has a formula */
+    return oc_allreduce_vector_time(p, m, time);
   if (cfg->family == OC_MR_CIRCULANT) {
     int64_t lb;
     oc_sched_init(&tmp);
@@ -717,6 +719,7 @@ static int search_hybrid(const oc_params *p, int64_t m, mr_best *r) {
     memset(&c, 0, sizeof c);
     c.family = OC_MR_HYBRID;
     c.seg = s;
+    if (r->have && oc_mr_floor(p, -1, m, &c) >= r->best.time) continue;
     if ((e = try_one(p, -1, m, &c, r)) != OC_OK) return e;
   }
   return OC_OK;
@@ -739,12 +742,64 @@ static int search_groups(const oc_params *p, int64_t root, int64_t m, mr_best *r
     memset(&c, 0, sizeof c);
     c.family = OC_MR_GROUPS;
     c.seg = q;
-    if ((e = try_one(p, root, m, &c, r)) != OC_OK) return e;
-    c.flip = 1; /* reduce: the columns reduced by Karp's tree backwards */
-    if (root >= 0 && (e = try_one(p, root, m, &c, r)) != OC_OK) return e;
     tried++;
+    if ((!r->have || oc_mr_floor(p, root, m, &c) < r->best.time) &&
+        (e = try_one(p, root, m, &c, r)) != OC_OK)
+      return e;
+    c.flip = 1; /* reduce: the columns reduced by Karp's tree backwards */
+    if (root >= 0 && (!r->have || oc_mr_floor(p, root, m, &c) < r->best.time) &&
+        (e = try_one(p, root, m, &c, r)) != OC_OK)
+      return e;
   }
   return OC_OK;
+}
+
+/* A floor under a program's simulated time, without building it.  A rank
+ * handles its receptions G = max(g, o) apart at the least, the first after
+ * L + 2o: (n - 1) G + L + 2o for n receptions.  And a rank's send in a step
+ * of the whole-vector programs (oc_rpshape.c) waits until it has handled
+ * everything it received before the step, so each step on the longest
+ * chain costs at least the last of its k packets sent G apart and its
+ * transit, L + 2o + (k-1) G.  Floors:
+ *   recursive doubling     log2 pof2 chained steps of m packets
+ *   reduce + broadcast     the binomial tree's depth, floor(log2 P), each way
+ *   halving-doubling (seg = s halvings)  log2 pof2 - s chained steps of a
+ *                          rank's share, at least floor(m / 2^s) packets
+ *   groups-circulant (seg = q)  the receptions of member 0, whose chunk
+ *                          has c = ceil(m/q) packets: (q-1) c in the
+ *                          reduce-scatter, c in each circulant round that
+ *                          sends (the same round search as the program),
+ *                          m - c in the allgather (allreduce)
+ * 0 for the others.  The search skips a program whose floor is not below
+ * the best time found: recursive doubling alone is P m log2 P messages
+ * (2^26 at P = 65536, m = 64, about 10 GiB in the simulator) and never
+ * wins there; groups with small q run the circulant on many packets. */
+static int64_t chain_floor(const oc_params *p, int64_t steps, int64_t k) {
+  if (k < 1) return 0;
+  return oc_mul_sat(steps, oc_add_sat(p->L + 2 * p->o, oc_mul_sat(k - 1, oc_max64(p->g, p->o))));
+}
+int64_t oc_mr_floor(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *c) {
+  int64_t steps = 0, s = c->seg;
+  while (((int64_t)2 << steps) <= p->P) steps++;
+  switch (c->family) {
+  case OC_MR_RD: return chain_floor(p, steps, m);
+  case OC_MR_REDBCAST: return chain_floor(p, 2 * steps, m);
+  case OC_MR_HYBRID: return s >= 0 && s < steps ? chain_floor(p, steps - s, m >> s) : 0;
+  case OC_MR_GROUPS: {
+    int64_t q = s, cc, n, *off = NULL, *pick = NULL, R = 0;
+    oc_params cp = *p;
+    if (q < 1 || q > m || p->P % q != 0) return 0;
+    cc = (m + q - 1) / q;
+    n = (q - 1) * cc + (root < 0 ? m - cc : 0);
+    cp.P = p->P / q;
+    if (!(root >= 0 && c->flip) && oc_allreduce_rounds(&cp, cc, &off, &pick, &R) == OC_OK)
+      for (int64_t k = 0; k < R; k++) n += pick[k] >= 0 ? cc : 0;
+    free(off);
+    free(pick);
+    return n < 1 ? 0 : oc_add_sat(oc_mul_sat(n - 1, oc_max64(p->g, p->o)), p->L + 2 * p->o);
+  }
+  default: return 0;
+  }
 }
 
 int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
@@ -801,14 +856,16 @@ int oc_mr_plan_ex(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg
       }
     if (alg == OC_MB_BEST || alg == OC_MB_RAREST)
       if ((e = search_spread(p, -1, m, &r)) != OC_OK) return e;
-    if (alg == OC_MB_BEST && m > 1 && (e = search_hybrid(p, m, &r)) != OC_OK) return e;
+    /* (groups first: their time lets the floors skip hopeless programs) */
     if (alg == OC_MB_BEST && (e = search_groups(p, -1, m, &r)) != OC_OK) return e;
+    if (alg == OC_MB_BEST && m > 1 && (e = search_hybrid(p, m, &r)) != OC_OK) return e;
     if (alg == OC_MB_BEST)
       for (int f = OC_MR_RD; f <= OC_MR_CIRCULANT; f++) {
         oc_mreduce_info c;
         memset(&c, 0, sizeof c);
         c.family = (oc_mred_family)f;
         if (f == OC_MR_LINEAR && p->P > 256) continue; /* its P - 1 senders queue at one */
+        if (r.have && oc_mr_floor(p, -1, m, &c) >= r.best.time) continue;
         if (f == OC_MR_RING && oc_mul_sat(p->P, p->P) / 4 > OC_MREDUCE_MAX / 16) continue;
         /* (its 2 (P-1) steps of P processors, empty chunks included: as
          * oc_libred_messages counts it) */

@@ -166,6 +166,11 @@ int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, int64_t
 void oc_mb_other_policy(oc_mbcast_info *c);
 /* 1 when the k-th ranked (from 0) is still simulated at full size */
 int oc_mb_large_take(int64_t P, int64_t m, int k);
+/* a floor under the simulated time of recursive doubling, reduce +
+ * broadcast, halving-doubling and groups-circulant (0 for the other
+ * families), without building them: the search skips them at or above its
+ * best (oc_mreduce.c) */
+int64_t oc_mr_floor(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *c);
 /* oc_mreduce_plan with the bounded search past full_max messages, its
  * ranking on instances of about proxy messages (oc_mreduce_plan: OC_MB_FULL_MAX,
  * OC_MB_PROXY).  Exported for the tests. */
@@ -192,20 +197,25 @@ int oc_allreduce_rounds(const oc_params *p, int64_t stride, int64_t **off, int64
  * receiver's own sends of the step start); oc_rp_sync(q) makes q's next
  * sends wait for all its receives posted so far.  oc_rprog_run times the
  * programs (docs/MODEL.md) into out (columns copy, seq, not_before). */
+/* 32-bit fields (28 bytes a send; oc_rprog_init refuses P or m past
+ * 2^31, oc_rp_xfer more than 2^32 - 2 sends): the program is the
+ * simulator's biggest array */
+#define OC_RP_NOHIST UINT32_MAX
 typedef struct oc_rp_send {
-  int64_t dst, item;
-  int64_t need;   /* receives of the sender handled before it may start */
-  int64_t rslot;  /* index of the matching receive at dst (in dst's list) */
-  int64_t rsb;    /* sends dst starts before it handles this one        */
-  int64_t hist;   /* with has_hist: the sender's value of the packet after
-                     hist handled messages of it (0: its own)            */
-  int copy;
+  uint32_t dst, item;
+  uint32_t need;  /* receives of the sender handled before it may start */
+  uint32_t rslot; /* index of the matching receive at dst (in dst's list) */
+  uint32_t rsb;   /* sends dst starts before it handles this one        */
+  uint32_t hist;  /* with has_hist: the sender's value of the packet after
+                     hist handled messages of it (0: its own);
+                     OC_RP_NOHIST: not said                              */
+  unsigned char copy;
 } oc_rp_send;
 typedef struct oc_rprog {
   int64_t P, m;
   oc_rp_send *snd;   /* all sends, grouped by sender after oc_rprog_finish */
   size_t ns, scap;
-  int64_t *src_of;   /* sender of each send, while building */
+  uint32_t *src_of;  /* sender of each send, while building */
   int64_t *nrecv;    /* receives posted so far, per processor */
   int64_t *nsent;    /* sends posted so far, per processor */
   int64_t *barrier;  /* receives a processor's next sends wait for */

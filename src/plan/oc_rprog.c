@@ -33,6 +33,8 @@
 
 int oc_rprog_init(oc_rprog *b, int64_t P, int64_t m) {
   memset(b, 0, sizeof *b);
+  if (P < 1 || m < 1) return OC_EINVAL;
+  if (P > INT32_MAX || m > INT32_MAX) return OC_ERANGE; /* (oc_rp_send's fields) */
   b->P = P;
   b->m = m;
   b->nrecv = (int64_t *)calloc((size_t)P, sizeof *b->nrecv);
@@ -69,9 +71,15 @@ void oc_rp_xfer(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy) {
   if (b->err) return;
   if (b->ns == b->scap) {
     size_t nc = b->scap ? 2 * b->scap : 256;
-    oc_rp_send *x = (oc_rp_send *)realloc(b->snd, nc * sizeof *x);
-    int64_t *y = (int64_t *)realloc(b->src_of, nc * sizeof *y);
+    oc_rp_send *x;
+    uint32_t *y;
+    if (b->ns >= (size_t)UINT32_MAX - 1) { /* counts and slots are 32-bit */
+      b->err = OC_ERANGE;
+      return;
+    }
+    x = (oc_rp_send *)realloc(b->snd, nc * sizeof *x);
     if (x != NULL) b->snd = x;
+    y = x == NULL ? NULL : (uint32_t *)realloc(b->src_of, nc * sizeof *y);
     if (y != NULL) b->src_of = y;
     if (x == NULL || y == NULL) {
       b->err = OC_ENOMEM;
@@ -79,14 +87,14 @@ void oc_rp_xfer(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy) {
     }
     b->scap = nc;
   }
-  b->snd[b->ns].dst = d;
-  b->snd[b->ns].item = j;
-  b->snd[b->ns].need = b->barrier[q];
-  b->snd[b->ns].rslot = b->nrecv[d]++;
-  b->snd[b->ns].copy = copy;
+  b->snd[b->ns].dst = (uint32_t)d;
+  b->snd[b->ns].item = (uint32_t)j;
+  b->snd[b->ns].need = (uint32_t)b->barrier[q];
+  b->snd[b->ns].rslot = (uint32_t)b->nrecv[d]++;
+  b->snd[b->ns].copy = (unsigned char)(copy != 0);
   b->snd[b->ns].rsb = 0;
-  b->snd[b->ns].hist = -1;
-  b->src_of[b->ns] = q;
+  b->snd[b->ns].hist = OC_RP_NOHIST;
+  b->src_of[b->ns] = (uint32_t)q;
   b->nsent[q]++;
   b->ns++;
 }
@@ -95,14 +103,14 @@ void oc_rp_xfer_hist(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy, int
                      int64_t hist) {
   size_t i = b->ns;
   if (b->err) return;
-  if (hist < 0 || need < 0 || need > b->nrecv[q] || hist > (int64_t)UINT32_MAX) {
+  if (hist < 0 || need < 0 || need > b->nrecv[q] || hist >= (int64_t)OC_RP_NOHIST) {
     b->err = OC_EINVAL;
     return;
   }
   oc_rp_xfer(b, q, d, j, copy);
   if (b->err) return;
-  b->snd[i].need = need;
-  b->snd[i].hist = hist;
+  b->snd[i].need = (uint32_t)need;
+  b->snd[i].hist = (uint32_t)hist;
   b->has_hist = 1;
 }
 
@@ -117,7 +125,7 @@ void oc_rp_xfer_range(oc_rprog *b, int64_t q, int64_t d, int64_t lo, int64_t hi,
  * receives it has posted so far */
 void oc_rp_step(oc_rprog *b) {
   if (b->err) return;
-  for (size_t i = b->step0; i < b->ns; i++) b->snd[i].rsb = b->nsent[b->snd[i].dst];
+  for (size_t i = b->step0; i < b->ns; i++) b->snd[i].rsb = (uint32_t)b->nsent[b->snd[i].dst];
   b->step0 = b->ns;
   memcpy(b->barrier, b->nrecv, (size_t)b->P * sizeof *b->barrier);
 }
@@ -129,7 +137,7 @@ int oc_rprog_finish(oc_rprog *b) {
   if (b->err) return b->err;
   if (b->has_hist)
     for (size_t i = 0; i < b->ns; i++)
-      if (b->snd[i].hist < 0) return OC_EINVAL; /* every send must say */
+      if (b->snd[i].hist == OC_RP_NOHIST) return OC_EINVAL; /* every send must say */
   b->soff = (size_t *)calloc((size_t)b->P + 1, sizeof *b->soff);
   g = (oc_rp_send *)malloc((b->ns + 1) * sizeof *g);
   at = (size_t *)malloc(((size_t)b->P + 1) * sizeof *at);
@@ -188,9 +196,9 @@ typedef struct rp_sim {
   rp_proc *pr;
   int64_t G;
   int64_t *arr;        /* per receive slot (roff[q] + k): arrival, or -1 */
-  int64_t *rcopy;      /* ... copy flag                                */
-  int64_t *rsb;        /* ... the receiver's sends to start first      */
-  int64_t *rmsg;       /* ... the message (index in out)               */
+  unsigned char *rcopy; /* ... copy flag                               */
+  uint32_t *rsb;       /* ... the receiver's sends to start first      */
+  uint32_t *rmsg;      /* ... the message (index in out; < 2^32 sends) */
   int64_t *sst;        /* send starts, by processor (soff)             */
   int64_t *ovh;        /* receive-overhead starts per processor, sorted */
   size_t *roff, *nov;  /* slots by processor; overheads committed      */
@@ -261,7 +269,7 @@ static int rp_step(rp_sim *s, int64_t q, int64_t t) {
           s->arr[slot] = t + p->L + 2 * p->o;
           s->rcopy[slot] = x->copy;
           s->rsb[slot] = x->rsb;
-          s->rmsg[slot] = (int64_t)s->out->n - 1;
+          s->rmsg[slot] = (uint32_t)(s->out->n - 1);
           s->sst[s->b->soff[q] + r->next_send] = t;
           r->next_send++;
           if ((e = hpush(&s->h, s->arr[slot], x->dst)) != OC_OK) return e;
@@ -319,9 +327,9 @@ int oc_rprog_run(const oc_params *p, const oc_rprog *b, int64_t root, oc_sched *
   s.roff = (size_t *)calloc((size_t)P + 1, sizeof *s.roff);
   s.nov = (size_t *)calloc((size_t)P, sizeof *s.nov);
   s.arr = (int64_t *)malloc((b->ns + 1) * sizeof *s.arr);
-  s.rcopy = (int64_t *)calloc(b->ns + 1, sizeof *s.rcopy);
-  s.rsb = (int64_t *)calloc(b->ns + 1, sizeof *s.rsb);
-  s.rmsg = (int64_t *)calloc(b->ns + 1, sizeof *s.rmsg);
+  s.rcopy = (unsigned char *)calloc(b->ns + 1, sizeof *s.rcopy);
+  s.rsb = (uint32_t *)calloc(b->ns + 1, sizeof *s.rsb);
+  s.rmsg = (uint32_t *)calloc(b->ns + 1, sizeof *s.rmsg);
   s.sst = (int64_t *)calloc(b->ns + 1, sizeof *s.sst);
   s.ovh = (int64_t *)malloc((b->ns + 1) * sizeof *s.ovh);
   if (!s.pr || !s.roff || !s.nov || !s.arr || !s.rcopy || !s.rsb || !s.rmsg || !s.sst ||
