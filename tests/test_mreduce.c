@@ -587,11 +587,12 @@ void test_mreduce_rank_views(void) {
     memset(&c, 0, sizeof c);
     memset(&view, 0, sizeof view);
     CHECK_OK(oc_params_logp(&p, 8, 6, 2, 4));
-    c.family = OC_MR_SPREAD; /* (the ring has a view now: mreduce_prog_views) */
-    CHECK_EQ(oc_mreduce_rank(&p, -1, 4, &c, 0, &view), OC_EUNSUP);
-    c.family = OC_MR_REVERSED;
+    c.family = OC_MR_REVERSED; /* the scatters: read off the whole program */
     c.red.alg = OC_MB_SCATTER_RD;
-    CHECK_EQ(oc_mreduce_rank(&p, 0, 4, &c, 0, &view), OC_EUNSUP);
+    CHECK_OK(oc_mreduce_rank(&p, 0, 4, &c, 0, &view));
+    CHECK(view.n > 0);
+    c.red.alg = OC_MB_COUNT;
+    CHECK_EQ(oc_mreduce_rank(&p, 0, 4, &c, 0, &view), OC_EINVAL);
     oc_mb_rank_free(&view);
   }
 }
@@ -679,11 +680,97 @@ static void prog_view_check(const oc_params *p, int64_t root, int64_t m,
   free(vr);
 }
 
+/* Every rank's view run as a program, the way a runtime would (P <= 64:
+ * values are sets of ranks as bit masks): ranks take turns, each running its
+ * steps in order while it can; a send puts its value (the rank's value of
+ * that packet now, or as it was after hist of its messages) in flight, a
+ * reception takes the oldest matching one in flight from its peer, and adds
+ * it (the sets must be disjoint: nothing counted twice) or copies it.  At
+ * the end no step is left (no deadlock), nothing is in flight, and every
+ * rank (allreduce) or the root holds every rank's value of every packet. */
+typedef struct xmsg {
+  int64_t src, dst, item;
+  uint64_t val;
+  int live;
+} xmsg;
+static int exec_views(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *c,
+                      char *why, size_t nwhy) {
+  size_t P = p->P >= 1 && p->P <= 64 ? (size_t)p->P : 0, mm = m >= 1 && m <= 64 ? (size_t)m : 0;
+  oc_mb_rank *v = (oc_mb_rank *)calloc(P, sizeof *v);
+  size_t *pc = (size_t *)calloc(P, sizeof *pc), nmsg = 0, nh = 0, tot = 0;
+  int64_t *off = (int64_t *)calloc(P, sizeof *off); /* packet offset inside a step */
+  uint64_t *val = (uint64_t *)malloc(P * mm * sizeof *val + 1), all;
+  xmsg *fl = NULL;
+  struct hrec { int64_t x, j; uint64_t val; } *hs = NULL; /* history */
+  int ok = P > 0 && mm > 0, progress = 1;
+  snprintf(why, nwhy, ok ? "ok" : "P or m out of the test's range");
+  all = P == 64 ? ~(uint64_t)0 : (((uint64_t)1 << P) - 1);
+  if (!v || !pc || !off || !val) { ok = 0; snprintf(why, nwhy, "no memory"); }
+  for (int64_t x = 0; x < (int64_t)P && ok; x++) {
+    if (oc_mreduce_rank(p, root, m, c, x, &v[x]) != OC_OK) { ok = 0; snprintf(why, nwhy, "no view"); }
+    for (int64_t j = 0; j < m; j++) val[x * m + j] = (uint64_t)1 << x;
+    for (size_t i = 0; ok && i < v[x].n; i++) tot += (size_t)v[x].step[i].len;
+  }
+  fl = (xmsg *)malloc((tot + 1) * sizeof *fl); /* at most one message a packet sent */
+  hs = malloc((tot + P * mm + 1) * sizeof *hs);
+  if (ok && (fl == NULL || hs == NULL)) { ok = 0; snprintf(why, nwhy, "no memory"); }
+  for (int64_t x = 0; x < (int64_t)P && ok; x++) /* history entry 0: the own value */
+    for (int64_t j = 0; j < m; j++) hs[nh++] = (struct hrec){x, j, (uint64_t)1 << x};
+  while (ok && progress) {
+    progress = 0;
+    for (int64_t x = 0; x < (int64_t)P && ok; x++)
+      while (ok && pc[x] < v[x].n) {
+        const oc_mb_step *st = &v[x].step[pc[x]];
+        int64_t j = st->item + off[x];
+        if (st->kind == OC_MB_SEND) {
+          uint64_t w = val[x * m + j];
+          if (st->hist >= 0) { /* the (hist+1)-th entry of x's history of j */
+            int64_t seen = -1;
+            w = 0;
+            for (size_t h = 0; h < nh && seen < st->hist; h++)
+              if (hs[h].x == x && hs[h].j == j && ++seen == st->hist) w = hs[h].val;
+            if (seen != st->hist) { ok = 0; snprintf(why, nwhy, "rank %lld: hist %lld not there", (long long)x, (long long)st->hist); break; }
+          }
+          fl[nmsg++] = (xmsg){x, st->peer, j, w, 1};
+        } else {
+          size_t k;
+          for (k = 0; k < nmsg; k++)
+            if (fl[k].live && fl[k].src == st->peer && fl[k].dst == x && fl[k].item == j) break;
+          if (k == nmsg) break; /* not there yet: the next rank's turn */
+          fl[k].live = 0;
+          if (!st->copy && (val[x * m + j] & fl[k].val) != 0) {
+            ok = 0;
+            snprintf(why, nwhy, "rank %lld packet %lld: a value counted twice", (long long)x, (long long)j);
+            break;
+          }
+          val[x * m + j] = st->copy ? fl[k].val : (val[x * m + j] | fl[k].val);
+          hs[nh++] = (struct hrec){x, j, val[x * m + j]};
+        }
+        progress = 1;
+        if (++off[x] == st->len) { off[x] = 0; pc[x]++; }
+      }
+  }
+  for (int64_t x = 0; x < (int64_t)P && ok; x++)
+    if (pc[x] < v[x].n) { ok = 0; snprintf(why, nwhy, "rank %lld stuck at step %zu of %zu", (long long)x, pc[x], v[x].n); }
+  for (size_t k = 0; k < nmsg && ok; k++)
+    if (fl[k].live) { ok = 0; snprintf(why, nwhy, "a message never received"); }
+  for (int64_t x = 0; x < (int64_t)P && ok; x++)
+    for (int64_t j = 0; j < m && ok; j++)
+      if ((root < 0 || x == root) && val[x * m + j] != all) {
+        ok = 0;
+        snprintf(why, nwhy, "rank %lld packet %lld incomplete", (long long)x, (long long)j);
+      }
+  for (int64_t x = 0; v != NULL && x < (int64_t)P; x++) oc_mb_rank_free(&v[x]);
+  free(v); free(pc); free(off); free(val); free(fl); free(hs);
+  return ok;
+}
+
 void test_mreduce_prog_views(void) {
-  static const oc_mred_family FAM[] = {OC_MR_RD,     OC_MR_RABEN,  OC_MR_HYBRID,
-                                       OC_MR_RING,   OC_MR_REDBCAST, OC_MR_LINEAR,
-                                       OC_MR_GROUPS, OC_MR_CIRCULANT, OC_MR_KARP};
-  int rounds = test_sweep() ? 3600 : (test_valgrind() ? 45 : 360), checked = 0;
+  static const oc_mred_family FAM[] = {
+      OC_MR_RD,        OC_MR_RABEN, OC_MR_HYBRID, OC_MR_RING,   OC_MR_REDBCAST, OC_MR_LINEAR,
+      OC_MR_CIRCULANT, OC_MR_KARP,  OC_MR_LIBRED, OC_MR_SPREAD, OC_MR_REVERSED, OC_MR_GROUPS};
+  static const oc_mbcast_alg WHOLE[] = {OC_MB_SPLIT, OC_MB_SCATTER_RD, OC_MB_SCATTER_RING};
+  int rounds = test_sweep() ? 4800 : (test_valgrind() ? 48 : 480), checked = 0, executed = 0;
   oc_mb_rank view;
   memset(&view, 0, sizeof view);
   for (int it = 0; it < rounds; it++) {
@@ -694,8 +781,25 @@ void test_mreduce_prog_views(void) {
     test_rand_logp(&p, it % 10 == 0 ? 70 : 24);
     m = test_range(1, 9);
     memset(&c, 0, sizeof c);
-    c.family = FAM[it % 9];
+    c.family = FAM[it % 12];
     if (c.family == OC_MR_HYBRID) c.seg = test_range(0, 7);
+    if (c.family == OC_MR_LIBRED) { /* read off the whole program (rk_whole) */
+      c.lib = (oc_mred_lib)test_range(0, OC_ML_COUNT - 1);
+      c.seg = test_range(0, m);
+      root = test_range(0, p.P - 1);
+    }
+    if (c.family == OC_MR_SPREAD) { /* the same; allreduce or reduce */
+      c.seg = test_range(1, m);
+      if (it % 2) root = test_range(0, p.P - 1);
+    }
+    if (c.family == OC_MR_REVERSED) { /* constructions without a broadcast view */
+      c.red.alg = WHOLE[test_range(0, 2)];
+      c.red.seg = test_range(0, m);
+      c.bc = c.red;
+      c.bc.alg = WHOLE[test_range(0, 2)];
+      c.flip = (int)test_range(0, 1);
+      if (it % 2) root = test_range(0, p.P - 1);
+    }
     if (c.family == OC_MR_KARP) { /* one packet, to a root */
       m = 1;
       root = test_range(0, p.P - 1);
@@ -704,9 +808,9 @@ void test_mreduce_prog_views(void) {
       int64_t q = test_range(1, m < 6 ? m : 6);
       p.P = q * test_range(1, 10);
       c.seg = q;
-      if ((it / 9) % 3 > 0) {
+      if ((it / 12) % 3 > 0) {
         root = test_range(0, p.P - 1);
-        c.flip = (it / 9) % 3 == 2;
+        c.flip = (it / 12) % 3 == 2;
       }
     }
     oc_sched_init(&s);
@@ -723,18 +827,26 @@ void test_mreduce_prog_views(void) {
     }
     for (int64_t r = 0; r < p.P; r++)
       prog_view_check(&p, root, m, &c, &s, r, &view, oc_mred_family_name(c.family));
+    if (p.P <= 64) { /* the views run as programs compute the reduction */
+      char why[160];
+      if (!exec_views(&p, root, m, &c, why, sizeof why))
+        test_failf(__FILE__, __LINE__, "%s seg %lld flip %d: views run as programs: %s; P=%lld m=%lld root=%lld",
+                   oc_mred_family_name(c.family), (long long)c.seg, c.flip, why, (long long)p.P,
+                   (long long)m, (long long)root);
+      else
+        executed++;
+    }
     checked++;
     oc_sched_free(&s);
   }
   oc_mb_rank_free(&view);
-  printf("  %d programs, every rank's view checked\n", checked);
+  printf("  %d programs, every rank's view checked; %d run as programs\n", checked, executed);
+  CHECK(executed > checked / 2);
   { /* what has no view, and bad arguments */
     oc_params p;
     oc_mreduce_info c;
     memset(&c, 0, sizeof c);
     CHECK_OK(oc_params_logp(&p, 8, 6, 2, 4));
-    c.family = OC_MR_SPREAD;
-    CHECK_EQ(oc_mreduce_rank(&p, -1, 4, &c, 0, &view), OC_EUNSUP);
     c.family = OC_MR_KARP; /* one packet only */
     CHECK_EQ(oc_mreduce_rank(&p, 0, 2, &c, 0, &view), OC_EINVAL);
     c.family = OC_MR_RING;

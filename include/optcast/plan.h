@@ -669,8 +669,9 @@ int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg a
  * handling order, its sends with copy and hist.  O(log P) steps for the
  * doubling family, O(m) for the ring, GROUPS the circulant's round search
  * for P/q processors; CIRCULANT (allreduce) its round search for P; KARP
- * (reduce, m = 1) the reduction's oc_reduce_rank.  OC_EUNSUP: LIBRED,
- * SPREAD, and reversed split-binary and scatters. */
+ * (reduce, m = 1) the reduction's oc_reduce_rank.  LIBRED, SPREAD and
+ * reversed split-binary and scatters: read off the whole program (O(P m)
+ * work and memory), each send after the receptions it waits for. */
 int oc_mreduce_rank(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
                     int64_t rank, oc_mb_rank *out);
 /* "reversed two-tree in segments of 4 + binary in segments of 2" and the

@@ -16,7 +16,8 @@
  * rarest-first by its whole list schedule (O(P k^2), not per rank: see
  * mr_rarest); split-binary and the scatters: OC_EUNSUP.  The same run
  * backwards is a reduction's view (oc_mreduce_rank, at the end); the
- * reduction programs of oc_rpshape.c have views of their own (rk_*). */
+ * reduction programs of oc_rpshape.c have views of their own (rk_*), and
+ * the rest are read off their whole program (rk_whole). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -471,6 +472,67 @@ static int rk_karp(const oc_params *p, int64_t root, int64_t m, int64_t x, oc_mb
   return e;
 }
 
+/* the broadcast constructions with a view of their own (oc_mbcast_rank) */
+static int mb_has_view(oc_mbcast_alg a) {
+  return a != OC_MB_SPLIT && a != OC_MB_SCATTER_RD && a != OC_MB_SCATTER_RING;
+}
+
+/* one packet, joined to the previous step when it continues it */
+static int rk_push1(oc_mb_rank *r, int kind, int64_t peer, int64_t item, int copy, int64_t hist) {
+  oc_mb_step *l = r->n > 0 ? &r->step[r->n - 1] : NULL;
+  if (l != NULL && l->kind == kind && l->peer == peer && l->copy == copy && l->hist == hist &&
+      l->item + l->len == item) {
+    l->len++;
+    return OC_OK;
+  }
+  return mr_push_full(r, kind, peer, item, 1, copy, hist);
+}
+
+/* Any program without a view of its own (the libraries' reduce programs,
+ * rarest-first-spread, reversed split-binary and scatters): the whole
+ * program is built (O(P m) work and memory: not a per-rank cost) and rank
+ * x's part read off it - its sends in order, each after the receptions it
+ * waits for (need), and its receptions in posted order, each after the
+ * sends the program starts first (rsb): the order the simulator keeps. */
+static int rk_whole(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
+                    int64_t x, oc_mb_rank *r) {
+  oc_rprog b;
+  int64_t *rsrc = NULL;
+  size_t nr, s0, ns, i = 0, k = 0;
+  int e = oc_mreduce_prog(p, root, m, cfg, &b);
+  if (e != OC_OK) goto out;
+  nr = (size_t)b.nrecv[x];
+  s0 = b.soff[x];
+  ns = b.soff[x + 1] - s0;
+  if ((rsrc = (int64_t *)malloc(2 * (nr + 1) * sizeof *rsrc)) == NULL) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  for (int64_t q = 0; q < b.P; q++) /* the senders of x's receive slots */
+    for (size_t j = b.soff[q]; j < b.soff[q + 1]; j++)
+      if (b.snd[j].dst == (uint32_t)x) {
+        rsrc[2 * b.snd[j].rslot] = (int64_t)j;
+        rsrc[2 * b.snd[j].rslot + 1] = q;
+      }
+  while ((i < ns || k < nr) && e == OC_OK) {
+    if (i < ns && b.snd[s0 + i].need <= k) {
+      const oc_rp_send *y = &b.snd[s0 + i++];
+      e = rk_push1(r, OC_MB_SEND, y->dst, y->item, y->copy,
+                   y->hist == OC_RP_NOHIST ? -1 : (int64_t)y->hist);
+    } else if (k < nr && b.snd[rsrc[2 * k]].rsb <= i) {
+      const oc_rp_send *y = &b.snd[rsrc[2 * k]];
+      e = rk_push1(r, OC_MB_RECV, rsrc[2 * k + 1], y->item, y->copy, -1);
+      k++;
+    } else {
+      e = OC_EINVALID; /* neither can go: the simulator would stall too */
+    }
+  }
+out:
+  free(rsrc);
+  oc_rprog_free(&b);
+  return e;
+}
+
 static int mr_prog_rank(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
                         int64_t x, oc_mb_rank *out) {
   int64_t P;
@@ -490,7 +552,7 @@ static int mr_prog_rank(const oc_params *p, int64_t root, int64_t m, const oc_mr
   case OC_MR_GROUPS: e = rk_groups(p, root, m, cfg->seg, cfg->flip, x, out); break;
   case OC_MR_CIRCULANT: e = root < 0 ? rk_circulant(p, m, x, out) : OC_EINVAL; break;
   case OC_MR_KARP: e = rk_karp(p, root, m, x, out); break;
-  default: e = OC_EUNSUP; break;
+  default: e = rk_whole(p, root, m, cfg, x, out); break; /* LIBRED, SPREAD */
   }
   if (e != OC_OK) out->n = 0;
   return e;
@@ -502,6 +564,14 @@ int oc_mreduce_rank(const oc_params *p, int64_t root, int64_t m, const oc_mreduc
   int e;
   if (cfg == NULL || out == NULL || p == NULL || root < -1) return OC_EINVAL;
   if (cfg->family != OC_MR_REVERSED) return mr_prog_rank(p, root, m, cfg, rank, out);
+  if (!mb_has_view(cfg->red.alg) || (root < 0 && !mb_has_view(cfg->bc.alg))) {
+    if (oc_params_check(p) != OC_OK || rank < 0 || rank >= p->P) return OC_EINVAL;
+    out->n = 0;
+    out->rank = rank;
+    e = rk_whole(p, root, m, cfg, rank, out); /* split-binary, the scatters */
+    if (e != OC_OK) out->n = 0;
+    return e;
+  }
   memset(&b, 0, sizeof b);
   if ((e = oc_mbcast_rank(p, root < 0 ? 0 : root, m, &cfg->red, rank, &b)) != OC_OK) {
     oc_mb_rank_free(&b);

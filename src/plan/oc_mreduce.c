@@ -370,56 +370,46 @@ static int karp_one(const oc_params *p, int64_t root, int64_t m, oc_sched *out, 
   return e;
 }
 
-int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
-                   oc_sched *out, int64_t *time) {
-  oc_rprog b;
-  oc_sched tmp;
+/* The reduction program of a candidate (not KARP nor CIRCULANT, which are
+ * schedules of their own), finished (oc_rprog_finish); *b is the caller's
+ * to free (oc_rprog_free) whatever is returned. */
+int oc_mreduce_prog(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
+                    oc_rprog *b) {
   mr_msg *ra = NULL, *ba = NULL;
   size_t rn = 0, bn = 0;
   int64_t *in = NULL, *src = NULL, r0 = root < 0 ? 0 : root;
   int e;
-  if (cfg == NULL || time == NULL) return OC_EINVAL;
+  memset(b, 0, sizeof *b);
+  if (cfg == NULL) return OC_EINVAL;
   if ((e = mr_check(p, root, m)) != OC_OK) return e;
-  if (cfg->family < 0 || cfg->family >= OC_MR_COUNT) return OC_EINVAL;
-  if ((cfg->family == OC_MR_LIBRED || cfg->family == OC_MR_KARP) != (root >= 0) &&
-      cfg->family != OC_MR_REVERSED && cfg->family != OC_MR_SPREAD &&
-      cfg->family != OC_MR_GROUPS)
-    return OC_EINVAL; /* LIBRED, KARP: reduce only; REVERSED, SPREAD, GROUPS: both; the
+  if (cfg->family < 0 || cfg->family >= OC_MR_COUNT || cfg->family == OC_MR_KARP ||
+      cfg->family == OC_MR_CIRCULANT)
+    return OC_EINVAL;
+  if ((cfg->family == OC_MR_LIBRED) != (root >= 0) && cfg->family != OC_MR_REVERSED &&
+      cfg->family != OC_MR_SPREAD && cfg->family != OC_MR_GROUPS)
+    return OC_EINVAL; /* LIBRED: reduce only; REVERSED, SPREAD, GROUPS: both; the
                          others: allreduce only */
-  if (cfg->family == OC_MR_KARP) return karp_one(p, root, m, out, time);
   if (cfg->family == OC_MR_LIBRED && (cfg->lib < 0 || cfg->lib >= OC_ML_COUNT || cfg->seg < 0))
     return OC_EINVAL;
-  if (cfg->family == OC_MR_CIRCULANT && out == NULL) /* its time has a formula */
-    return oc_allreduce_vector_time(p, m, time);
-  if (cfg->family == OC_MR_CIRCULANT) {
-    int64_t lb;
-    oc_sched_init(&tmp);
-    e = oc_allreduce_vector(p, m, out != NULL ? out : &tmp, time, &lb);
-    oc_sched_free(&tmp);
-    return e;
-  }
-  if ((e = oc_rprog_init(&b, p->P, m)) != OC_OK) return e;
-  oc_sched_init(&tmp);
+  if ((e = oc_rprog_init(b, p->P, m)) != OC_OK) return e;
   if (cfg->family == OC_MR_LIBRED) {
-    oc_rp_reduce(&b, root, (oc_rp_red)cfg->lib, cfg->seg);
+    oc_rp_reduce(b, root, (oc_rp_red)cfg->lib, cfg->seg);
   } else if (cfg->family == OC_MR_HYBRID) {
     if (cfg->seg < 0) {
       e = OC_EINVAL;
       goto done;
     }
-    oc_rp_hybrid(&b, cfg->seg);
+    oc_rp_hybrid(b, cfg->seg);
   } else if (cfg->family == OC_MR_GROUPS && root >= 0 && cfg->flip) {
     if ((in = (int64_t *)calloc((size_t)(p->P * m), sizeof *in)) == NULL) {
       e = OC_ENOMEM;
       goto done;
     }
-    if ((e = groups_reduce(&b, p, root, cfg->seg, in)) != OC_OK) goto done;
-    free(in);
-    in = NULL;
+    if ((e = groups_reduce(b, p, root, cfg->seg, in)) != OC_OK) goto done;
   } else if (cfg->family == OC_MR_GROUPS) {
-    if ((e = oc_rp_groups(&b, p, cfg->seg, root)) != OC_OK) goto done;
+    if ((e = oc_rp_groups(b, p, cfg->seg, root)) != OC_OK) goto done;
   } else if (cfg->family != OC_MR_REVERSED && cfg->family != OC_MR_SPREAD) {
-    oc_rp_shape(&b, (oc_rp_kind)(cfg->family - OC_MR_RD));
+    oc_rp_shape(b, (oc_rp_kind)(cfg->family - OC_MR_RD));
   } else if (cfg->family == OC_MR_SPREAD) { /* the spread backwards, then forwards */
     if (cfg->seg < 0) {
       e = OC_EINVAL;
@@ -430,7 +420,7 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
       e = OC_ENOMEM;
       goto done;
     }
-    emit_reversed(&b, ra, rn, in);
+    emit_reversed(b, ra, rn, in);
     if (root >= 0 && src != NULL) { /* reduce: the sources send their sums to the root */
       size_t g = 0;
       for (int64_t j = 0; j < m; j++)
@@ -441,11 +431,7 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
         }
       rn = g; /* (rn >= m - 1 such messages were there: every packet reaches everyone) */
     }
-    if ((e = emit_forward(&b, ra, rn, r0, src, in, 0)) != OC_OK) goto done;
-    free(ra);
-    free(in);
-    ra = NULL;
-    in = NULL;
+    if ((e = emit_forward(b, ra, rn, r0, src, in, 0)) != OC_OK) goto done;
   } else {
     if ((e = bcast_msgs(p, r0, m, &cfg->red, &ra, &rn)) != OC_OK) goto done;
     if (root < 0 && (e = bcast_msgs(p, r0, m, &cfg->bc, &ba, &bn)) != OC_OK) goto done;
@@ -453,21 +439,48 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
       e = OC_ENOMEM;
       goto done;
     }
-    emit_reversed(&b, ra, rn, in);
-    if (root < 0 && (e = emit_forward(&b, ba, bn, r0, NULL, in, cfg->flip)) != OC_OK) goto done;
-    free(ra); /* the program holds it all now: room for the simulation */
-    free(ba);
-    free(in);
-    ra = ba = NULL;
-    in = NULL;
+    emit_reversed(b, ra, rn, in);
+    if (root < 0 && (e = emit_forward(b, ba, bn, r0, NULL, in, cfg->flip)) != OC_OK) goto done;
   }
-  if ((e = oc_rprog_finish(&b)) != OC_OK) goto done;
-  e = oc_rprog_run(p, &b, root, out != NULL ? out : &tmp, time);
+  free(ra); /* the program holds it all now: room for the simulation */
+  free(ba);
+  free(in);
+  free(src);
+  ra = ba = NULL;
+  in = src = NULL;
+  e = oc_rprog_finish(b);
 done:
   free(ra);
   free(ba);
   free(in);
   free(src);
+  return e;
+}
+
+int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
+                   oc_sched *out, int64_t *time) {
+  oc_rprog b;
+  oc_sched tmp;
+  int e;
+  if (cfg == NULL || time == NULL) return OC_EINVAL;
+  if ((e = mr_check(p, root, m)) != OC_OK) return e;
+  if (cfg->family < 0 || cfg->family >= OC_MR_COUNT) return OC_EINVAL;
+  if ((cfg->family == OC_MR_KARP || cfg->family == OC_MR_CIRCULANT) &&
+      (cfg->family == OC_MR_KARP) != (root >= 0))
+    return OC_EINVAL; /* KARP: reduce only; CIRCULANT: allreduce only */
+  if (cfg->family == OC_MR_KARP) return karp_one(p, root, m, out, time);
+  if (cfg->family == OC_MR_CIRCULANT && out == NULL) /* its time has a formula */
+    return oc_allreduce_vector_time(p, m, time);
+  if (cfg->family == OC_MR_CIRCULANT) {
+    int64_t lb;
+    oc_sched_init(&tmp);
+    e = oc_allreduce_vector(p, m, out != NULL ? out : &tmp, time, &lb);
+    oc_sched_free(&tmp);
+    return e;
+  }
+  oc_sched_init(&tmp);
+  if ((e = oc_mreduce_prog(p, root, m, cfg, &b)) == OC_OK)
+    e = oc_rprog_run(p, &b, root, out != NULL ? out : &tmp, time);
   oc_sched_free(&tmp);
   oc_rprog_free(&b);
   return e;

@@ -239,6 +239,10 @@ void oc_rp_sync(oc_rprog *b, int64_t q);
 int oc_rprog_finish(oc_rprog *b);
 /* *time (may be NULL): when root (-1: every processor) has handled its
  * last receive */
+/* a candidate's reduction program (oc_mreduce.c; not KARP nor CIRCULANT),
+ * finished; *b the caller's to free whatever is returned */
+int oc_mreduce_prog(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
+                    oc_rprog *b);
 int oc_rprog_run(const oc_params *p, const oc_rprog *b, int64_t root, oc_sched *out,
                  int64_t *time);
 /* the allreduce shapes (the MPI libraries' algorithms; oc_rpshape.c) */
