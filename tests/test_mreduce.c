@@ -505,6 +505,9 @@ static int vkey_cmp(const void *a, const void *b) {
   return (x->item > y->item) - (x->item < y->item);
 }
 
+static int exec_views(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *c,
+                      char *why, size_t nwhy);
+
 void test_mreduce_rank_views(void) {
   static const oc_mbcast_alg ALGS[] = {OC_MB_KARP,     OC_MB_CHAIN,   OC_MB_BINARY,
                                        OC_MB_BINOMIAL, OC_MB_TWOTREE, OC_MB_MULTITREE};
@@ -576,6 +579,13 @@ void test_mreduce_rank_views(void) {
       free(v);
       free(gr);
       free(vr);
+    }
+    if (p.P <= 64) { /* all views run together compute the reduction */
+      char why[160];
+      if (!exec_views(&p, root, m, &c, why, sizeof why))
+        test_failf(__FILE__, __LINE__, "%s + %s: views run as programs: %s; P=%lld m=%lld root=%lld",
+                   oc_mbcast_alg_name(c.red.alg), oc_mbcast_alg_name(c.bc.alg), why,
+                   (long long)p.P, (long long)m, (long long)root);
     }
     oc_mb_rank_free(&view);
     oc_sched_free(&s);
