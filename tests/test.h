@@ -89,6 +89,7 @@
   X(cli_verify_exit_codes)                                                     \
   X(cli_bad_input)                                                             \
   X(cli_bound_edges)                                                           \
+  X(cli_rank_multi)                                                            \
   X(cli_text_output)                                                           \
   X(cli_combining)                                                             \
   X(cli_kbcast)                                                                \

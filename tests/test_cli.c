@@ -340,6 +340,62 @@ void test_cli_bound_edges(void) {
   CHECK(HAS(R.out, "rank 6: "));
 }
 
+/* `optcast rank PROBLEM --items m` (and allreduce): the planner's choice and
+ * the rank's steps; over all ranks the sends add up to the plan's messages,
+ * the algorithm and time are the plan's */
+static int64_t json_int(const char *s, const char *key) {
+  const char *p = strstr(s, key);
+  return p == NULL ? -1 : strtoll(p + strlen(key), NULL, 10);
+}
+static int64_t step_packets(const char *s, const char *kind) {
+  int64_t n = 0;
+  for (const char *p = strstr(s, kind); p != NULL; p = strstr(p + 1, kind))
+    n += json_int(p, "\"len\":");
+  return n;
+}
+void test_cli_rank_multi(void) {
+  static const char *PROBS[] = {"allreduce", "reduce", "bcast"};
+  for (int k = 0; k < 3; k++) {
+    char alg[200], time[40], *a;
+    int64_t msgs, sum = 0, got = 0;
+    RUN(NULL, "plan", PROBS[k], "--procs", "8", "--latency", "6", "--overhead", "2", "--gap",
+        "4", "--items", "5", "--root", "2", "--json");
+    CHECK_EQ(R.code, 0);
+    msgs = json_int(R.out, "\"messages\":");
+    a = strstr(R.out, "\"algorithm\":");
+    CHECK(a != NULL && msgs > 0);
+    if (a == NULL) continue;
+    snprintf(alg, sizeof alg, "%.*s", (int)(strchr(a + 13, ',') - a), a);
+    snprintf(time, sizeof time, "\"time\":%lld,", (long long)json_int(R.out, "\"time\":"));
+    for (int r = 0; r < 8; r++) {
+      char rs[8];
+      snprintf(rs, sizeof rs, "%d", r);
+      RUN(NULL, "rank", PROBS[k], "--procs", "8", "--latency", "6", "--overhead", "2", "--gap",
+          "4", "--items", "5", "--root", "2", "--rank", rs, "--json");
+      CHECK_EQ(R.code, 0);
+      CHECK(HAS(R.out, alg));
+      CHECK(HAS(R.out, time));
+      sum += step_packets(R.out, "\"kind\":\"send\"");
+      got += step_packets(R.out, "\"kind\":\"recv\"");
+    }
+    CHECK_EQ(sum, got); /* every send received */
+    if (k < 2) CHECK_EQ(sum, msgs); /* a message a packet */
+    else CHECK_EQ(sum, 7 * 5); /* bcast: every other rank gets every packet once */
+  }
+  RUN(NULL, "rank", "allreduce", "--procs", "8", "--latency", "6", "--overhead", "2", "--gap",
+      "4", "--items", "4", "--rank", "2");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "chosen: "));
+  CHECK(HAS(R.out, "rank 2: "));
+  CHECK(HAS(R.out, "recv from"));
+  RUN(NULL, "rank", "allreduce", "--procs", "8", "--latency", "6", "--overhead", "2", "--gap",
+      "4", "--items", "4", "--rank", "8");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--rank"));
+  CHECK_EQ(lines(R.err), 1);
+  CHECK(R.out[0] == 0);
+}
+
 void test_cli_text_output(void) {
   RUN(NULL, "plan", "bcast", "--procs", "8", "--latency", "6", "--overhead", "2",
       "--gap", "4");
@@ -1253,14 +1309,14 @@ void test_cli_vector_reduce(void) {
         {"verify", "reduce", "--procs", "8", "--latency", "2", "--overhead", "1", "--gap", "1",
          "--items", "2", NULL},
         {"rank", "reduce", "--procs", "8", "--latency", "2", "--overhead", "1", "--gap", "1",
-         "--items", "2", "--rank", "1", NULL},
-        {"rank", "bcast", "--procs", "8", "--latency", "2", "--overhead", "1", "--gap", "1",
-         "--items", "2", "--rank", "1", NULL},
+         "--items", "2", "--rank", "8", NULL},
+        {"rank", "allreduce", "--procs", "8", "--latency", "2", "--overhead", "1", "--gap", "1",
+         "--items", "3", "--ordered", "--rank", "1", NULL},
         {"draw", "reduce", "--procs", "8", "--latency", "2", "--overhead", "1", "--gap", "1",
          "--items", "2", "--format", "svg", NULL},
     };
     static const char *const name[] = {"--items", "--ordered", "--algorithm", "--items",
-                                       "header", "--items", "--items", "--items"};
+                                       "header", "--rank",  "--ordered", "--items"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
       run_optcast(&R, i == 4 ? "time,src,dst\n" : NULL, bad[i]);
       if (R.code != 2 || !HAS(R.err, name[i]) || R.out[0] != '\0' || lines(R.err) != 1)

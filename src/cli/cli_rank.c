@@ -1,4 +1,4 @@
-/* cli_rank.c - `optcast rank`: one rank's own plan (bcast, reduce) from
+/* cli_rank.c - `optcast rank`: one rank's own plan (bcast, reduce; m packets and allreduce) from
  * the planners' per-rank views, without the global schedule: whom it
  * receives from and when, whom it sends to. */
 #include <stdio.h>
@@ -69,6 +69,99 @@ static int rank_reduce(cli *c) {
   return 0;
 }
 
+/* m packets (LogP), and allreduce: the planner chooses the construction (it
+ * times the candidates on the whole machine: oc_mbcast_plan /
+ * oc_mreduce_plan, no schedule kept), then the rank's own steps come from
+ * the per-rank view (oc_mbcast_rank / oc_mreduce_rank), in the order its
+ * program takes them: what a runtime executes on that rank. */
+static int rank_multi(cli *c) {
+  oc_mb_rank v;
+  char d[200], b1[64], b2[64], deg[32] = "";
+  const char *alg = d; /* --json's algorithm, as `plan` names it */
+  int64_t time, lb, m = c->items, root = is(c, P_ALLREDUCE) ? -1 : c->root, shown = 0;
+  const char *src = NULL;
+  int e;
+  memset(&v, 0, sizeof v);
+  if (is(c, P_BCAST)) {
+    oc_mbcast_info info;
+    if ((e = oc_mbcast_bound(&c->p, m, &lb, &src)) != OC_OK) cli_lib_fail(c->problem, e);
+    if ((e = oc_mbcast_plan(&c->p, c->root, m, OC_MB_BEST, NULL, &info)) != OC_OK)
+      cli_lib_fail(c->problem, e);
+    time = info.time;
+    if (info.degree > 0) snprintf(deg, sizeof deg, " (%lld trees)", (long long)info.degree);
+    if (info.seg >= m)
+      snprintf(d, sizeof d, "%s%s (whole message)", oc_mbcast_alg_name(info.alg), deg);
+    else
+      snprintf(d, sizeof d, "%s%s in segments of %lld", oc_mbcast_alg_name(info.alg), deg,
+               (long long)info.seg);
+    alg = oc_mbcast_alg_name(info.alg);
+    e = oc_mbcast_rank(&c->p, c->root, m, &info, c->rank, &v);
+  } else {
+    oc_mreduce_info info;
+    e = root < 0 ? oc_mallreduce_bound(&c->p, m, &lb, &src) : oc_mreduce_bound(&c->p, m, &lb, &src);
+    if (e != OC_OK) cli_lib_fail(c->problem, e);
+    memset(&info, 0, sizeof info);
+    if ((e = oc_mreduce_plan(&c->p, root, m, OC_MB_BEST, NULL, &info)) != OC_OK)
+      cli_lib_fail(c->problem, e);
+    time = info.time;
+    oc_mreduce_describe(&info, root, m, d, sizeof d);
+    e = oc_mreduce_rank(&c->p, root, m, &info, c->rank, &v);
+  }
+  if (e == OC_EUNSUP)
+    die("--rank: the chosen construction (%s) has no per-rank view yet; 'optcast plan' "
+        "gives the whole schedule", d);
+  if (e != OC_OK) die("--rank: cannot compute the plan: %s", oc_strerror(e));
+  if (c->a.set[O_JSON]) {
+    printf("{\"problem\":\"%s\",\"model\":\"logp\",\"algorithm\":\"%s\",\"P\":%lld,"
+           "\"procs\":%lld,\"items\":%lld,\"description\":\"%s\",\"optimal\":%s,", c->problem,
+           alg, (long long)c->p.P, (long long)c->p.P, (long long)m, d,
+           time == lb ? "true" : "false");
+    if (root < 0) printf("\"root\":null,");
+    else printf("\"root\":%lld,", (long long)root);
+    printf("\"L\":%lld,\"o\":%lld,\"g\":%lld,", (long long)c->p.L, (long long)c->p.o,
+           (long long)c->p.g);
+    cli_json_time(stdout, "time", c, time);
+    putchar(',');
+    cli_json_time(stdout, "lower_bound", c, lb);
+    printf(",\"rank\":%lld,\"steps\":[", (long long)c->rank);
+    for (size_t i = 0; i < v.n; i++) {
+      const oc_mb_step *s = &v.step[i];
+      printf("%s{\"kind\":\"%s\",\"peer\":%lld,\"item\":%lld,\"len\":%lld,\"op\":\"%s\"",
+             i ? "," : "", s->kind == OC_MB_SEND ? "send" : "recv", (long long)s->peer,
+             (long long)s->item, (long long)s->len, s->copy ? "copy" : "add");
+      if (s->kind == OC_MB_SEND && s->hist >= 0) printf(",\"hist\":%lld", (long long)s->hist);
+      putchar('}');
+    }
+    printf("]}\n");
+  } else {
+    printf("optcast rank %s: ", c->problem);
+    cli_print_params(stdout, c);
+    printf("\nchosen: %s (the candidates timed on all %lld processors)\n", d,
+           (long long)c->p.P);
+    printf("time %s, lower bound %s (%s)\n", cli_tfmt(b1, sizeof b1, c, time),
+           cli_tfmt(b2, sizeof b2, c, lb), src ? src : "-");
+    printf("rank %lld: %zu steps, in the order its program takes them:\n", (long long)c->rank,
+           v.n);
+    for (size_t i = 0; i < v.n && shown < 200; i++, shown++) {
+      const oc_mb_step *s = &v.step[i];
+      char pk[64];
+      if (s->len == 1) snprintf(pk, sizeof pk, "packet %lld", (long long)s->item);
+      else snprintf(pk, sizeof pk, "packets %lld-%lld", (long long)s->item,
+                    (long long)(s->item + s->len - 1));
+      printf("  %s %lld: %s, %s", s->kind == OC_MB_SEND ? "send to  " : "recv from",
+             (long long)s->peer, pk,
+             s->kind == OC_MB_SEND ? (s->copy ? "taken as is" : "to be added")
+                                   : (s->copy ? "taken as is" : "added"));
+      if (s->kind == OC_MB_SEND && s->hist >= 0)
+        printf(", its value after %lld messages of each", (long long)s->hist);
+      putchar('\n');
+    }
+    if (v.n > 200) printf("  ... %zu more (--json lists them all)\n", v.n - 200);
+  }
+  oc_mb_rank_free(&v);
+  return 0;
+}
+
 int cli_rank(cli *c) {
   oc_bcast *bc = NULL;
   oc_bcast_view v;
@@ -76,8 +169,7 @@ int cli_rank(cli *c) {
   char b1[64], b2[64];
   if (!c->a.set[O_RANK]) die("missing --rank (which processor's plan)");
   c->rank = cli_need_int(c, O_RANK, 0, c->p.P - 1);
-  if (c->items > 1) /* (the library has oc_mbcast_rank for broadcasts; no text for it yet) */
-    die("--items: 'optcast rank' shows one-item plans; got %lld items", (long long)c->items);
+  if (c->items > 1 || is(c, P_ALLREDUCE)) return rank_multi(c);
   if (is(c, P_REDUCE)) return rank_reduce(c);
   if (c->alg == OC_BCAST_BARNOY)
     die("--algorithm: bar-noy-kipnis has no per-rank view (use karp or "

@@ -358,8 +358,9 @@ static int rk_linear(int64_t P, int64_t m, int64_t x, oc_mb_rank *r) {
   return e;
 }
 
-/* groups-circulant (oc_rp_groups; with flip, a reduce: groups_reduce in
- * oc_mreduce.c): x = g q + bb.  The direct reduce-scatter in the group,
+/* groups-circulant (oc_rp_groups) as allreduce, and its reduce form with
+ * flip (groups_reduce in oc_mreduce.c; the form without flip is pruned,
+ * oc_rprog_prune, and its view read off the whole program): x = g q + bb.  The direct reduce-scatter in the group,
  * then the circulant across the groups on chunk bb (its rounds from
  * oc_allreduce_rounds for P/q processors: O(P/q) memory for the round
  * search, the same for every rank) or, reduce with flip, Karp's tree for
@@ -419,9 +420,8 @@ static int rk_groups(const oc_params *p, int64_t root, int64_t m, int64_t q, int
   if (root >= 0) { /* the gather in the root's group */
     if (g != root / q) return OC_OK;
     if (x != root) return mr_push_full(r, OC_MB_SEND, root, lo, c, 1, hs);
-    for (int64_t d = 1; d < q && e == OC_OK; d++) { /* the program's order: by distance, */
-      int64_t from = g * q + (bb - d + q) % q;   /* or, with flip, by member */
-      if (flip) from = g * q + (d - 1 < bb ? d - 1 : d);
+    for (int64_t d = 1; d < q && e == OC_OK; d++) { /* by member, as groups_reduce */
+      int64_t from = g * q + (d - 1 < bb ? d - 1 : d);
       e = rk_chunks(r, OC_MB_RECV, from, m, q, from % q, from % q + 1, 1, -1);
     }
     return e;
@@ -549,7 +549,10 @@ static int mr_prog_rank(const oc_params *p, int64_t root, int64_t m, const oc_mr
   case OC_MR_RING: e = root < 0 ? rk_ring(P, m, x, out) : OC_EINVAL; break;
   case OC_MR_REDBCAST: e = root < 0 ? rk_redbcast(P, m, x, out) : OC_EINVAL; break;
   case OC_MR_LINEAR: e = root < 0 ? rk_linear(P, m, x, out) : OC_EINVAL; break;
-  case OC_MR_GROUPS: e = rk_groups(p, root, m, cfg->seg, cfg->flip, x, out); break;
+  case OC_MR_GROUPS: /* the reduce form without flip is pruned (oc_rprog_prune) */
+    e = root >= 0 && !cfg->flip ? rk_whole(p, root, m, cfg, x, out)
+                                : rk_groups(p, root, m, cfg->seg, cfg->flip, x, out);
+    break;
   case OC_MR_CIRCULANT: e = root < 0 ? rk_circulant(p, m, x, out) : OC_EINVAL; break;
   case OC_MR_KARP: e = rk_karp(p, root, m, x, out); break;
   default: e = rk_whole(p, root, m, cfg, x, out); break; /* LIBRED, SPREAD */

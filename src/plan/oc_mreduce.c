@@ -408,6 +408,7 @@ int oc_mreduce_prog(const oc_params *p, int64_t root, int64_t m, const oc_mreduc
     if ((e = groups_reduce(b, p, root, cfg->seg, in)) != OC_OK) goto done;
   } else if (cfg->family == OC_MR_GROUPS) {
     if ((e = oc_rp_groups(b, p, cfg->seg, root)) != OC_OK) goto done;
+    if (root >= 0 && (e = oc_rprog_prune(b, root)) != OC_OK) goto done;
   } else if (cfg->family != OC_MR_REVERSED && cfg->family != OC_MR_SPREAD) {
     oc_rp_shape(b, (oc_rp_kind)(cfg->family - OC_MR_RD));
   } else if (cfg->family == OC_MR_SPREAD) { /* the spread backwards, then forwards */

@@ -239,6 +239,9 @@ void oc_rp_sync(oc_rprog *b, int64_t q);
 int oc_rprog_finish(oc_rprog *b);
 /* *time (may be NULL): when root (-1: every processor) has handled its
  * last receive */
+/* drop the sends a reduce to root never needs from a program that keeps
+ * its partial results (oc_rprog.c; before oc_rprog_finish) */
+int oc_rprog_prune(oc_rprog *b, int64_t root);
 /* a candidate's reduction program (oc_mreduce.c; not KARP nor CIRCULANT),
  * finished; *b the caller's to free whatever is returned */
 int oc_mreduce_prog(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,

@@ -130,6 +130,83 @@ void oc_rp_step(oc_rprog *b) {
   memcpy(b->barrier, b->nrecv, (size_t)b->P * sizeof *b->barrier);
 }
 
+/* Drop what the root never needs, in a reduce by a program that keeps its
+ * partial results (has_hist; no steps, so no rsb): a message of packet j
+ * that d handles as its h-th message of j is needed when d is the root, or
+ * when d later sends a needed message of j from its value after h' >= h
+ * messages of j.  One pass backwards over the sends in the order they were
+ * written, which must put every send after the messages its value holds
+ * (oc_rp_groups does: reduce-scatter, circulant rounds, gather).  The
+ * needed messages of (d, j) are its first ones, so every hist stays
+ * right; the receive slots and the counts a send waits for (need) are
+ * renumbered.  A reduction by the circulant, an allreduce, so becomes a
+ * reduction to the root's group.  Call before oc_rprog_finish. */
+int oc_rprog_prune(oc_rprog *b, int64_t root) {
+  size_t n = b->ns, w = 0;
+  int64_t P = b->P, m = b->m;
+  uint32_t *pos = NULL, *cnt = NULL;
+  int64_t *maxh = NULL;
+  size_t *roff = NULL, *fill = NULL, *pre = NULL;
+  unsigned char *keep = NULL;
+  int e = OC_OK;
+  if (b->err || !b->has_hist || root < 0 || root >= P) return b->err;
+  for (size_t i = 0; i < n; i++)
+    if (b->snd[i].rsb != 0) return OC_OK; /* (steps: not this kind of program) */
+  pos = (uint32_t *)malloc((n + 1) * sizeof *pos);
+  cnt = (uint32_t *)calloc((size_t)(P * m), sizeof *cnt);
+  maxh = (int64_t *)malloc((size_t)(P * m) * sizeof *maxh);
+  keep = (unsigned char *)malloc(n + 1);
+  roff = (size_t *)calloc((size_t)P + 1, sizeof *roff);
+  fill = (size_t *)malloc(((size_t)P + 1) * sizeof *fill);
+  pre = (size_t *)malloc((n + (size_t)P + 1) * sizeof *pre);
+  if (!pos || !cnt || !maxh || !keep || !roff || !fill || !pre) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  for (size_t i = 0; i < n; i++) pos[i] = ++cnt[(int64_t)b->snd[i].dst * m + b->snd[i].item];
+  for (int64_t x = 0; x < P * m; x++) maxh[x] = x / m == root ? INT64_MAX : -1;
+  for (size_t i = n; i-- > 0;) {
+    int64_t q = b->src_of[i], d = b->snd[i].dst, j = b->snd[i].item;
+    keep[i] = d == root || (int64_t)pos[i] <= maxh[d * m + j];
+    if (keep[i] && (int64_t)b->snd[i].hist > maxh[q * m + j]) maxh[q * m + j] = b->snd[i].hist;
+  }
+  /* pre[roff[q] + k]: kept receptions among q's first k (in posted order) */
+  for (size_t i = 0; i < n; i++) roff[b->snd[i].dst + 1]++;
+  for (int64_t q = 0; q < P; q++) roff[q + 1] += roff[q] + 1; /* (k = 0 .. nrecv) */
+  for (int64_t q = 0; q < P; q++) {
+    fill[q] = roff[q] + 1;
+    pre[roff[q]] = 0;
+  }
+  for (size_t i = 0; i < n; i++) { /* posted order = written order */
+    size_t at = fill[b->snd[i].dst]++;
+    pre[at] = pre[at - 1] + keep[i];
+  }
+  memset(b->nrecv, 0, (size_t)P * sizeof *b->nrecv);
+  memset(b->nsent, 0, (size_t)P * sizeof *b->nsent);
+  for (size_t i = 0; i < n; i++) {
+    oc_rp_send x = b->snd[i];
+    uint32_t q = b->src_of[i];
+    if (!keep[i]) continue;
+    x.need = (uint32_t)pre[roff[q] + x.need];
+    x.rslot = (uint32_t)b->nrecv[x.dst]++;
+    b->nsent[q]++;
+    b->snd[w] = x;
+    b->src_of[w++] = q;
+  }
+  b->ns = w;
+  b->step0 = w;
+  memcpy(b->barrier, b->nrecv, (size_t)P * sizeof *b->barrier);
+out:
+  free(pos);
+  free(cnt);
+  free(maxh);
+  free(keep);
+  free(roff);
+  free(fill);
+  free(pre);
+  return e;
+}
+
 /* group the sends by sender, keeping each sender's order */
 int oc_rprog_finish(oc_rprog *b) {
   oc_rp_send *g;
