@@ -14,7 +14,8 @@
  * the greedy timing needs whole.  The runtime needs only the order.
  * Constructions: karp, chain, binary, binomial, two-tree, multi-tree, and
  * rarest-first by its whole list schedule (O(P k^2), not per rank: see
- * mr_rarest); split-binary and the scatters: OC_EUNSUP.  The same run
+ * mr_rarest); split-binary and the scatters by the whole broadcast
+ * simulated (O(P m), mr_simulated).  The same run
  * backwards is a reduction's view (oc_mreduce_rank, at the end); the
  * reduction programs of oc_rpshape.c have views of their own (rk_*), and
  * the rest are read off their whole program (rk_whole). */
@@ -140,6 +141,49 @@ static int mr_rarest(const oc_params *p, int64_t root, int64_t m, int64_t s, int
   return e;
 }
 
+/* split-binary and the scatters: no shape to read a rank's part from here;
+ * the whole broadcast is simulated (oc_mbcast_run: O(P m) work and memory)
+ * and the rank's messages kept in time order, a reception at the end of its
+ * receive overhead, a send at its start (a reception first on a tie): each
+ * send comes after the reception of what it sends. */
+typedef struct mr_ev {
+  int64_t t, kind, peer, item, len;
+} mr_ev;
+static int mr_ev_cmp(const void *a, const void *b) {
+  const mr_ev *x = (const mr_ev *)a, *y = (const mr_ev *)b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1; /* OC_MB_RECV = 0 first */
+  return (x->item > y->item) - (x->item < y->item);
+}
+static int mr_simulated(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_info *cfg,
+                        int64_t x, oc_mb_rank *out) {
+  oc_sched s;
+  mr_ev *ev = NULL;
+  size_t n = 0;
+  int64_t t;
+  int e;
+  oc_sched_init(&s);
+  if ((e = oc_mbcast_run(p, root, m, cfg, &s, &t)) != OC_OK) goto done;
+  if ((ev = (mr_ev *)malloc((s.n + 1) * sizeof *ev)) == NULL) {
+    e = OC_ENOMEM;
+    goto done;
+  }
+  for (size_t i = 0; i < s.n; i++) {
+    int64_t len = s.len ? s.len[i] : 1;
+    if (s.msg[i].src == x) ev[n++] = (mr_ev){s.msg[i].t, OC_MB_SEND, s.msg[i].dst, s.msg[i].item, len};
+    else if (s.msg[i].dst == x) /* the last packet's receive overhead ends then */
+      ev[n++] = (mr_ev){s.msg[i].t + (len - 1) * p->g + p->L + 2 * p->o,
+                        OC_MB_RECV, s.msg[i].src, s.msg[i].item, len};
+  }
+  qsort(ev, n, sizeof *ev, mr_ev_cmp);
+  for (size_t i = 0; i < n && e == OC_OK; i++)
+    e = mr_push(out, (int)ev[i].kind, ev[i].peer, ev[i].item, ev[i].len);
+done:
+  free(ev);
+  oc_sched_free(&s);
+  return e;
+}
+
 int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_info *cfg,
                    int64_t rank, oc_mb_rank *out) {
   int64_t P, v, n, s, k, ch[64], parent = -1, nc = 0;
@@ -150,10 +194,12 @@ int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_
   P = p->P;
   if (root < 0 || root >= P || rank < 0 || rank >= P || m < 1 || cfg->seg < 0) return OC_EINVAL;
   if (cfg->alg < 0 || cfg->alg >= OC_MB_COUNT) return OC_EINVAL;
-  if (cfg->alg == OC_MB_SPLIT || cfg->alg == OC_MB_SCATTER_RD || cfg->alg == OC_MB_SCATTER_RING)
-    return OC_EUNSUP;
   out->n = 0;
   out->rank = rank;
+  if (cfg->alg == OC_MB_SPLIT || cfg->alg == OC_MB_SCATTER_RD || cfg->alg == OC_MB_SCATTER_RING) {
+    if ((e = mr_simulated(p, root, m, cfg, rank, out)) != OC_OK) out->n = 0;
+    return e;
+  }
   if (P == 1) return OC_OK;
   v = (rank - root + P) % P; /* relative rank */
   n = P - 1;
