@@ -56,17 +56,23 @@ typedef struct vset {
   int64_t n;       /* contributions                                      */
 } vset;
 
+/* 16 bytes an event (two a message: the verifier's biggest array, and
+ * sorting it takes as much again): the kind in seq's top bit, so that
+ * (key, seqk) orders by time, then handlings before sends, then seq;
+ * messages and their positions fit in 31 bits (VR_MSGS_MAX) */
+#define VR_MSGS_MAX ((size_t)1 << 31)
+#define VR_SEND ((uint32_t)1 << 31)
 typedef struct vevt {
-  int64_t key;     /* handled at (arrival events) or sent at (snapshots) */
-  int kind;        /* 0: a receiver handles message i; 1: i is sent      */
-  size_t i, seq;
+  int64_t key;   /* handled at (arrival events) or sent at (snapshots) */
+  uint32_t i;    /* the message                                       */
+  uint32_t seqk; /* VR_SEND | i: i is sent; else a receiver handles
+                    message i, seqk its place in the handling lists   */
 } vevt;
 
 static int vevt_cmp(const void *x, const void *y) {
   const vevt *a = (const vevt *)x, *b = (const vevt *)y;
   if (a->key != b->key) return a->key < b->key ? -1 : 1;
-  if (a->kind != b->kind) return a->kind - b->kind;
-  return (a->seq > b->seq) - (a->seq < b->seq);
+  return (a->seqk > b->seqk) - (a->seqk < b->seqk);
 }
 
 static uint64_t weight(int64_t q) { /* splitmix64 of q, reduced */
@@ -132,7 +138,7 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
   if ((e = oc_params_check(p)) != OC_OK) return e;
   P = p->P;
   if (m < 1 || root < -1 || root >= P || s->len != NULL) return OC_EINVAL;
-  if (P > OC_GLOBAL_PROCS_MAX || m > VR_STATE_MAX / P || s->n >= UINT32_MAX) return OC_ERANGE;
+  if (P > OC_GLOBAL_PROCS_MAX || m > VR_STATE_MAX / P || s->n >= VR_MSGS_MAX) return OC_ERANGE;
   exact = P <= 64;
   oc_verdict_init(v);
   bad = (unsigned char *)calloc(s->n + 1, 1);
@@ -213,18 +219,16 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
         hoff[q * m + s->msg[i].item + 1]++;
       }
       ev[ne].key = free_at;
-      ev[ne].kind = 0;
-      ev[ne].i = i;
-      ev[ne].seq = k;
+      ev[ne].i = (uint32_t)i;
+      ev[ne].seqk = (uint32_t)k;
       ne++;
     }
   }
   for (size_t i = 0; i < s->n; i++)
     if (!bad[i]) {
       ev[ne].key = s->msg[i].t;
-      ev[ne].kind = 1;
-      ev[ne].i = i;
-      ev[ne].seq = i;
+      ev[ne].i = (uint32_t)i;
+      ev[ne].seqk = VR_SEND | (uint32_t)i;
       ne++;
     }
   if (hist != NULL) { /* hlist[hoff[q m + j] + h - 1]: q's h-th handled message of j */
@@ -255,7 +259,7 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
   }
   for (size_t k = 0; k < ne; k++) {
     const oc_msg *x = &s->msg[ev[k].i];
-    if (ev[k].kind == 1) { /* the value it carries: the sender's now, or hist's */
+    if (ev[k].seqk & VR_SEND) { /* the value it carries: the sender's now, or hist's */
       int64_t sj = x->src * m + x->item;
       uint32_t h = hist ? hist[ev[k].i] : 0;
       carried[ev[k].i] = st[sj];
