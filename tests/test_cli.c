@@ -368,7 +368,7 @@ void test_cli_rank_multi(void) {
     snprintf(alg, sizeof alg, "%.*s", (int)(strchr(a + 13, ',') - a), a);
     snprintf(time, sizeof time, "\"time\":%lld,", (long long)json_int(R.out, "\"time\":"));
     for (int r = 0; r < 8; r++) {
-      char rs[8];
+      char rs[16];
       snprintf(rs, sizeof rs, "%d", r);
       RUN(NULL, "rank", PROBS[k], "--procs", "8", "--latency", "6", "--overhead", "2", "--gap",
           "4", "--items", "5", "--root", "2", "--rank", rs, "--json");
