@@ -368,6 +368,8 @@ const cli_preset *cli_preset_find(const char *name);
 #define CLI_COMPARE_REPORT_MAX 4096
 #define CLI_COMPARE_PACKET 8 /* bytes per packet without a preset */
 int cli_compare_html(FILE *f, const oc_params *p, int allreduce, int64_t root, int64_t bytes);
+/* an m-packet broadcast choice in words: "multi-tree (3 trees) in segments of 2" */
+void cli_mbcast_describe(const oc_mbcast_info *info, int64_t m, char *buf, size_t n);
 const char *cli_preset_names(void);
 
 #endif

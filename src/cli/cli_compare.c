@@ -197,6 +197,18 @@ static int lib_row(const oc_params *p, int64_t root, int64_t m,
   return finish_row(p, root, m, &s, t, r);
 }
 
+/* "multi-tree (3 trees) in segments of 2", "karp (optimal)" and the like */
+void cli_mbcast_describe(const oc_mbcast_info *info, int64_t m, char *buf, size_t n) {
+  char deg[32] = "";
+  if (info->degree > 0) snprintf(deg, sizeof deg, " (%lld trees)", (long long)info->degree);
+  if (info->seg >= m)
+    snprintf(buf, n, "%s%s%s", oc_mbcast_alg_name(info->alg), deg,
+             m == 1 && info->alg == OC_MB_KARP ? " (optimal)" : " (whole message)");
+  else
+    snprintf(buf, n, "%s%s in segments of %lld", oc_mbcast_alg_name(info->alg), deg,
+             (long long)info->seg);
+}
+
 static int compare_one(const oc_params *p, int64_t root, int64_t m, int64_t bytes,
                        int64_t seg, cmp_result *res) {
   oc_sched s;
@@ -214,16 +226,7 @@ static int compare_one(const oc_params *p, int64_t root, int64_t m, int64_t byte
       return e;
     }
     snprintf(res->row[n].name, sizeof res->row[n].name, "optcast");
-    {
-      char deg[32] = "";
-      if (info.degree > 0) snprintf(deg, sizeof deg, " (%lld trees)", (long long)info.degree);
-      if (info.seg >= m)
-        snprintf(res->row[n].alg, sizeof res->row[n].alg, "%s%s%s", oc_mbcast_alg_name(info.alg),
-                 deg, m == 1 && info.alg == OC_MB_KARP ? " (optimal)" : " (whole message)");
-      else
-        snprintf(res->row[n].alg, sizeof res->row[n].alg, "%s%s in segments of %lld",
-                 oc_mbcast_alg_name(info.alg), deg, (long long)info.seg);
-    }
+    cli_mbcast_describe(&info, m, res->row[n].alg, sizeof res->row[n].alg);
     set_note(&res->row[n], p, info.seg < m);
     if ((e = finish_row(p, root, m, &s, info.time, &res->row[n++])) != OC_OK) return e;
   }

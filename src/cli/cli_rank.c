@@ -76,9 +76,9 @@ static int rank_reduce(cli *c) {
  * program takes them: what a runtime executes on that rank. */
 static int rank_multi(cli *c) {
   oc_mb_rank v;
-  char d[200], b1[64], b2[64], deg[32] = "";
+  char d[200], b1[64], b2[64];
   const char *alg = d; /* --json's algorithm, as `plan` names it */
-  int64_t time, lb, m = c->items, root = is(c, P_ALLREDUCE) ? -1 : c->root, shown = 0;
+  int64_t time, lb, m = c->items, root = is(c, P_ALLREDUCE) ? -1 : c->root;
   const char *src = NULL;
   int e;
   memset(&v, 0, sizeof v);
@@ -88,12 +88,7 @@ static int rank_multi(cli *c) {
     if ((e = oc_mbcast_plan(&c->p, c->root, m, OC_MB_BEST, NULL, &info)) != OC_OK)
       cli_lib_fail(c->problem, e);
     time = info.time;
-    if (info.degree > 0) snprintf(deg, sizeof deg, " (%lld trees)", (long long)info.degree);
-    if (info.seg >= m)
-      snprintf(d, sizeof d, "%s%s (whole message)", oc_mbcast_alg_name(info.alg), deg);
-    else
-      snprintf(d, sizeof d, "%s%s in segments of %lld", oc_mbcast_alg_name(info.alg), deg,
-               (long long)info.seg);
+    cli_mbcast_describe(&info, m, d, sizeof d);
     alg = oc_mbcast_alg_name(info.alg);
     e = oc_mbcast_rank(&c->p, c->root, m, &info, c->rank, &v);
   } else {
@@ -142,7 +137,7 @@ static int rank_multi(cli *c) {
            cli_tfmt(b2, sizeof b2, c, lb), src ? src : "-");
     printf("rank %lld: %zu steps, in the order its program takes them:\n", (long long)c->rank,
            v.n);
-    for (size_t i = 0; i < v.n && shown < 200; i++, shown++) {
+    for (size_t i = 0; i < v.n && i < 200; i++) {
       const oc_mb_step *s = &v.step[i];
       char pk[64];
       if (s->len == 1) snprintf(pk, sizeof pk, "packet %lld", (long long)s->item);

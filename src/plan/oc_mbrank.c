@@ -321,8 +321,7 @@ static int rk_hybrid(int64_t P, int64_t m, int64_t s, int64_t x, oc_mb_rank *r) 
   if (s > steps) s = steps;
   if (s < 0) s = 0;
   nch = (int64_t)1 << s;
-  nr = x < 2 * rem ? ((x & 1) ? x / 2 : -1) : x - rem;
-#define OLD(v) ((v) < rem ? 2 * (v) + 1 : (v) + rem)
+  nr = oc_rp_newrank(x, rem);
   if (x < 2 * rem)
     e = (x & 1) ? mr_push_full(r, OC_MB_RECV, x - 1, 0, m, 0, -1)
                 : mr_push_full(r, OC_MB_SEND, x + 1, 0, m, 0, -1);
@@ -330,21 +329,20 @@ static int rk_hybrid(int64_t P, int64_t m, int64_t s, int64_t x, oc_mb_rank *r) 
     int64_t a, b, mid;
     oc_rp_raben_range(nr, k, nch, &a, &b);
     mid = a + (b - a) / 2;
-    e = (nr & mask) ? rk_swap(r, OLD(nr ^ mask), m, nch, a, mid, mid, b, 0)
-                    : rk_swap(r, OLD(nr ^ mask), m, nch, mid, b, a, mid, 0);
+    e = (nr & mask) ? rk_swap(r, oc_rp_oldrank(nr ^ mask, rem), m, nch, a, mid, mid, b, 0)
+                    : rk_swap(r, oc_rp_oldrank(nr ^ mask, rem), m, nch, mid, b, a, mid, 0);
   }
   for (int64_t mask = nch; nr >= 0 && mask < pof2 && e == OC_OK; mask *= 2) {
     int64_t a, b;
     oc_rp_raben_range(nr, s, nch, &a, &b);
-    e = rk_swap(r, OLD(nr ^ mask), m, nch, a, b, a, b, 0);
+    e = rk_swap(r, oc_rp_oldrank(nr ^ mask, rem), m, nch, a, b, a, b, 0);
   }
   for (int64_t k = s, mask = nch / 2; nr >= 0 && mask >= 1 && e == OC_OK; k--, mask /= 2) {
     int64_t a, b, pa, pb;
     oc_rp_raben_range(nr, k, nch, &a, &b);
     oc_rp_raben_range(nr ^ mask, k, nch, &pa, &pb);
-    e = rk_swap(r, OLD(nr ^ mask), m, nch, a, b, pa, pb, 1);
+    e = rk_swap(r, oc_rp_oldrank(nr ^ mask, rem), m, nch, a, b, pa, pb, 1);
   }
-#undef OLD
   if (e == OC_OK && x < 2 * rem)
     e = (x & 1) ? mr_push_full(r, OC_MB_SEND, x - 1, 0, m, 1, -1)
                 : mr_push_full(r, OC_MB_RECV, x + 1, 0, m, 1, -1);

@@ -474,10 +474,7 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
     return oc_allreduce_vector_time(p, m, time);
   if (cfg->family == OC_MR_CIRCULANT) {
     int64_t lb;
-    oc_sched_init(&tmp);
-    e = oc_allreduce_vector(p, m, out != NULL ? out : &tmp, time, &lb);
-    oc_sched_free(&tmp);
-    return e;
+    return oc_allreduce_vector(p, m, out, time, &lb);
   }
   oc_sched_init(&tmp);
   if ((e = oc_mreduce_prog(p, root, m, cfg, &b)) == OC_OK)

@@ -266,6 +266,10 @@ int64_t oc_rp_chunk_lo(int64_t m, int64_t n, int64_t c);
 /* the chunks [*lo, *hi) of n that new rank nr holds after s steps of
  * recursive halving (oc_rp_hybrid; the per-rank views use it too) */
 void oc_rp_raben_range(int64_t nr, int64_t s, int64_t n, int64_t *lo, int64_t *hi);
+/* the fold of the ranks below 2 rem (even into odd): r's new rank, -1 for
+ * the even ones that sit out; and back */
+int64_t oc_rp_newrank(int64_t r, int64_t rem);
+int64_t oc_rp_oldrank(int64_t nr, int64_t rem);
 /* the reduce shapes, to root; seg packets a segment (the trees; <= 0: the
  * whole vector).  The values are those of oc_mred_lib (plan.h). */
 typedef enum oc_rp_red {

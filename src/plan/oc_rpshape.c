@@ -57,11 +57,11 @@ int64_t oc_rp_chunk_lo(int64_t m, int64_t n, int64_t c) {
 
 /* the fold of the ranks below 2 rem (even into odd) and its inverse; new
  * rank of r, or -1 for the even ones that sit out */
-static int64_t newrank(int64_t r, int64_t rem) {
+int64_t oc_rp_newrank(int64_t r, int64_t rem) {
   if (r < 2 * rem) return (r & 1) ? r / 2 : -1;
   return r - rem;
 }
-static int64_t oldrank(int64_t nr, int64_t rem) {
+int64_t oc_rp_oldrank(int64_t nr, int64_t rem) {
   return nr < rem ? 2 * nr + 1 : nr + rem;
 }
 
@@ -81,8 +81,8 @@ static void prog_rd(oc_rprog *b) {
   fold_in(b, rem);
   for (int64_t mask = 1; mask < pof2; mask *= 2) {
     for (int64_t r = 0; r < b->P; r++) {
-      int64_t nr = newrank(r, rem);
-      if (nr >= 0) oc_rp_xfer_range(b, r, oldrank(nr ^ mask, rem), 0, b->m, 0);
+      int64_t nr = oc_rp_newrank(r, rem);
+      if (nr >= 0) oc_rp_xfer_range(b, r, oc_rp_oldrank(nr ^ mask, rem), 0, b->m, 0);
     }
     oc_rp_step(b);
   }
@@ -137,8 +137,8 @@ static void halve(oc_rprog *b, int64_t pof2, int64_t rem, int64_t s, int64_t nch
       int64_t a, e, mid;
       oc_rp_raben_range(nr, k, nch, &a, &e);
       mid = a + (e - a) / 2;
-      if (nr & mask) xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), nch, a, mid, 0);
-      else xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), nch, mid, e, 0);
+      if (nr & mask) xfer_chunks(b, oc_rp_oldrank(nr, rem), oc_rp_oldrank(nr ^ mask, rem), nch, a, mid, 0);
+      else xfer_chunks(b, oc_rp_oldrank(nr, rem), oc_rp_oldrank(nr ^ mask, rem), nch, mid, e, 0);
     }
     oc_rp_step(b);
   }
@@ -151,7 +151,7 @@ static void double_back(oc_rprog *b, int64_t pof2, int64_t rem, int64_t s, int64
     for (int64_t nr = 0; nr < pof2; nr++) {
       int64_t a, e;
       oc_rp_raben_range(nr, k, nch, &a, &e);
-      xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), nch, a, e, 1);
+      xfer_chunks(b, oc_rp_oldrank(nr, rem), oc_rp_oldrank(nr ^ mask, rem), nch, a, e, 1);
     }
     oc_rp_step(b);
   }
@@ -219,7 +219,7 @@ void oc_rp_hybrid(oc_rprog *b, int64_t s) {
     for (int64_t nr = 0; nr < pof2; nr++) {
       int64_t a, e;
       oc_rp_raben_range(nr, s, nch, &a, &e);
-      xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), nch, a, e, 0);
+      xfer_chunks(b, oc_rp_oldrank(nr, rem), oc_rp_oldrank(nr ^ mask, rem), nch, a, e, 0);
     }
     oc_rp_step(b);
   }
@@ -364,15 +364,15 @@ static void prog_tree_reduce(oc_rprog *b, int64_t root, oc_lp_shape shape, int64
 static void prog_raben_reduce(oc_rprog *b, int64_t root) {
   int64_t pof2, rem, steps = halving(b, &pof2, &rem);
   int64_t tgt, via;
-  tgt = newrank(root, rem);
-  if (tgt < 0) tgt = newrank(root + 1, rem); /* the root sat out: its partner */
-  via = oldrank(tgt, rem);
+  tgt = oc_rp_newrank(root, rem);
+  if (tgt < 0) tgt = oc_rp_newrank(root + 1, rem); /* the root sat out: its partner */
+  via = oc_rp_oldrank(tgt, rem);
   for (int64_t s = steps, mask = pof2 / 2; mask >= 1; s--, mask /= 2) {
     for (int64_t nr = 0; nr < pof2; nr++) {
       int64_t x = nr ^ tgt, a, e;
       if ((x & ~(2 * mask - 1)) != 0 || !(x & mask)) continue; /* not a sender now */
       oc_rp_raben_range(nr, s, pof2, &a, &e);
-      xfer_chunks(b, oldrank(nr, rem), oldrank(nr ^ mask, rem), pof2, a, e, 1);
+      xfer_chunks(b, oc_rp_oldrank(nr, rem), oc_rp_oldrank(nr ^ mask, rem), pof2, a, e, 1);
     }
     oc_rp_step(b);
   }
