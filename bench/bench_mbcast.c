@@ -11,6 +11,10 @@
  *   ./build/bench_mbcast rarest E the same for rarest-first (oc_lp_rarest:
  *                                its list schedule, then the simulator),
  *                                m = 16 packets one a segment, P = 2^E / 16
+ *   ./build/bench_mbcast circulant E  the same for circulant-bcast (2 streams,
+ *                                its slots, P = 65536), after the time of its
+ *                                periodic receive schedule alone
+ *                                (oc_mb_circ_ok) at P = 2^16 and 2^20
  * Figures: docs/BENCHMARKS.md. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +23,7 @@
 
 #include "bench.h"
 #include "optcast.h"
+#include "plan/oc_plan.h"
 
 static int bench_rank(void) {
   static const oc_mbcast_alg algs[] = {OC_MB_CHAIN, OC_MB_BINOMIAL, OC_MB_TWOTREE,
@@ -73,7 +78,7 @@ static int bench_rank(void) {
   return 0;
 }
 
-static int bench_scale(int e, int rarest) {
+static int bench_scale(int e, int rarest, int circ) {
   oc_params p;
   oc_mbcast_info c;
   oc_sched s;
@@ -83,9 +88,9 @@ static int bench_scale(int e, int rarest) {
   double t0, t1, t2;
   if (e < 17 || e > 26 || oc_params_logp(&p, P, 6, 2, 4) != OC_OK) return 2;
   memset(&c, 0, sizeof c);
-  c.alg = rarest ? OC_MB_RAREST : OC_MB_MULTITREE;
+  c.alg = rarest ? OC_MB_RAREST : circ ? OC_MB_CIRCULANT : OC_MB_MULTITREE;
   c.seg = 1;
-  c.degree = rarest ? 0 : 4;
+  c.degree = rarest ? 0 : circ ? 2 : 4;
   oc_sched_init(&s);
   t0 = now_ns();
   if (oc_mbcast_run(&p, 0, m, &c, &s, &t) != OC_OK) return 1;
@@ -101,11 +106,27 @@ static int bench_scale(int e, int rarest) {
 
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "rank") == 0) return bench_rank();
-  if (argc >= 3 && (strcmp(argv[1], "scale") == 0 || strcmp(argv[1], "rarest") == 0)) {
+  if (argc >= 3 && strcmp(argv[1], "circulant") == 0) {
+    printf("| P | receive schedule (s, median of 3) |\n| ---: | ---: |\n");
+    for (int e = 16; e <= 20; e += 4) {
+      double ns[3];
+      for (int i = 0; i < 3; i++) {
+        double t0 = now_ns();
+        if (oc_mb_circ_ok((int64_t)1 << e) != OC_OK) return 1;
+        ns[i] = now_ns() - t0;
+      }
+      qsort(ns, 3, sizeof ns[0], cmpd);
+      printf("| 2^%d | %.3f |\n", e, ns[1] * 1e-9);
+    }
+    printf("\n");
+  }
+  if (argc >= 3 && (strcmp(argv[1], "scale") == 0 || strcmp(argv[1], "rarest") == 0 ||
+                    strcmp(argv[1], "circulant") == 0)) {
     printf("| P m | P | m | messages | simulate (s) | verify (s) | peak memory (GiB) |\n"
            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-    return bench_scale(atoi(argv[2]), strcmp(argv[1], "rarest") == 0);
+    return bench_scale(atoi(argv[2]), strcmp(argv[1], "rarest") == 0,
+                       strcmp(argv[1], "circulant") == 0);
   }
-  fprintf(stderr, "usage: bench_mbcast rank | scale E | rarest E (17 <= E <= 26)\n");
+  fprintf(stderr, "usage: bench_mbcast rank | scale E | rarest E | circulant E (17 <= E <= 26)\n");
   return 2;
 }

@@ -126,6 +126,7 @@
   X(mbcast_rank_views)                                                         \
   X(mbcast_bounded)                                                            \
   X(mbcast_rarest)                                                             \
+  X(mbcast_circulant)                                                          \
   X(mreduce_random)                                                            \
   X(mreduce_never_slower)                                                      \
   X(mreduce_mutants)                                                           \

@@ -3,6 +3,7 @@
  * simulator's time, nothing beats the lower bound, the chosen schedule is
  * never slower than any MPI-library row of `optcast compare bcast`, and
  * damaged schedules are rejected. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,19 @@ void test_mbcast_random(void) {
           CHECK_EQ(oc_mbcast_run(&p, root, m, &c, NULL, &t), p.P == 1 ? OC_OK : OC_EINVAL);
           oc_sched_free(&s);
           continue;
+        }
+        if (a == OC_MB_CIRCULANT) { /* segments of at most 16; stream counts with slots */
+          int64_t ns[OC_LP_CIRC_STREAMS], nn;
+          c.seg = test_range(1, m < OC_LP_CIRC_SEG ? m : OC_LP_CIRC_SEG);
+          nn = oc_lp_circ_streams(&p, c.seg, ns, NULL);
+          c.degree = nn > 0 ? (test_range(0, 1) ? ns[test_range(0, nn - 1)] : 0) : 1;
+          /* no periodic schedule for this P, or no slots for such segments (a
+           * segment's own packets would overlap its receptions) */
+          if (p.P > 1 && (oc_mb_circ_ok(p.P) != OC_OK || nn == 0)) {
+            CHECK_EQ(oc_mbcast_run(&p, root, m, &c, &s, &t), OC_ERANGE);
+            oc_sched_free(&s);
+            continue;
+          }
         }
         CHECK_OK(oc_mbcast_run(&p, root, m, &c, &s, &t));
       }
@@ -128,6 +142,7 @@ void test_mbcast_mutants(void) {
     oc_sched s;
     oc_verdict v;
     oc_mbcast_info info;
+    oc_mbcast_alg alg;
     int64_t m, root;
     size_t i, n;
     test_rand_logp(&p, 40);
@@ -135,8 +150,9 @@ void test_mbcast_mutants(void) {
     m = test_range(2, 12);
     root = test_range(0, p.P - 1);
     oc_sched_init(&s);
-    CHECK_OK(oc_mbcast_plan(&p, root, m, (oc_mbcast_alg)test_range(-1, OC_MB_COUNT - 1), &s,
-                            &info));
+    alg = (oc_mbcast_alg)test_range(-1, OC_MB_COUNT - 1);
+    if (alg == OC_MB_CIRCULANT && oc_mb_circ_ok(p.P) != OC_OK) alg = OC_MB_BEST; /* none for P */
+    CHECK_OK(oc_mbcast_plan(&p, root, m, alg, &s, &info));
     n = s.n;
     i = (size_t)test_range(0, (int64_t)n - 1);
     switch (it % 3) {
@@ -345,7 +361,8 @@ void test_mbcast_rank_views(void) {
   static const oc_mbcast_alg ALGS[] = {OC_MB_KARP,     OC_MB_CHAIN,   OC_MB_BINARY,
                                        OC_MB_BINOMIAL, OC_MB_TWOTREE, OC_MB_MULTITREE,
                                        OC_MB_RAREST,   OC_MB_SPLIT,   OC_MB_SCATTER_RD,
-                                       OC_MB_SCATTER_RING};
+                                       OC_MB_SCATTER_RING, OC_MB_CIRCULANT};
+  const int nalg = (int)(sizeof ALGS / sizeof ALGS[0]);
   int rounds = test_sweep() ? 3000 : 300, executed = 0;
   for (int it = 0; it < rounds; it++) {
     oc_params p;
@@ -357,12 +374,18 @@ void test_mbcast_rank_views(void) {
     m = test_range(1, 12);
     root = test_range(0, p.P - 1);
     memset(&c, 0, sizeof c);
-    c.alg = ALGS[it % 10];
+    c.alg = ALGS[it % nalg];
     c.seg = test_range(0, m);
     c.degree = p.P > 2 ? test_range(2, p.P - 1 < 64 ? p.P - 1 : 64) : 2;
     c.pace = test_range(0, 1) ? 2 * p.o : 0;
     c.send_first = (int)test_range(0, 1);
     if (c.alg == OC_MB_MULTITREE && p.P < 3) continue;
+    if (c.alg == OC_MB_CIRCULANT) { /* where it exists: its best rate, short segments */
+      int64_t ns[OC_LP_CIRC_STREAMS];
+      c.degree = 0;
+      c.seg = test_range(1, m < 4 ? m : 4);
+      if (oc_mb_circ_ok(p.P) != OC_OK || oc_lp_circ_streams(&p, c.seg, ns, NULL) == 0) continue;
+    }
     oc_sched_init(&s);
     CHECK_OK(oc_mbcast_run(&p, root, m, &c, &s, &t));
     memset(&view, 0, sizeof view);
@@ -501,4 +524,101 @@ void test_mbcast_rarest(void) {
     c.seg = 2; /* segments, not packets, count */
     CHECK_OK(oc_mbcast_run(&p, 0, 2 * OC_LP_RAREST_MAX, &c, NULL, &t));
   }
+}
+
+/* The circulant's periodic receive schedule, checked without the code that
+ * built it: every relative rank r != 0 takes one residue in each of the q
+ * slots (a bijection), the round offset agrees with the slot (delta = k - rho
+ * mod q), and its sender in that slot, r - s_k, is the root or has the
+ * residue at a smaller offset.  Returns the largest offset, -1 when a rule
+ * fails. */
+static int64_t circ_check(int64_t P, int q, const int64_t *s, const uint8_t *dl,
+                          const uint8_t *rh) {
+  int64_t worst = 0;
+  for (int64_t r = 1; r < P; r++) {
+    unsigned seen = 0;
+    for (int k = 0; k < q; k++) {
+      int rho = rh[r * q + k];
+      int64_t f = ((r - s[k]) % P + P) % P, d;
+      if (rho >= q || (seen >> rho & 1u)) return -1;
+      seen |= 1u << rho;
+      d = dl[r * q + rho];
+      if ((d - (k - rho)) % q != 0) return -1;
+      if (f != 0 && dl[f * q + rho] >= d) return -1;
+      if (d > worst) worst = d;
+    }
+  }
+  return worst;
+}
+
+void test_mbcast_circulant(void) {
+  static const int64_t PS[] = {2, 3, 4, 6, 7, 8, 14, 15, 16, 31, 32, 63, 64, 127, 128, 256, 1024};
+  int rounds = test_sweep() ? 3000 : (test_valgrind() ? 40 : 300), offered = 0;
+  for (size_t i = 0; i < sizeof PS / sizeof PS[0]; i++) { /* the schedules themselves */
+    int64_t P = PS[i], s[64], worst;
+    int q = oc_lp_circ_skips(P, s);
+    uint8_t *dl = (uint8_t *)malloc((size_t)(P * q)), *rh = (uint8_t *)malloc((size_t)(P * q));
+    CHECK(s[0] == 1 && s[q] == P);
+    if (dl == NULL || rh == NULL) {
+      free(dl);
+      free(rh);
+      CHECK(!"out of memory");
+      return;
+    }
+    CHECK_OK(oc_lp_circ_assign(P, q, s, dl, rh));
+    worst = circ_check(P, q, s, dl, rh);
+    CHECK(worst >= 0);
+    /* P a power of two: at most one round more than Traff's q - 1 */
+    if ((P & (P - 1)) == 0) CHECK(worst <= q);
+    if (P > 2) { /* planted mistakes: an offset too small for the sender, a slot twice */
+      int64_t r = 1 + (P - 1) / 2;
+      uint8_t keep = dl[r * q + rh[r * q]];
+      int64_t f = ((r - s[0]) % P + P) % P;
+      if (f != 0) {
+        dl[r * q + rh[r * q]] = dl[f * q + rh[r * q]];
+        CHECK_EQ(circ_check(P, q, s, dl, rh), -1);
+      }
+      dl[r * q + rh[r * q]] = keep;
+      if (q > 1) {
+        uint8_t k1 = rh[r * q + 1];
+        rh[r * q + 1] = rh[r * q];
+        CHECK_EQ(circ_check(P, q, s, dl, rh), -1);
+        rh[r * q + 1] = k1;
+      }
+      CHECK(circ_check(P, q, s, dl, rh) == worst);
+    }
+    free(dl);
+    free(rh);
+  }
+  CHECK_EQ(oc_mb_circ_ok(10), OC_ERANGE); /* no schedule found for P = 10: not offered */
+  for (int it = 0; it < rounds; it++) { /* the broadcasts, every stream count */
+    oc_params p;
+    int64_t m = test_range(1, 40), root, lb, ns[OC_LP_CIRC_STREAMS], nn, seg;
+    test_rand_logp(&p, 20);
+    p.P = PS[test_range(0, 16)];
+    root = test_range(0, p.P - 1);
+    seg = test_range(1, m < 4 ? m : 4);
+    nn = oc_lp_circ_streams(&p, seg, ns, NULL);
+    CHECK(nn >= 0);
+    CHECK_OK(oc_mbcast_bound(&p, m, &lb, NULL));
+    for (int64_t k = 0; k < nn; k++) {
+      oc_mbcast_info c;
+      oc_sched sc;
+      oc_verdict v;
+      int64_t t;
+      memset(&c, 0, sizeof c);
+      c.alg = OC_MB_CIRCULANT;
+      c.seg = seg;
+      c.degree = ns[k];
+      oc_sched_init(&sc);
+      CHECK_OK(oc_mbcast_run(&p, root, m, &c, &sc, &t));
+      CHECK_OK(oc_verify_bcast(&p, root, m, &sc, &v));
+      if (!v.ok || v.time != t) fail_params(__LINE__, "circulant", &p, root, m, t, v.time);
+      if (t < lb) fail_params(__LINE__, "circulant below the bound", &p, root, m, t, lb);
+      if (k > 0 && ns[k] <= ns[k - 1]) fail_params(__LINE__, "stream counts", &p, root, m, ns[k], ns[k - 1]);
+      oc_sched_free(&sc);
+      offered++;
+    }
+  }
+  CHECK(offered > rounds / 2);
 }

@@ -67,11 +67,25 @@ void test_mreduce_random(void) {
       c.red.seg = test_range(0, m);
       c.red.degree = p.P > 2 ? test_range(2, p.P - 1) : 2;
       if (a == OC_MB_MULTITREE && p.P < 3) continue;
+      if (a == OC_MB_CIRCULANT) { /* where P has a schedule; a few streams, short segments */
+        int64_t ns[OC_LP_CIRC_STREAMS];
+        c.red.seg = test_range(1, m < OC_LP_CIRC_SEG ? m : OC_LP_CIRC_SEG);
+        c.red.degree = 0; /* its best rate */
+        if (oc_mb_circ_ok(p.P) != OC_OK || oc_lp_circ_streams(&p, c.red.seg, ns, NULL) == 0) continue;
+      }
       check_run(&p, root, m, &c, lb, oc_mbcast_alg_name((oc_mbcast_alg)a));
       c.bc.alg = (oc_mbcast_alg)test_range(0, OC_MB_COUNT - 1);
       c.bc.seg = test_range(0, m);
       c.bc.degree = c.red.degree;
       if (c.bc.alg == OC_MB_MULTITREE && p.P < 3) c.bc.alg = OC_MB_CHAIN;
+      if (c.bc.alg == OC_MB_MULTITREE && c.bc.degree < 2) c.bc.degree = 2;
+      if (c.bc.alg == OC_MB_CIRCULANT) {
+        int64_t ns[OC_LP_CIRC_STREAMS];
+        c.bc.degree = 0;
+        c.bc.seg = 1;
+        if (oc_mb_circ_ok(p.P) != OC_OK || oc_lp_circ_streams(&p, 1, ns, NULL) == 0)
+          c.bc.alg = OC_MB_CHAIN;
+      }
       c.flip = (int)test_range(0, 1);
       check_run(&p, -1, m, &c, alb, "allreduce: reversed + broadcast");
     }

@@ -100,6 +100,7 @@ typedef enum oc_mbcast_alg {
   OC_MB_SCATTER_RD,
   OC_MB_SCATTER_RING,
   OC_MB_RAREST,
+  OC_MB_CIRCULANT,
   OC_MB_COUNT,
   OC_MB_BEST = -1 /* oc_mbcast_plan: the fastest of all */
 } oc_mbcast_alg;
@@ -113,7 +114,8 @@ typedef enum oc_mbcast_alg {
 typedef struct oc_mbcast_info {
   oc_mbcast_alg alg;        /* the construction chosen                      */
   int64_t seg;              /* its segment size in packets                  */
-  int64_t degree;           /* MULTITREE: the number of trees (else 0)      */
+  int64_t degree;           /* MULTITREE: the number of trees; CIRCULANT:
+                               the number of streams (else 0)              */
   int64_t pace;             /* the root releases packet i at i * pace (0:
                                all at once; see oc_mbcast.c)                 */
   int send_first;           /* the simulator's policy: 1 a processor's ready

@@ -73,7 +73,8 @@ typedef struct oc_result {
                                oc_kport_alg - for BEST the winner); -1 for
                                problems with one algorithm                  */
   int64_t degree;           /* kbcast DTREE: the tree's degree; bcast of m
-                               packets, multi-tree: the number of trees      */
+                               packets, multi-tree: the number of trees;
+                               circulant: the number of streams              */
   int64_t segment;          /* bcast of m packets: packets per segment       */
   char choice[160];         /* reduce, allreduce of m packets: the chosen
                                construction in words (oc_mreduce_describe) */

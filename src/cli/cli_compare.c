@@ -200,7 +200,9 @@ static int lib_row(const oc_params *p, int64_t root, int64_t m,
 /* "multi-tree (3 trees) in segments of 2", "karp (optimal)" and the like */
 void cli_mbcast_describe(const oc_mbcast_info *info, int64_t m, char *buf, size_t n) {
   char deg[32] = "";
-  if (info->degree > 0) snprintf(deg, sizeof deg, " (%lld trees)", (long long)info->degree);
+  if (info->degree > 0)
+    snprintf(deg, sizeof deg, " (%lld %s)", (long long)info->degree,
+             info->alg != OC_MB_CIRCULANT ? "trees" : info->degree == 1 ? "stream" : "streams");
   if (info->seg >= m)
     snprintf(buf, n, "%s%s%s", oc_mbcast_alg_name(info->alg), deg,
              m == 1 && info->alg == OC_MB_KARP ? " (optimal)" : " (whole message)");

@@ -219,8 +219,14 @@ static void lp_json_extra(FILE *f, const cli *c, const cli_res *r) {
   if (vec(c)) { /* the choice and why */
     fprintf(f, ",\"choice\":{\"construction\":\"%s\",\"segment\":%lld,\"trees\":",
             is(c, P_BCAST) ? r->alg : r->mb.algorithm, (long long)r->mb.segment);
-    if (r->mb.degree > 0) fprintf(f, "%lld", (long long)r->mb.degree);
-    else fputs("null", f);
+    {
+      int circ = strcmp(is(c, P_BCAST) ? r->alg : r->mb.algorithm, "circulant-bcast") == 0;
+      if (r->mb.degree > 0 && !circ) fprintf(f, "%lld", (long long)r->mb.degree);
+      else fputs("null", f);
+      fputs(",\"streams\":", f);
+      if (r->mb.degree > 0 && circ) fprintf(f, "%lld", (long long)r->mb.degree);
+      else fputs("null", f);
+    }
     if (r->mb.runner_up != NULL)
       fprintf(f, ",\"runner_up\":\"%s\",\"runner_up_time\":%lld", r->mb.runner_up,
               (long long)r->mb.runner_up_time);
@@ -296,7 +302,9 @@ static void lp_text_plan(const cli *c, const cli_res *r) {
   }
   if (is(c, P_BCAST) && c->items > 1) {
     printf("construction %s", r->alg);
-    if (r->mb.degree > 0) printf(" (%lld trees)", (long long)r->mb.degree);
+    if (r->mb.degree > 0)
+      printf(" (%lld %s)", (long long)r->mb.degree,
+             strcmp(r->alg, "circulant-bcast") != 0 ? "trees" : r->mb.degree == 1 ? "stream" : "streams");
     printf(" in segments of %lld packet%s", (long long)r->mb.segment,
            r->mb.segment == 1 ? "" : "s");
     if (r->mb.runner_up != NULL)

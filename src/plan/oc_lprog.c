@@ -44,6 +44,7 @@ void oc_lprog_free(oc_lprog *b) {
   free(b->op);
   free(b->off);
   free(b->src);
+  free(b->at);
   memset(b, 0, sizeof *b);
 }
 
@@ -53,6 +54,7 @@ void oc_lprog_begin(oc_lprog *b, int64_t v) { b->off[oc_lp_act(b, v)] = b->n; }
  * by rank (a no-op when the root is 0). */
 int oc_lprog_finish(oc_lprog *b) {
   oc_lp_op *sorted;
+  int64_t *at = NULL;
   size_t *cnt, pos = 0;
   if (b->err) return b->err;
   if (b->root == 0) {
@@ -71,10 +73,20 @@ int oc_lprog_finish(oc_lprog *b) {
     size_t end = (v + 1 < b->P) ? b->off[oc_lp_act(b, v + 1)] : b->n;
     cnt[q] = end - b->off[q];
   }
+  if (b->at != NULL && (at = (int64_t *)malloc((b->n + 1) * sizeof *at)) == NULL) {
+    free(sorted);
+    free(cnt);
+    return OC_ENOMEM;
+  }
   for (int64_t q = 0; q < b->P; q++) {
     if (cnt[q] > 0) memcpy(sorted + pos, b->op + b->off[q], cnt[q] * sizeof *sorted);
+    if (cnt[q] > 0 && at != NULL) memcpy(at + pos, b->at + b->off[q], cnt[q] * sizeof *at);
     b->off[q] = pos;
     pos += cnt[q];
+  }
+  if (at != NULL) {
+    free(b->at);
+    b->at = at;
   }
   b->off[b->P] = pos;
   free(cnt);
@@ -101,15 +113,30 @@ void oc_lp_emit(oc_lprog *b, int64_t dst_rel, int64_t item, int64_t len) {
       return;
     }
     b->op = x;
+    if (b->timed) {
+      int64_t *y = (int64_t *)realloc(b->at, nc * sizeof *y);
+      if (y == NULL) {
+        b->err = OC_ENOMEM;
+        return;
+      }
+      b->at = y;
+    }
     b->cap = nc;
   }
   b->op[b->n].dst = oc_lp_act(b, dst_rel);
   b->op[b->n].item = item;
   b->op[b->n].len = len;
+  if (b->timed) b->at[b->n] = 0;
   b->n++;
 }
 
 /* segment j of [lo, hi) in pieces of seg packets (seg <= 0: one piece) */
+void oc_lp_emit_at(oc_lprog *b, int64_t dst_rel, int64_t item, int64_t len, int64_t t) {
+  size_t n = b->n;
+  oc_lp_emit(b, dst_rel, item, len);
+  if (b->n > n && b->timed) b->at[n] = t;
+}
+
 int64_t oc_lp_nsegs(int64_t lo, int64_t hi, int64_t seg) {
   if (hi <= lo) return 0;
   if (seg <= 0) return 1;
@@ -251,8 +278,10 @@ static void lp_sim_free(lp_sim *s) {
 static void lp_arm(lp_sim *s, const oc_lprog *b, lp_heap *hp, int64_t q, int64_t now) {
   if (s->head[q] >= b->off[q + 1]) return;
   if (head_ready(s, b, q)) {
+    int64_t key = oc_max64(now, s->ready[q]);
+    if (b->at != NULL) key = oc_max64(key, b->at[s->head[q]]);
     s->waiting[q] = 0;
-    heap_push(hp, oc_max64(now, s->ready[q]), q);
+    heap_push(hp, key, q);
   } else {
     s->waiting[q] = 1;
   }

@@ -544,3 +544,194 @@ int oc_lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg) { return lp_rares
 int oc_lp_rarest_spread(oc_lprog *b, const oc_params *p, int64_t seg) {
   return lp_rarest(b, p, seg, 1);
 }
+
+/* ---- circulant broadcast ---------------------------------------------------------
+ * The communication pattern of Traff's round-optimal broadcast (arXiv
+ * 2312.11236): q = ceil(log2 P) skips, s_q = P and s_k = ceil(s_{k+1} / 2) (so
+ * s_0 = 1); in round j every relative rank r receives from r - s_{j mod q}
+ * and sends to r + s_{j mod q} (mod P).  The blocks (segments) are received
+ * periodically: r receives block b in round b + delta_r(b mod q), in the slot
+ * (b + delta) mod q, one residue per slot, and its sender in that slot must
+ * hold the block a round earlier (delta of the sender < delta of r, or the
+ * sender is the root).  Traff computes such a schedule per rank in O(log P);
+ * ours comes from a greedy of our own, checked as it is built: for delta = 0,
+ * 1, ... every rank takes, in every free slot k, the residue k - delta when its
+ * sender in slot k already has it.  It finishes with delta <= q for P a power
+ * of two and a few others and may need more rounds or not finish elsewhere;
+ * where it does not finish within OC_LP_CIRC_DELTA_MAX the construction is
+ * not offered (OC_ERANGE).  A stream of n blocks then takes n - 1 plus the
+ * spread of the deltas rounds (the residues are rotated by the offset that
+ * makes it least).  In LogP a round is about L + 2o long, so ns interleaved
+ * streams (segment j in stream j mod ns) keep a processor sending every
+ * max(g, 2o): the simulator times the programs as for every construction. */
+#define OC_LP_CIRC_DELTA_MAX 4 /* times q */
+
+int oc_lp_circ_skips(int64_t P, int64_t *s) {
+  int q = 0;
+  while (((int64_t)1 << q) < P) q++;
+  s[q] = P;
+  for (int k = q - 1; k >= 0; k--) s[k] = (s[k + 1] + 1) / 2;
+  return q;
+}
+
+int oc_lp_circ_assign(int64_t P, int q, const int64_t *s, uint8_t *dl, uint8_t *rh) {
+  int64_t left = (P - 1) * q;
+  int dmax = OC_LP_CIRC_DELTA_MAX * q;
+  memset(dl, 0xff, (size_t)(P * q));
+  memset(rh, 0xff, (size_t)(P * q));
+  for (int d = 0; d <= dmax && left > 0; d++)
+    for (int64_t r = 1; r < P; r++)
+      for (int k = 0; k < q; k++) {
+        int rho = ((k - d) % q + q) % q;
+        int64_t f = (r - s[k] % P + P) % P;
+        if (rh[r * q + k] != 0xff || dl[r * q + rho] != 0xff) continue;
+        if (f != 0 && !(dl[f * q + rho] != 0xff && dl[f * q + rho] < d)) continue;
+        dl[r * q + rho] = (uint8_t)d;
+        rh[r * q + k] = (uint8_t)rho;
+        left--;
+      }
+  return left == 0 ? OC_OK : OC_ERANGE;
+}
+
+/* Slots for ns streams of segments of s packets: phases ph[0..ns) in a round
+ * of D.  A segment sent at phase f keeps its sender busy o at f + iG and its
+ * receiver at f + o + L + iG (i < s, mod D); its sender's next send starts sG
+ * later, its receiver's next reception sG later; it is usable h + (s-1)G
+ * after f, so D >= h + (s-1)G lets a block received in one round go on in the
+ * next.  Every processor sends and receives in every phase, so two phases f
+ * and c may share a round only when their difference x = f - c (mod D) keeps
+ * all of that apart, which is a set of allowed x (ok[]) for each D; a phase
+ * also has to keep its own send and reception apart.  For each D from the
+ * least conceivable up the phases are placed greedily (0, then the least that
+ * fits); the first D that takes ns of them is returned (-1: none up to the
+ * least + 2(h + sG), or s > OC_LP_CIRC_SEG).  Work O(D (ns + s o)) a D. */
+static int64_t lp_mod(int64_t x, int64_t D) { return ((x % D) + D) % D; }
+static void lp_forbid(unsigned char *ok, int64_t D, int64_t at, int64_t w) {
+  for (int64_t y = -w + 1; y < w; y++) ok[lp_mod(at + y, D)] = 0; /* |x - at| < w */
+}
+static int64_t lp_circ_slots(const oc_params *p, int64_t s, int64_t ns, int64_t *ph) {
+  int64_t G = oc_max64(p->g, p->o), o = p->o, L = p->L, h = L + 2 * o, sg = s * G;
+  int64_t dlo = oc_max64(h + (s - 1) * G, ns * oc_max64(sg, 2 * o * s)), D;
+  unsigned char *ok;
+  if (s < 1 || s > OC_LP_CIRC_SEG || ns < 1 || ns > OC_LP_CIRC_STREAMS) return -1;
+  int64_t dhi = dlo + 2 * (h + sg);
+  if ((ok = (unsigned char *)malloc((size_t)(dhi + 1))) == NULL) return -2;
+  for (D = dlo; D <= dhi; D++) {
+    int64_t n = 0, self = 1;
+    memset(ok, 1, (size_t)D);
+    lp_forbid(ok, D, 0, sg); /* sends sG apart; receptions the same */
+    for (int64_t a = -(s - 1); a <= s - 1 && o > 0; a++) {
+      lp_forbid(ok, D, a * G, o);                 /* overheads of the same kind */
+      lp_forbid(ok, D, a * G + o + L, o);         /* a send against a reception */
+      lp_forbid(ok, D, a * G - o - L, o);
+      if (lp_mod(a * G - o - L, D) < o || D - lp_mod(a * G - o - L, D) < o) self = 0;
+    }
+    if (!self) continue;
+    for (int64_t f = 0; f < D && n < ns; f++) {
+      int64_t i = 0;
+      while (i < n && ok[lp_mod(f - ph[i], D)]) i++;
+      if (i == n) ph[n++] = f;
+    }
+    if (n == ns) break;
+  }
+  free(ok);
+  return D <= dhi ? D : -1;
+}
+
+int64_t oc_lp_circ_streams(const oc_params *p, int64_t s, int64_t *ns, int64_t *D) {
+  int64_t ph[OC_LP_CIRC_STREAMS], bn = 0, bd = 0, G = oc_max64(p->g, p->o);
+  int64_t per = oc_max64(1, s * oc_max64(G, 2 * p->o)); /* a stream's least share of a round */
+  int64_t kmax = oc_min64(OC_LP_CIRC_STREAMS, (p->L + 2 * p->o + (s - 1) * G + per - 1) / per + 2);
+  int n = 0;
+  /* more streams than fill a round of h + (s-1)G at the best rate add nothing */
+  for (int64_t k = 1; k <= kmax; k++) {
+    int64_t d = lp_circ_slots(p, s, k, ph);
+    if (d == -2) return -1;
+    if (d < 0) continue;
+    if (bn == 0 || k * bd > bn * d) { /* a better rate than every fewer */
+      ns[n] = k;
+      if (D != NULL) D[n] = d;
+      n++;
+      bn = k;
+      bd = d;
+    }
+  }
+  return n;
+}
+
+/* the residue offset x of a stream of n blocks that makes its rounds fewest;
+ * its first round into *j0 and the number of rounds into *span */
+static int64_t lp_circ_offset(int64_t P, int q, const uint8_t *dl, int64_t n, int64_t *j0,
+                              int64_t *span) {
+  int64_t bx = 0, bs = -1;
+  for (int64_t x = 0; x < q; x++) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (int64_t r = 1; r < P; r++)
+      for (int64_t rho = 0; rho < q; rho++) {
+        int64_t b0 = ((rho - x) % q + q) % q, b1, dd = dl[r * q + rho];
+        if (b0 >= n) continue;
+        b1 = b0 + q * ((n - 1 - b0) / q);
+        lo = oc_min64(lo, b0 + x + dd);
+        hi = oc_max64(hi, b1 + x + dd);
+      }
+    if (lo > hi) lo = hi = 0;
+    if (bs < 0 || hi - lo + 1 < bs) {
+      bs = hi - lo + 1;
+      bx = x;
+      *j0 = lo;
+    }
+  }
+  *span = bs;
+  return bx;
+}
+
+int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg) {
+  int64_t P = b->P, K = oc_lp_nsegs(0, b->m, seg), s[64], x[OC_LP_CIRC_STREAMS],
+          j0[OC_LP_CIRC_STREAMS], span[OC_LP_CIRC_STREAMS], ph[OC_LP_CIRC_STREAMS], smax = 0, D;
+  uint8_t *dl, *rh;
+  int q, e;
+  int64_t ss = seg <= 0 ? b->m : oc_min64(seg, b->m), list[OC_LP_CIRC_STREAMS];
+  if (ns < 0 || ns > OC_LP_CIRC_STREAMS) return OC_EINVAL;
+  if (ns == 0) { /* the most packets a round */
+    int64_t n = oc_lp_circ_streams(p, ss, list, NULL);
+    if (n < 0) return OC_ENOMEM;
+    if (n == 0) return OC_ERANGE;
+    ns = list[n - 1];
+  }
+  if (P < 2) {
+    oc_lprog_begin(b, 0);
+    return OC_OK;
+  }
+  if ((D = lp_circ_slots(p, ss, ns, ph)) < 0) return D == -2 ? OC_ENOMEM : OC_ERANGE;
+  q = oc_lp_circ_skips(P, s);
+  dl = (uint8_t *)malloc((size_t)(P * q));
+  rh = (uint8_t *)malloc((size_t)(P * q));
+  if (dl == NULL || rh == NULL) {
+    free(dl);
+    free(rh);
+    return OC_ENOMEM;
+  }
+  if ((e = oc_lp_circ_assign(P, q, s, dl, rh)) != OC_OK) goto out;
+  for (int64_t t = 0; t < ns; t++) {
+    x[t] = lp_circ_offset(P, q, dl, (K - t + ns - 1) / ns, &j0[t], &span[t]);
+    smax = oc_max64(smax, span[t]);
+  }
+  b->timed = 1;
+  for (int64_t f = 0; f < P; f++) {
+    oc_lprog_begin(b, f);
+    for (int64_t jj = 0; jj < smax; jj++)
+      for (int64_t t = 0; t < ns; t++) {
+        int64_t n = (K - t + ns - 1) / ns, j = jj + j0[t], k = j % q, r = (f + s[k]) % P, bb, a, z;
+        if (jj >= span[t] || r == 0) continue;
+        bb = j - dl[r * q + rh[r * q + k]] - x[t];
+        if (bb < 0 || bb >= n) continue;
+        a = seg <= 0 ? 0 : (t + bb * ns) * seg;
+        z = seg <= 0 ? b->m : oc_min64(b->m, a + seg);
+        oc_lp_emit_at(b, r, a, z - a, oc_add_sat(oc_mul_sat(jj, D), ph[t]));
+      }
+  }
+out:
+  free(dl);
+  free(rh);
+  return e;
+}

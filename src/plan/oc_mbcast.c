@@ -26,6 +26,13 @@
  *              one segment: Karp's greedy tree, B(P); a few segments at
  *              large L against G: each keeps Karp's fan-out (measured in
  *              docs/algorithms/logp.md); at most OC_LP_RAREST_MAX segments
+ *   CIRCULANT  the communication pattern of Traff's circulant broadcast
+ *              (arXiv 2312.11236) with a periodic receive schedule of our own
+ *              (oc_lpshape.c), in ns interleaved streams on fixed slots:
+ *              about (ceil(k/ns) + q + c) D for k segments, q = ceil(log2 P),
+ *              D the slots' round (>= L + 2o, ns sends and receptions a
+ *              round), c <= 1 for P a power of two; offered where the
+ *              schedule is found (P = 2^q, 2^q - 1, 2^q - 2 and some others)
  * The simulator (oc_lprog.c) is the judge: the formulas only explain the
  * choice.  Where each wins, measured: docs/algorithms/logp.md.
  *
@@ -63,7 +70,7 @@
 
 static const char *const MB_NAMES[OC_MB_COUNT] = {
     "karp", "chain", "binary", "binomial", "two-tree", "multi-tree", "split-binary",
-    "scatter-rd", "scatter-ring", "rarest-first"};
+    "scatter-rd", "scatter-ring", "rarest-first", "circulant-bcast"};
 
 const char *oc_mbcast_alg_name(oc_mbcast_alg a) {
   return (a >= 0 && a < OC_MB_COUNT) ? MB_NAMES[a] : "?";
@@ -126,6 +133,7 @@ int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_i
   case OC_MB_SCATTER_RD: oc_lp_scatter_allgather(&b, 0); break;
   case OC_MB_SCATTER_RING: oc_lp_scatter_allgather(&b, 1); break;
   case OC_MB_RAREST: e = oc_lp_rarest(&b, p, seg); break;
+  case OC_MB_CIRCULANT: e = oc_lp_circulant(&b, p, degree, seg); break;
   default: e = OC_EINVAL; break;
   }
   if (e == OC_OK) e = oc_lprog_finish(&b);
@@ -145,17 +153,25 @@ static int mb_best_seg(const oc_params *p, int64_t root, int64_t m, oc_mbcast_al
     if (s == prev) break; /* (1 + 1) / 2 = 1: done */
     prev = s;
     if (a == OC_MB_MULTITREE && oc_lp_nsegs(0, m, s) < d) continue; /* trees unused */
+    if (a == OC_MB_CIRCULANT && (s > OC_LP_CIRC_SEG || oc_lp_nsegs(0, m, s) < d)) continue;
     /* the variants: pure greedy; sends first; sends first and paced */
     for (int k = 0; k < 3; k++) {
       oc_mbcast_info c;
       int64_t t;
       int e;
       if (k == 1 && p->o == 0) continue; /* no overheads: the same as greedy */
+      if (k > 0 && a == OC_MB_CIRCULANT) continue; /* its own slots */
       if (k == 2 && !(2 * p->o > G && s < m && mb_paced(a))) continue;
       memset(&c, 0, sizeof c);
       c.alg = a;
       c.seg = s;
       c.degree = d;
+      if (a == OC_MB_CIRCULANT && d == 0) { /* its best rate: say how many streams */
+        int64_t ns[OC_LP_CIRC_STREAMS], n = oc_lp_circ_streams(p, s, ns, NULL);
+        if (n < 0) return OC_ENOMEM;
+        if (n == 0) continue; /* no slots for such segments */
+        c.degree = ns[n - 1];
+      }
       c.send_first = k > 0;
       c.pace = k == 2 ? (a == OC_MB_BINARY ? 3 : 2) * p->o : 0;
       e = oc_mbcast_run(p, root, m, &c, NULL, &t);
@@ -239,6 +255,38 @@ static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, oc_mbcast
   return OC_OK;
 }
 
+/* CIRCULANT: the stream counts of oc_lp_circ_streams (each a better rate
+ * than fewer streams), each at its best segment size; nothing (OC_ERANGE)
+ * where the periodic schedule of oc_lpshape.c is not found for P. */
+int oc_mb_circ_ok(int64_t P) {
+  int64_t s[64];
+  int q = oc_lp_circ_skips(P, s), e;
+  uint8_t *dl = (uint8_t *)malloc((size_t)(P * q) + 1), *rh = (uint8_t *)malloc((size_t)(P * q) + 1);
+  e = (dl == NULL || rh == NULL) ? OC_ENOMEM : P < 2 ? OC_OK : oc_lp_circ_assign(P, q, s, dl, rh);
+  free(dl);
+  free(rh);
+  return e;
+}
+
+static int mb_best_streams(const oc_params *p, int64_t root, int64_t m, oc_mbcast_info *best,
+                           int64_t *timed) {
+  int64_t bt = -1, ns[OC_LP_CIRC_STREAMS], n;
+  int e;
+  if ((e = oc_mb_circ_ok(p->P)) != OC_OK) return e;
+  if ((n = oc_lp_circ_streams(p, 1, ns, NULL)) < 0) return OC_ENOMEM;
+  for (int64_t i = 0; i < n && ns[i] <= m; i++) {
+    oc_mbcast_info c;
+    e = mb_best_seg(p, root, m, OC_MB_CIRCULANT, ns[i], &c, timed);
+    if (e == OC_ERANGE) continue;
+    if (e != OC_OK) return e;
+    if (bt < 0 || c.time < bt) {
+      bt = c.time;
+      *best = c;
+    }
+  }
+  return bt < 0 ? OC_ERANGE : OC_OK;
+}
+
 /* ---- the bounded search for large instances ---------------------------------
  * Past OC_MB_FULL_MAX messages (P m) the full search above costs dozens of
  * simulations of the whole broadcast (about 90 at m = 1024), minutes each at
@@ -277,6 +325,9 @@ int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, int64_t
   for (int a = 0; a < OC_MB_COUNT; a++) {
     int ndeg = a == OC_MB_MULTITREE ? (int)oc_min64(nd, MB_LARGE_DEGREES) : 1;
     if (alg != OC_MB_BEST && a != (int)alg) continue;
+    if (a == OC_MB_CIRCULANT) { /* its best rate; the proxies' P must have a schedule too */
+      if (oc_mb_circ_ok(P) != OC_OK || oc_mb_circ_ok(P1) != OC_OK) continue;
+    }
     for (int i = 0; i < ndeg; i++) {
       oc_mbcast_info c1, c2, c3;
       int64_t d = a == OC_MB_MULTITREE ? deg[i] : 0;
@@ -363,6 +414,8 @@ int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg al
     memset(&c, 0, sizeof c);
     if (a == OC_MB_MULTITREE)
       e = mb_best_degree(p, root, m, &c, &r.timed);
+    else if (a == OC_MB_CIRCULANT)
+      e = mb_best_streams(p, root, m, &c, &r.timed);
     else
       e = mb_best_seg(p, root, m, (oc_mbcast_alg)a, 0, &c, &r.timed);
     if (e == OC_ERANGE && alg == OC_MB_BEST) continue;
@@ -373,7 +426,7 @@ int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg al
       r.time = c.time;
       r.alg = c.alg;
       r.seg = c.seg;
-      r.degree = c.degree; /* 0 but for the multi-tree */
+      r.degree = c.degree; /* 0 but for the multi-tree and the circulant */
       r.pace = c.pace;
       r.send_first = c.send_first;
     } else if (r.runner_up < 0 || c.time < r.runner_up) {

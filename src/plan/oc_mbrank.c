@@ -196,7 +196,8 @@ int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_
   if (cfg->alg < 0 || cfg->alg >= OC_MB_COUNT) return OC_EINVAL;
   out->n = 0;
   out->rank = rank;
-  if (cfg->alg == OC_MB_SPLIT || cfg->alg == OC_MB_SCATTER_RD || cfg->alg == OC_MB_SCATTER_RING) {
+  if (cfg->alg == OC_MB_SPLIT || cfg->alg == OC_MB_SCATTER_RD || cfg->alg == OC_MB_SCATTER_RING ||
+      cfg->alg == OC_MB_CIRCULANT) {
     if ((e = mr_simulated(p, root, m, cfg, rank, out)) != OC_OK) out->n = 0;
     return e;
   }
@@ -518,7 +519,7 @@ static int rk_karp(const oc_params *p, int64_t root, int64_t m, int64_t x, oc_mb
 
 /* the broadcast constructions with a view of their own (oc_mbcast_rank) */
 static int mb_has_view(oc_mbcast_alg a) {
-  return a != OC_MB_SPLIT && a != OC_MB_SCATTER_RD && a != OC_MB_SCATTER_RING;
+  return a != OC_MB_SPLIT && a != OC_MB_SCATTER_RD && a != OC_MB_SCATTER_RING && a != OC_MB_CIRCULANT;
 }
 
 /* one packet, joined to the previous step when it continues it */

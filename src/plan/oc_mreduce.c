@@ -567,12 +567,23 @@ static int cand_cmp(const void *x, const void *y) {
  * ranks them for a broadcast (estimated from smaller instances), the first
  * few (oc_mb_large_take) run backwards at full size, each under both
  * policies when o > 0. */
+/* MR_NO_CIRC: the search leaves the circulant broadcast out (it can still be
+ * asked for by name).  Its sends keep fixed slots (oc_lp_emit_at) that the
+ * reversed program does not carry, so the reduce simulator re-times it
+ * greedily; measured at 1-2% ahead of the table's choice on one grid cell and
+ * far behind on others (docs/algorithms/logp.md). */
 static int search_reversed_large(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                                  mr_best *r, oc_mbcast_info *fastest, int64_t *bestseg) {
   oc_mb_cand c[OC_MB_RANKED];
   int nc = 0, e;
   if ((e = oc_mb_rank_bounded(p, m, alg, r->proxy, c, &nc, &r->best.timed)) != OC_OK)
     return e;
+  if (alg == OC_MB_BEST) { /* MR_NO_CIRC */
+    int k = 0;
+    for (int i = 0; i < nc; i++)
+      if (c[i].cfg.alg != OC_MB_CIRCULANT) c[k++] = c[i];
+    nc = k;
+  }
   if (fastest != NULL) {
     memset(fastest, 0, sizeof *fastest);
     fastest->alg = OC_MB_BEST;
@@ -606,6 +617,7 @@ static int search_reversed(const oc_params *p, int64_t root, int64_t m, oc_mbcas
     int64_t deg[OC_MB_DEGREES];
     int nd = 1;
     if (alg != OC_MB_BEST && a != (int)alg) continue;
+    if (alg == OC_MB_BEST && a == OC_MB_CIRCULANT) continue; /* MR_NO_CIRC */
     deg[0] = 0;
     if (a == OC_MB_MULTITREE) {
       nd = oc_mb_degree_order(p, m, deg);
@@ -949,7 +961,9 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
   o[1] = b;
   for (int k = 0; k < 2; k++) {
     char deg[32] = "";
-    if (x[k]->degree > 0) snprintf(deg, sizeof deg, " (%lld trees)", (long long)x[k]->degree);
+    if (x[k]->degree > 0)
+      snprintf(deg, sizeof deg, " (%lld %s)", (long long)x[k]->degree,
+               x[k]->alg != OC_MB_CIRCULANT ? "trees" : x[k]->degree == 1 ? "stream" : "streams");
     if (x[k]->seg >= m || x[k]->alg == OC_MB_SCATTER_RD || x[k]->alg == OC_MB_SCATTER_RING)
       snprintf(o[k], 100, "%s%s", oc_mbcast_alg_name(x[k]->alg), deg);
     else

@@ -90,6 +90,9 @@ typedef struct oc_lprog {
   size_t *off; /* off[q] .. off[q+1]: q's sends in issue order */
   int64_t *src; /* NULL: the root holds every packet; else packet i starts at
                    rank src[i] alone (a spread: reduce-scatter + allgather) */
+  int64_t *at;  /* NULL, or each send's earliest start (oc_lp_emit_at: a
+                   construction with slots of its own, the circulant)     */
+  int timed;    /* 1: oc_lp_emit keeps at[] in step (set before emitting) */
   int err;
 } oc_lprog;
 int oc_lprog_init(oc_lprog *b, int64_t P, int64_t m, int64_t root);
@@ -97,6 +100,8 @@ void oc_lprog_free(oc_lprog *b);
 void oc_lprog_begin(oc_lprog *b, int64_t v);
 int64_t oc_lp_act(const oc_lprog *b, int64_t v); /* relative rank -> rank */
 void oc_lp_emit(oc_lprog *b, int64_t dst_rel, int64_t item, int64_t len);
+/* the same, not to start before t (b->timed must be 1) */
+void oc_lp_emit_at(oc_lprog *b, int64_t dst_rel, int64_t item, int64_t len, int64_t t);
 int64_t oc_lp_nsegs(int64_t lo, int64_t hi, int64_t seg); /* seg <= 0: one */
 void oc_lp_emit_seg(oc_lprog *b, int64_t dst, int64_t lo, int64_t hi, int64_t seg,
                     int64_t j);
@@ -124,6 +129,25 @@ int oc_lp_karp(oc_lprog *b, const oc_params *p, int64_t seg);
  * (OC_ERANGE beyond) */
 #define OC_LP_RAREST_MAX 32
 int oc_lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg);
+/* the circulant broadcast (oc_lpshape.c): ns interleaved streams of segments
+ * (segment j in stream j mod ns), ns <= OC_LP_CIRC_STREAMS (0: the most packets
+ * a round, oc_lp_circ_streams; more streams than segments leave some empty),
+ * segments of at most OC_LP_CIRC_SEG packets; OC_ERANGE
+ * where our periodic receive schedule is not found.  The skips s[0..q]
+ * (q = ceil(log2 P) returned, s has 64 entries) and the schedule itself:
+ * dl[r q + rho] the round offset at which relative rank r receives the blocks
+ * = rho mod q, rh[r q + k] the residue it receives in slot k (P q bytes
+ * each). */
+#define OC_LP_CIRC_STREAMS 32
+#define OC_LP_CIRC_SEG 16 /* packets a segment at most */
+int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg);
+/* the stream counts worth trying for segments of s packets: those whose
+ * round carries more packets per unit of time than any fewer streams' (ns[],
+ * increasing; D[] their round lengths when not NULL); returns how many (-1:
+ * out of memory) */
+int64_t oc_lp_circ_streams(const oc_params *p, int64_t s, int64_t *ns, int64_t *D);
+int oc_lp_circ_skips(int64_t P, int64_t *s);
+int oc_lp_circ_assign(int64_t P, int q, const int64_t *s, uint8_t *dl, uint8_t *rh);
 /* the same with segment j starting at relative rank j P / k instead of the
  * root (b->src says where): every packet is broadcast from its own
  * processor; run backwards it is a reduce-scatter to those processors */
@@ -146,6 +170,8 @@ int oc_lp_karp_tree(const oc_params *p, int64_t s, oc_bcast **out);
  * most); returns how many. */
 #define OC_MB_DEGREES 21
 int oc_mb_degree_order(const oc_params *p, int64_t m, int64_t *deg);
+/* OC_OK when the circulant has a periodic schedule for P (oc_lpshape.c) */
+int oc_mb_circ_ok(int64_t P);
 /* oc_mbcast_plan's search past OC_MB_FULL_MAX messages: constructions ranked
  * on instances of about proxy messages, the best few simulated at full size
  * (oc_mbcast.c).  Exported for the tests. */
