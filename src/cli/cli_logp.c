@@ -151,6 +151,12 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     if (e == OC_ERANGE && is(c, P_ALLTOALL))
       die("--procs, --items: P=%lld with %lld items is too large for a global "
           "schedule", (long long)c->p.P, (long long)c->items);
+    if (e == OC_ERANGE && c->items > 1 && c->a.set[O_ALGORITHM] &&
+        strcmp(c->a.val[O_ALGORITHM], "circulant-bcast") == 0 &&
+        oc_mul_sat(c->p.P, c->items) <= OC_MBCAST_MAX)
+      die("--algorithm: circulant-bcast has no schedule for P=%lld with these parameters (its "
+          "receive schedule is found for P = 2^q, 2^q - 1, 2^q - 2 and some others)",
+          (long long)c->p.P);
     if (e == OC_ERANGE && is(c, P_BCAST))
       die("--procs, --items: P=%lld with %lld packets is too large (P*m at most %lld, "
           "(m-1)max(g,o) at most 2^50)", (long long)c->p.P, (long long)c->items,

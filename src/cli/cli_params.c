@@ -280,7 +280,8 @@ void cli_build_logp(cli *c) {
         oc_mbcast_alg_parse(c->a.val[O_ALGORITHM], &c->malg) != OC_OK)
       die("--algorithm: unknown algorithm '%s' for bcast of %lld packets (expected karp, "
           "chain, binary, binomial, two-tree, multi-tree, split-binary, scatter-rd, "
-          "scatter-ring, rarest-first or best)", c->a.val[O_ALGORITHM], (long long)c->items);
+          "scatter-ring, rarest-first, circulant-bcast or best)", c->a.val[O_ALGORITHM],
+          (long long)c->items);
   } else if ((is(c, P_REDUCE) || is(c, P_ALLREDUCE)) && c->items > 1) { /* vectors */
     if (c->p.model != OC_MODEL_LOGP)
       die("--items: %s of %lld packets is planned in the LogP model (give --latency, "
@@ -296,7 +297,8 @@ void cli_build_logp(cli *c) {
         oc_mbcast_alg_parse(c->a.val[O_ALGORITHM], &c->malg) != OC_OK)
       die("--algorithm: unknown algorithm '%s' for %s of %lld packets (a broadcast "
           "construction run backwards: karp, chain, binary, binomial, two-tree, multi-tree, "
-          "split-binary, scatter-rd, scatter-ring, rarest-first; or best)", c->a.val[O_ALGORITHM],
+          "split-binary, scatter-rd, scatter-ring, rarest-first, circulant-bcast; or best)",
+          c->a.val[O_ALGORITHM],
           c->problem, (long long)c->items);
   } else if (c->a.set[O_ALGORITHM] && is(c, P_BCAST) &&
       oc_bcast_alg_parse(c->a.val[O_ALGORITHM], &c->alg) != OC_OK)
