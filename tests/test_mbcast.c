@@ -591,6 +591,7 @@ void test_mbcast_circulant(void) {
     free(rh);
   }
   CHECK_EQ(oc_mb_circ_ok(10), OC_ERANGE); /* no schedule found for P = 10: not offered */
+  CHECK_EQ(oc_mb_circ_ok((int64_t)1 << 22), OC_ERANGE); /* past OC_LP_CIRC_WORK: not tried */
   for (int it = 0; it < rounds; it++) { /* the broadcasts, every stream count */
     oc_params p;
     int64_t m = test_range(1, 40), root, lb, ns[OC_LP_CIRC_STREAMS], nn, seg;

@@ -577,6 +577,7 @@ int oc_lp_circ_skips(int64_t P, int64_t *s) {
 int oc_lp_circ_assign(int64_t P, int q, const int64_t *s, uint8_t *dl, uint8_t *rh) {
   int64_t left = (P - 1) * q;
   int dmax = OC_LP_CIRC_DELTA_MAX * q;
+  if (oc_mul_sat(P, (int64_t)q * (q + 1)) > OC_LP_CIRC_WORK) return OC_ERANGE; /* too costly */
   memset(dl, 0xff, (size_t)(P * q));
   memset(rh, 0xff, (size_t)(P * q));
   for (int d = 0; d <= dmax && left > 0; d++)
@@ -604,7 +605,10 @@ int oc_lp_circ_assign(int64_t P, int q, const int64_t *s, uint8_t *dl, uint8_t *
  * also has to keep its own send and reception apart.  For each D from the
  * least conceivable up the phases are placed greedily (0, then the least that
  * fits); the first D that takes ns of them is returned (-1: none up to the
- * least + 2(h + sG), or s > OC_LP_CIRC_SEG).  Work O(D (ns + s o)) a D. */
+ * least + 2(h + sG), or s > OC_LP_CIRC_SEG, or rounds past LP_CIRC_ROUND_MAX,
+ * or the search's work past LP_CIRC_STEPS).  Work O(D ns + s o) a D. */
+#define LP_CIRC_STEPS ((int64_t)1 << 24)      /* a slot search's work at most      */
+#define LP_CIRC_ROUND_MAX ((int64_t)1 << 20)  /* rounds longer: not tried          */
 static int64_t lp_mod(int64_t x, int64_t D) { return ((x % D) + D) % D; }
 static void lp_forbid(unsigned char *ok, int64_t D, int64_t at, int64_t w) {
   for (int64_t y = -w + 1; y < w; y++) ok[lp_mod(at + y, D)] = 0; /* |x - at| < w */
@@ -613,20 +617,28 @@ static int64_t lp_circ_slots(const oc_params *p, int64_t s, int64_t ns, int64_t 
   int64_t G = oc_max64(p->g, p->o), o = p->o, L = p->L, h = L + 2 * o, sg = s * G;
   int64_t dlo = oc_max64(h + (s - 1) * G, ns * oc_max64(sg, 2 * o * s)), D;
   unsigned char *ok;
+  int64_t dhi, work = 0;
   if (s < 1 || s > OC_LP_CIRC_SEG || ns < 1 || ns > OC_LP_CIRC_STREAMS) return -1;
-  int64_t dhi = dlo + 2 * (h + sg);
+  if (dlo > LP_CIRC_ROUND_MAX) return -1; /* rounds that long: not tried */
+  dhi = dlo + 2 * (h + sg);
   if ((ok = (unsigned char *)malloc((size_t)(dhi + 1))) == NULL) return -2;
   for (D = dlo; D <= dhi; D++) {
     int64_t n = 0, self = 1;
+    for (int64_t a = -(s - 1); a <= s - 1 && o > 0 && self; a++) /* its own send and reception */
+      if (lp_mod(a * G - o - L, D) < o || D - lp_mod(a * G - o - L, D) < o) self = 0;
+    if (!self) continue;
+    work += D * (ns + 2) + 6 * s * o;
+    if (work > LP_CIRC_STEPS) { /* a bounded search: give up */
+      D = dhi + 1;
+      break;
+    }
     memset(ok, 1, (size_t)D);
     lp_forbid(ok, D, 0, sg); /* sends sG apart; receptions the same */
     for (int64_t a = -(s - 1); a <= s - 1 && o > 0; a++) {
       lp_forbid(ok, D, a * G, o);                 /* overheads of the same kind */
       lp_forbid(ok, D, a * G + o + L, o);         /* a send against a reception */
       lp_forbid(ok, D, a * G - o - L, o);
-      if (lp_mod(a * G - o - L, D) < o || D - lp_mod(a * G - o - L, D) < o) self = 0;
     }
-    if (!self) continue;
     for (int64_t f = 0; f < D && n < ns; f++) {
       int64_t i = 0;
       while (i < n && ok[lp_mod(f - ph[i], D)]) i++;

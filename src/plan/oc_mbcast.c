@@ -257,10 +257,12 @@ static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, oc_mbcast
 
 /* CIRCULANT: the stream counts of oc_lp_circ_streams (each a better rate
  * than fewer streams), each at its best segment size; nothing (OC_ERANGE)
- * where the periodic schedule of oc_lpshape.c is not found for P. */
+ * where the periodic schedule of oc_lpshape.c is not found for P, or would
+ * take more than OC_LP_CIRC_WORK steps to find (P beyond about 2^20). */
 int oc_mb_circ_ok(int64_t P) {
   int64_t s[64];
   int q = oc_lp_circ_skips(P, s), e;
+  if (oc_mul_sat(P, (int64_t)q * (q + 1)) > OC_LP_CIRC_WORK) return OC_ERANGE; /* P > ~2^20 */
   uint8_t *dl = (uint8_t *)malloc((size_t)(P * q) + 1), *rh = (uint8_t *)malloc((size_t)(P * q) + 1);
   e = (dl == NULL || rh == NULL) ? OC_ENOMEM : P < 2 ? OC_OK : oc_lp_circ_assign(P, q, s, dl, rh);
   free(dl);

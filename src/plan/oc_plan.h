@@ -140,6 +140,9 @@ int oc_lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg);
  * each). */
 #define OC_LP_CIRC_STREAMS 32
 #define OC_LP_CIRC_SEG 16 /* packets a segment at most */
+/* the receive schedule's work P q (q+1) at most (about 3 s at P = 2^20): beyond,
+ * OC_ERANGE, as the schedule would cost far more than the broadcast */
+#define OC_LP_CIRC_WORK ((int64_t)1 << 29)
 int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg);
 /* the stream counts worth trying for segments of s packets: those whose
  * round carries more packets per unit of time than any fewer streams' (ns[],
