@@ -155,8 +155,8 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
         strcmp(c->a.val[O_ALGORITHM], "circulant-bcast") == 0 &&
         oc_mul_sat(c->p.P, c->items) <= OC_MBCAST_MAX)
       die("--algorithm: circulant-bcast has no schedule for P=%lld with these parameters (its "
-          "receive schedule is found for P = 2^q, 2^q - 1, 2^q - 2 and some others, up "
-          "to about 2^20 processors)",
+          "receive schedule is found for about two thirds of the P up to 1100, every power of "
+          "two among them, up to about 2^20 processors)",
           (long long)c->p.P);
     if (e == OC_ERANGE && is(c, P_BCAST))
       die("--procs, --items: P=%lld with %lld packets is too large (P*m at most %lld, "

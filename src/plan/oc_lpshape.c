@@ -558,19 +558,20 @@ int oc_lp_rarest_spread(oc_lprog *b, const oc_params *p, int64_t seg) {
  * 1, ... every rank takes, in every free slot k, the residue k - delta when its
  * sender in slot k already has it.  It finishes with delta <= q for P a power
  * of two and a few others and may need more rounds or not finish elsewhere;
- * where it does not finish within OC_LP_CIRC_DELTA_MAX the construction is
- * not offered (OC_ERANGE).  A stream of n blocks then takes n - 1 plus the
- * spread of the deltas rounds (the residues are rotated by the offset that
+ * where it does not finish within OC_LP_CIRC_DELTA_MAX q, the same greedy is
+ * tried with the skips 1, 2, 4, ..., 2^(q-1) (more P, often more rounds), and
+ * where that fails too the construction is not offered (OC_ERANGE).  A
+ * stream of n blocks then takes n - 1 plus the spread of the deltas rounds (the residues are rotated by the offset that
  * makes it least).  In LogP a round is about L + 2o long, so ns interleaved
  * streams (segment j in stream j mod ns) keep a processor sending every
  * max(g, 2o): the simulator times the programs as for every construction. */
 #define OC_LP_CIRC_DELTA_MAX 4 /* times q */
 
-int oc_lp_circ_skips(int64_t P, int64_t *s) {
+int oc_lp_circ_skips(int64_t P, int variant, int64_t *s) {
   int q = 0;
   while (((int64_t)1 << q) < P) q++;
   s[q] = P;
-  for (int k = q - 1; k >= 0; k--) s[k] = (s[k + 1] + 1) / 2;
+  for (int k = q - 1; k >= 0; k--) s[k] = variant == 0 ? (s[k + 1] + 1) / 2 : (int64_t)1 << k;
   return q;
 }
 
@@ -592,6 +593,15 @@ int oc_lp_circ_assign(int64_t P, int q, const int64_t *s, uint8_t *dl, uint8_t *
         left--;
       }
   return left == 0 ? OC_OK : OC_ERANGE;
+}
+
+int oc_lp_circ_schedule(int64_t P, int64_t *s, int *q, uint8_t *dl, uint8_t *rh) {
+  int e = OC_ERANGE;
+  for (int v = 0; v < 2 && e == OC_ERANGE; v++) {
+    *q = oc_lp_circ_skips(P, v, s);
+    e = P < 2 ? OC_OK : oc_lp_circ_assign(P, *q, s, dl, rh);
+  }
+  return e;
 }
 
 /* Slots for ns streams of segments of s packets: phases ph[0..ns) in a round
@@ -715,7 +725,7 @@ int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg) {
     return OC_OK;
   }
   if ((D = lp_circ_slots(p, ss, ns, ph)) < 0) return D == -2 ? OC_ENOMEM : OC_ERANGE;
-  q = oc_lp_circ_skips(P, s);
+  q = oc_lp_circ_skips(P, 0, s); /* q is the same for both skip sets */
   dl = (uint8_t *)malloc((size_t)(P * q));
   rh = (uint8_t *)malloc((size_t)(P * q));
   if (dl == NULL || rh == NULL) {
@@ -723,7 +733,7 @@ int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg) {
     free(rh);
     return OC_ENOMEM;
   }
-  if ((e = oc_lp_circ_assign(P, q, s, dl, rh)) != OC_OK) goto out;
+  if ((e = oc_lp_circ_schedule(P, s, &q, dl, rh)) != OC_OK) goto out;
   for (int64_t t = 0; t < ns; t++) {
     x[t] = lp_circ_offset(P, q, dl, (K - t + ns - 1) / ns, &j0[t], &span[t]);
     smax = oc_max64(smax, span[t]);

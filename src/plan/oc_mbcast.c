@@ -32,7 +32,8 @@
  *              about (ceil(k/ns) + q + c) D for k segments, q = ceil(log2 P),
  *              D the slots' round (>= L + 2o, ns sends and receptions a
  *              round), c <= 1 for P a power of two; offered where the
- *              schedule is found (P = 2^q, 2^q - 1, 2^q - 2 and some others)
+ *              schedule is found (every power of two, about two thirds of
+ *              the P up to 1100)
  * The simulator (oc_lprog.c) is the judge: the formulas only explain the
  * choice.  Where each wins, measured: docs/algorithms/logp.md.
  *
@@ -261,10 +262,10 @@ static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, oc_mbcast
  * take more than OC_LP_CIRC_WORK steps to find (P beyond about 2^20). */
 int oc_mb_circ_ok(int64_t P) {
   int64_t s[64];
-  int q = oc_lp_circ_skips(P, s), e;
+  int q = oc_lp_circ_skips(P, 0, s), e;
   if (oc_mul_sat(P, (int64_t)q * (q + 1)) > OC_LP_CIRC_WORK) return OC_ERANGE; /* P > ~2^20 */
   uint8_t *dl = (uint8_t *)malloc((size_t)(P * q) + 1), *rh = (uint8_t *)malloc((size_t)(P * q) + 1);
-  e = (dl == NULL || rh == NULL) ? OC_ENOMEM : P < 2 ? OC_OK : oc_lp_circ_assign(P, q, s, dl, rh);
+  e = (dl == NULL || rh == NULL) ? OC_ENOMEM : oc_lp_circ_schedule(P, s, &q, dl, rh);
   free(dl);
   free(rh);
   return e;

@@ -149,8 +149,11 @@ int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg);
  * increasing; D[] their round lengths when not NULL); returns how many (-1:
  * out of memory) */
 int64_t oc_lp_circ_streams(const oc_params *p, int64_t s, int64_t *ns, int64_t *D);
-int oc_lp_circ_skips(int64_t P, int64_t *s);
+int oc_lp_circ_skips(int64_t P, int variant, int64_t *s); /* 0: Traff's; 1: powers of two */
 int oc_lp_circ_assign(int64_t P, int q, const int64_t *s, uint8_t *dl, uint8_t *rh);
+/* the receive schedule with Traff's skips, else with powers of two (s and *q
+ * say which were used; dl and rh hold P q bytes, q = ceil(log2 P)) */
+int oc_lp_circ_schedule(int64_t P, int64_t *s, int *q, uint8_t *dl, uint8_t *rh);
 /* the same with segment j starting at relative rank j P / k instead of the
  * root (b->src says where): every packet is broadcast from its own
  * processor; run backwards it is a reduce-scatter to those processors */
