@@ -129,6 +129,8 @@ typedef struct oc_mbcast_info {
 
 const char *oc_mbcast_alg_name(oc_mbcast_alg a);
 int oc_mbcast_alg_parse(const char *name, oc_mbcast_alg *out);
+/* what a construction's degree counts, for "(3 trees)", "(1 stream)" */
+const char *oc_mbcast_degree_unit(oc_mbcast_alg a, int64_t degree);
 /* One construction as cfg says: cfg->alg with segments of cfg->seg packets
  * (0: the whole message; the scatters ignore it), cfg->degree trees
  * (MULTITREE: 2 <= degree <= P-1; ignored by the others), cfg->pace

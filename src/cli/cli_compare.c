@@ -202,7 +202,7 @@ void cli_mbcast_describe(const oc_mbcast_info *info, int64_t m, char *buf, size_
   char deg[32] = "";
   if (info->degree > 0)
     snprintf(deg, sizeof deg, " (%lld %s)", (long long)info->degree,
-             info->alg != OC_MB_CIRCULANT ? "trees" : info->degree == 1 ? "stream" : "streams");
+             oc_mbcast_degree_unit(info->alg, info->degree));
   if (info->seg >= m)
     snprintf(buf, n, "%s%s%s", oc_mbcast_alg_name(info->alg), deg,
              m == 1 && info->alg == OC_MB_KARP ? " (optimal)" : " (whole message)");

@@ -151,8 +151,7 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     if (e == OC_ERANGE && is(c, P_ALLTOALL))
       die("--procs, --items: P=%lld with %lld items is too large for a global "
           "schedule", (long long)c->p.P, (long long)c->items);
-    if (e == OC_ERANGE && c->items > 1 && c->a.set[O_ALGORITHM] &&
-        strcmp(c->a.val[O_ALGORITHM], "circulant-bcast") == 0 &&
+    if (e == OC_ERANGE && is(c, P_BCAST) && c->items > 1 && c->malg == OC_MB_CIRCULANT &&
         oc_mul_sat(c->p.P, c->items) <= OC_MBCAST_MAX)
       die("--algorithm: circulant-bcast has no schedule for P=%lld with these parameters (its "
           "receive schedule is found for about two thirds of the P up to 1100, every power of "
@@ -227,7 +226,9 @@ static void lp_json_extra(FILE *f, const cli *c, const cli_res *r) {
     fprintf(f, ",\"choice\":{\"construction\":\"%s\",\"segment\":%lld,\"trees\":",
             is(c, P_BCAST) ? r->alg : r->mb.algorithm, (long long)r->mb.segment);
     {
-      int circ = strcmp(is(c, P_BCAST) ? r->alg : r->mb.algorithm, "circulant-bcast") == 0;
+      oc_mbcast_alg a;
+      int circ = oc_mbcast_alg_parse(is(c, P_BCAST) ? r->alg : r->mb.algorithm, &a) == OC_OK &&
+                 a == OC_MB_CIRCULANT;
       if (r->mb.degree > 0 && !circ) fprintf(f, "%lld", (long long)r->mb.degree);
       else fputs("null", f);
       fputs(",\"streams\":", f);
@@ -308,10 +309,12 @@ static void lp_text_plan(const cli *c, const cli_res *r) {
            "keeps rank order)\n", (long long)c->items);
   }
   if (is(c, P_BCAST) && c->items > 1) {
+    oc_mbcast_alg a;
     printf("construction %s", r->alg);
     if (r->mb.degree > 0)
       printf(" (%lld %s)", (long long)r->mb.degree,
-             strcmp(r->alg, "circulant-bcast") != 0 ? "trees" : r->mb.degree == 1 ? "stream" : "streams");
+             oc_mbcast_degree_unit(oc_mbcast_alg_parse(r->alg, &a) == OC_OK ? a : OC_MB_BEST,
+                                   r->mb.degree));
     printf(" in segments of %lld packet%s", (long long)r->mb.segment,
            r->mb.segment == 1 ? "" : "s");
     if (r->mb.runner_up != NULL)

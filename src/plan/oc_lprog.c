@@ -113,7 +113,7 @@ void oc_lp_emit(oc_lprog *b, int64_t dst_rel, int64_t item, int64_t len) {
       return;
     }
     b->op = x;
-    if (b->timed) {
+    if (b->at != NULL) {
       int64_t *y = (int64_t *)realloc(b->at, nc * sizeof *y);
       if (y == NULL) {
         b->err = OC_ENOMEM;
@@ -126,16 +126,24 @@ void oc_lp_emit(oc_lprog *b, int64_t dst_rel, int64_t item, int64_t len) {
   b->op[b->n].dst = oc_lp_act(b, dst_rel);
   b->op[b->n].item = item;
   b->op[b->n].len = len;
-  if (b->timed) b->at[b->n] = 0;
+  if (b->at != NULL) b->at[b->n] = 0;
   b->n++;
 }
 
-/* segment j of [lo, hi) in pieces of seg packets (seg <= 0: one piece) */
+/* at[] is made on the first timed send (the sends before it: 0) and then
+ * grows with op[] */
 void oc_lp_emit_at(oc_lprog *b, int64_t dst_rel, int64_t item, int64_t len, int64_t t) {
   size_t n = b->n;
   oc_lp_emit(b, dst_rel, item, len);
-  if (b->n > n && b->timed) b->at[n] = t;
+  if (b->n == n) return;
+  if (b->at == NULL && (b->at = (int64_t *)calloc(b->cap, sizeof *b->at)) == NULL) {
+    b->err = OC_ENOMEM;
+    return;
+  }
+  b->at[n] = t;
 }
+
+/* segment j of [lo, hi) in pieces of seg packets (seg <= 0: one piece) */
 
 int64_t oc_lp_nsegs(int64_t lo, int64_t hi, int64_t seg) {
   if (hi <= lo) return 0;

@@ -561,8 +561,8 @@ int oc_lp_rarest_spread(oc_lprog *b, const oc_params *p, int64_t seg) {
  * where it does not finish within OC_LP_CIRC_DELTA_MAX q, the same greedy is
  * tried with the skips 1, 2, 4, ..., 2^(q-1) (more P, often more rounds), and
  * where that fails too the construction is not offered (OC_ERANGE).  A
- * stream of n blocks then takes n - 1 plus the spread of the deltas rounds (the residues are rotated by the offset that
- * makes it least).  In LogP a round is about L + 2o long, so ns interleaved
+ * stream of n blocks then takes n - 1 plus the spread of the deltas rounds
+ * (the residues are rotated by the offset that makes it least).  In LogP a round is about L + 2o long, so ns interleaved
  * streams (segment j in stream j mod ns) keep a processor sending every
  * max(g, 2o): the simulator times the programs as for every construction. */
 #define OC_LP_CIRC_DELTA_MAX 4 /* times q */
@@ -575,17 +575,16 @@ int oc_lp_circ_skips(int64_t P, int variant, int64_t *s) {
   return q;
 }
 
-int oc_lp_circ_assign(int64_t P, int q, const int64_t *s, uint8_t *dl, uint8_t *rh) {
+static int lp_circ_assign(int64_t P, int q, const int64_t *s, uint8_t *dl, uint8_t *rh) {
   int64_t left = (P - 1) * q;
   int dmax = OC_LP_CIRC_DELTA_MAX * q;
-  if (oc_mul_sat(P, (int64_t)q * (q + 1)) > OC_LP_CIRC_WORK) return OC_ERANGE; /* too costly */
   memset(dl, 0xff, (size_t)(P * q));
   memset(rh, 0xff, (size_t)(P * q));
   for (int d = 0; d <= dmax && left > 0; d++)
     for (int64_t r = 1; r < P; r++)
       for (int k = 0; k < q; k++) {
         int rho = ((k - d) % q + q) % q;
-        int64_t f = (r - s[k] % P + P) % P;
+        int64_t f = (r - s[k] + P) % P; /* s[k] < P */
         if (rh[r * q + k] != 0xff || dl[r * q + rho] != 0xff) continue;
         if (f != 0 && !(dl[f * q + rho] != 0xff && dl[f * q + rho] < d)) continue;
         dl[r * q + rho] = (uint8_t)d;
@@ -595,11 +594,22 @@ int oc_lp_circ_assign(int64_t P, int q, const int64_t *s, uint8_t *dl, uint8_t *
   return left == 0 ? OC_OK : OC_ERANGE;
 }
 
-int oc_lp_circ_schedule(int64_t P, int64_t *s, int *q, uint8_t *dl, uint8_t *rh) {
+int oc_lp_circ_schedule(int64_t P, int64_t *s, int *q, uint8_t **dl, uint8_t **rh) {
   int e = OC_ERANGE;
+  *q = oc_lp_circ_skips(P, 0, s); /* the same q for both skip sets */
+  *dl = *rh = NULL;
+  if (oc_mul_sat(P, (int64_t)*q * (*q + 1)) > OC_LP_CIRC_WORK) return OC_ERANGE; /* too costly */
+  *dl = (uint8_t *)malloc((size_t)(P * *q) + 1);
+  *rh = (uint8_t *)malloc((size_t)(P * *q) + 1);
+  if (*dl == NULL || *rh == NULL) e = OC_ENOMEM;
   for (int v = 0; v < 2 && e == OC_ERANGE; v++) {
     *q = oc_lp_circ_skips(P, v, s);
-    e = P < 2 ? OC_OK : oc_lp_circ_assign(P, *q, s, dl, rh);
+    e = P < 2 ? OC_OK : lp_circ_assign(P, *q, s, *dl, *rh);
+  }
+  if (e != OC_OK) {
+    free(*dl);
+    free(*rh);
+    *dl = *rh = NULL;
   }
   return e;
 }
@@ -725,20 +735,11 @@ int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg) {
     return OC_OK;
   }
   if ((D = lp_circ_slots(p, ss, ns, ph)) < 0) return D == -2 ? OC_ENOMEM : OC_ERANGE;
-  q = oc_lp_circ_skips(P, 0, s); /* q is the same for both skip sets */
-  dl = (uint8_t *)malloc((size_t)(P * q));
-  rh = (uint8_t *)malloc((size_t)(P * q));
-  if (dl == NULL || rh == NULL) {
-    free(dl);
-    free(rh);
-    return OC_ENOMEM;
-  }
-  if ((e = oc_lp_circ_schedule(P, s, &q, dl, rh)) != OC_OK) goto out;
+  if ((e = oc_lp_circ_schedule(P, s, &q, &dl, &rh)) != OC_OK) return e;
   for (int64_t t = 0; t < ns; t++) {
     x[t] = lp_circ_offset(P, q, dl, (K - t + ns - 1) / ns, &j0[t], &span[t]);
     smax = oc_max64(smax, span[t]);
   }
-  b->timed = 1;
   for (int64_t f = 0; f < P; f++) {
     oc_lprog_begin(b, f);
     for (int64_t jj = 0; jj < smax; jj++)
@@ -752,8 +753,7 @@ int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg) {
         oc_lp_emit_at(b, r, a, z - a, oc_add_sat(oc_mul_sat(jj, D), ph[t]));
       }
   }
-out:
   free(dl);
   free(rh);
-  return e;
+  return OC_OK;
 }

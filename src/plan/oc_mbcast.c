@@ -73,6 +73,10 @@ static const char *const MB_NAMES[OC_MB_COUNT] = {
     "karp", "chain", "binary", "binomial", "two-tree", "multi-tree", "split-binary",
     "scatter-rd", "scatter-ring", "rarest-first", "circulant-bcast"};
 
+const char *oc_mbcast_degree_unit(oc_mbcast_alg a, int64_t degree) {
+  return a != OC_MB_CIRCULANT ? "trees" : degree == 1 ? "stream" : "streams";
+}
+
 const char *oc_mbcast_alg_name(oc_mbcast_alg a) {
   return (a >= 0 && a < OC_MB_COUNT) ? MB_NAMES[a] : "?";
 }
@@ -262,10 +266,8 @@ static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, oc_mbcast
  * take more than OC_LP_CIRC_WORK steps to find (P beyond about 2^20). */
 int oc_mb_circ_ok(int64_t P) {
   int64_t s[64];
-  int q = oc_lp_circ_skips(P, 0, s), e;
-  if (oc_mul_sat(P, (int64_t)q * (q + 1)) > OC_LP_CIRC_WORK) return OC_ERANGE; /* P > ~2^20 */
-  uint8_t *dl = (uint8_t *)malloc((size_t)(P * q) + 1), *rh = (uint8_t *)malloc((size_t)(P * q) + 1);
-  e = (dl == NULL || rh == NULL) ? OC_ENOMEM : oc_lp_circ_schedule(P, s, &q, dl, rh);
+  uint8_t *dl, *rh;
+  int q, e = oc_lp_circ_schedule(P, s, &q, &dl, &rh);
   free(dl);
   free(rh);
   return e;
@@ -320,14 +322,14 @@ static int mb_best_one(const oc_params *p, int64_t P, int64_t m, oc_mbcast_alg a
   return mb_best_seg(&q, 0, m, a, d, c, timed);
 }
 
-int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, int64_t proxy,
-                       oc_mb_cand *cand, int *ncand, int64_t *timed) {
+int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, oc_mbcast_alg skip,
+                       int64_t proxy, oc_mb_cand *cand, int *ncand, int64_t *timed) {
   int64_t P = p->P, m1 = oc_max64(1, oc_min64(m, proxy / P));
   int64_t P1 = oc_min64(P, oc_max64(2, proxy / m)), deg[OC_MB_DEGREES];
   int nd = oc_mb_degree_order(p, m, deg), nc = 0, e;
   for (int a = 0; a < OC_MB_COUNT; a++) {
     int ndeg = a == OC_MB_MULTITREE ? (int)oc_min64(nd, MB_LARGE_DEGREES) : 1;
-    if (alg != OC_MB_BEST && a != (int)alg) continue;
+    if ((alg != OC_MB_BEST && a != (int)alg) || a == (int)skip) continue;
     if (a == OC_MB_CIRCULANT) { /* its best rate; the proxies' P must have a schedule too */
       if (oc_mb_circ_ok(P) != OC_OK || oc_mb_circ_ok(P1) != OC_OK) continue;
     }
@@ -369,7 +371,8 @@ int oc_mb_plan_bounded(const oc_params *p, int64_t root, int64_t m, oc_mbcast_al
   memset(&r, 0, sizeof r);
   r.time = r.runner_up = -1;
   r.runner_alg = OC_MB_BEST;
-  if ((e = oc_mb_rank_bounded(p, m, alg, proxy, cand, &nc, &r.timed)) != OC_OK) return e;
+  if ((e = oc_mb_rank_bounded(p, m, alg, OC_MB_BEST, proxy, cand, &nc, &r.timed)) != OC_OK)
+    return e;
   for (int k = 0; k < nc && oc_mb_large_take(p->P, m, k); k++)
     for (int v = 0; v < (p->o > 0 ? 2 : 1); v++) {
       oc_mbcast_info c = cand[k].cfg;

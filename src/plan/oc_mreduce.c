@@ -576,14 +576,9 @@ static int search_reversed_large(const oc_params *p, int64_t root, int64_t m, oc
                                  mr_best *r, oc_mbcast_info *fastest, int64_t *bestseg) {
   oc_mb_cand c[OC_MB_RANKED];
   int nc = 0, e;
-  if ((e = oc_mb_rank_bounded(p, m, alg, r->proxy, c, &nc, &r->best.timed)) != OC_OK)
+  if ((e = oc_mb_rank_bounded(p, m, alg, alg == OC_MB_BEST ? OC_MB_CIRCULANT : OC_MB_BEST,
+                                r->proxy, c, &nc, &r->best.timed)) != OC_OK) /* MR_NO_CIRC */
     return e;
-  if (alg == OC_MB_BEST) { /* MR_NO_CIRC */
-    int k = 0;
-    for (int i = 0; i < nc; i++)
-      if (c[i].cfg.alg != OC_MB_CIRCULANT) c[k++] = c[i];
-    nc = k;
-  }
   if (fastest != NULL) {
     memset(fastest, 0, sizeof *fastest);
     fastest->alg = OC_MB_BEST;
@@ -963,7 +958,7 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
     char deg[32] = "";
     if (x[k]->degree > 0)
       snprintf(deg, sizeof deg, " (%lld %s)", (long long)x[k]->degree,
-               x[k]->alg != OC_MB_CIRCULANT ? "trees" : x[k]->degree == 1 ? "stream" : "streams");
+               oc_mbcast_degree_unit(x[k]->alg, x[k]->degree));
     if (x[k]->seg >= m || x[k]->alg == OC_MB_SCATTER_RD || x[k]->alg == OC_MB_SCATTER_RING)
       snprintf(o[k], 100, "%s%s", oc_mbcast_alg_name(x[k]->alg), deg);
     else

@@ -92,7 +92,6 @@ typedef struct oc_lprog {
                    rank src[i] alone (a spread: reduce-scatter + allgather) */
   int64_t *at;  /* NULL, or each send's earliest start (oc_lp_emit_at: a
                    construction with slots of its own, the circulant)     */
-  int timed;    /* 1: oc_lp_emit keeps at[] in step (set before emitting) */
   int err;
 } oc_lprog;
 int oc_lprog_init(oc_lprog *b, int64_t P, int64_t m, int64_t root);
@@ -100,7 +99,7 @@ void oc_lprog_free(oc_lprog *b);
 void oc_lprog_begin(oc_lprog *b, int64_t v);
 int64_t oc_lp_act(const oc_lprog *b, int64_t v); /* relative rank -> rank */
 void oc_lp_emit(oc_lprog *b, int64_t dst_rel, int64_t item, int64_t len);
-/* the same, not to start before t (b->timed must be 1) */
+/* the same, not to start before t */
 void oc_lp_emit_at(oc_lprog *b, int64_t dst_rel, int64_t item, int64_t len, int64_t t);
 int64_t oc_lp_nsegs(int64_t lo, int64_t hi, int64_t seg); /* seg <= 0: one */
 void oc_lp_emit_seg(oc_lprog *b, int64_t dst, int64_t lo, int64_t hi, int64_t seg,
@@ -150,10 +149,11 @@ int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg);
  * out of memory) */
 int64_t oc_lp_circ_streams(const oc_params *p, int64_t s, int64_t *ns, int64_t *D);
 int oc_lp_circ_skips(int64_t P, int variant, int64_t *s); /* 0: Traff's; 1: powers of two */
-int oc_lp_circ_assign(int64_t P, int q, const int64_t *s, uint8_t *dl, uint8_t *rh);
 /* the receive schedule with Traff's skips, else with powers of two (s and *q
- * say which were used; dl and rh hold P q bytes, q = ceil(log2 P)) */
-int oc_lp_circ_schedule(int64_t P, int64_t *s, int *q, uint8_t *dl, uint8_t *rh);
+ * say which were used); *dl and *rh (P q bytes each, q = ceil(log2 P)) are
+ * the caller's to free.  OC_ERANGE where none is found or P q (q+1) is past
+ * OC_LP_CIRC_WORK (nothing allocated then) */
+int oc_lp_circ_schedule(int64_t P, int64_t *s, int *q, uint8_t **dl, uint8_t **rh);
 /* the same with segment j starting at relative rank j P / k instead of the
  * root (b->src says where): every packet is broadcast from its own
  * processor; run backwards it is a reduce-scatter to those processors */
@@ -185,14 +185,15 @@ int oc_mb_plan_bounded(const oc_params *p, int64_t root, int64_t m, oc_mbcast_al
                        int64_t proxy, oc_mbcast_info *info);
 /* The ranking behind it: each construction (the multi-tree once per degree)
  * with its estimate for (P, m) and its choice of segment and variant at
- * (P', m), best first, into cand (OC_MB_RANKED entries at most). */
+ * (P', m), best first, into cand (OC_MB_RANKED entries at most); skip (not
+ * OC_MB_BEST): a construction left out. */
 typedef struct oc_mb_cand {
   oc_mbcast_info cfg;
   int64_t est;
 } oc_mb_cand;
 #define OC_MB_RANKED (OC_MB_COUNT + 8)
-int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, int64_t proxy,
-                       oc_mb_cand *cand, int *ncand, int64_t *timed);
+int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, oc_mbcast_alg skip,
+                       int64_t proxy, oc_mb_cand *cand, int *ncand, int64_t *timed);
 /* the same construction under the simulator's other policy (sends first or
  * not; pacing only with sends first) */
 void oc_mb_other_policy(oc_mbcast_info *c);
