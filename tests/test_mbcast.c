@@ -55,7 +55,7 @@ void test_mbcast_random(void) {
         if (a == OC_MB_CIRCULANT) { /* segments of at most 16; stream counts with slots */
           int64_t ns[OC_LP_CIRC_STREAMS], nn;
           c.seg = test_range(1, m < OC_LP_CIRC_SEG ? m : OC_LP_CIRC_SEG);
-          nn = oc_lp_circ_streams(&p, c.seg, ns, NULL);
+          nn = oc_lp_circ_streams(&p, 0, c.seg, ns, NULL);
           c.degree = nn > 0 ? (test_range(0, 1) ? ns[test_range(0, nn - 1)] : 0) : 1;
           /* no periodic schedule for this P, or no slots for such segments (a
            * segment's own packets would overlap its receptions) */
@@ -384,7 +384,7 @@ void test_mbcast_rank_views(void) {
       int64_t ns[OC_LP_CIRC_STREAMS];
       c.degree = 0;
       c.seg = test_range(1, m < 4 ? m : 4);
-      if (oc_mb_circ_ok(p.P) != OC_OK || oc_lp_circ_streams(&p, c.seg, ns, NULL) == 0) continue;
+      if (oc_mb_circ_ok(p.P) != OC_OK || oc_lp_circ_streams(&p, 0, c.seg, ns, NULL) == 0) continue;
     }
     oc_sched_init(&s);
     CHECK_OK(oc_mbcast_run(&p, root, m, &c, &s, &t));
@@ -463,8 +463,8 @@ void test_mbcast_bounded(void) {
     root = test_range(0, p.P - 1);
     proxy = test_range(2, 64);
     CHECK_OK(oc_mbcast_bound(&p, m, &lb, NULL));
-    CHECK_OK(oc_mb_plan_bounded(&p, root, m, OC_MB_BEST, proxy, &info));
-    CHECK_OK(oc_mb_rank_bounded(&p, m, OC_MB_BEST, OC_MB_BEST, proxy, cand, &nc, &timed));
+    CHECK_OK(oc_mb_plan_bounded(&p, 0, root, m, OC_MB_BEST, proxy, &info));
+    CHECK_OK(oc_mb_rank_bounded(&p, 0, m, OC_MB_BEST, OC_MB_BEST, proxy, cand, &nc, &timed));
     CHECK(nc >= 1 && nc <= OC_MB_RANKED);
     for (int k = 1; k < nc; k++) CHECK(cand[k - 1].est <= cand[k].est);
     oc_sched_init(&s);
@@ -594,7 +594,7 @@ void test_mbcast_circulant(void) {
     p.P = PS[test_range(0, 16)];
     root = test_range(0, p.P - 1);
     seg = test_range(1, m < 4 ? m : 4);
-    nn = oc_lp_circ_streams(&p, seg, ns, NULL);
+    nn = oc_lp_circ_streams(&p, 0, seg, ns, NULL);
     CHECK(nn >= 0);
     CHECK_OK(oc_mbcast_bound(&p, m, &lb, NULL));
     for (int64_t k = 0; k < nn; k++) {

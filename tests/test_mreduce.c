@@ -41,6 +41,38 @@ static void check_run(const oc_params *p, int64_t root, int64_t m, const oc_mred
   oc_sched_free(&s);
 }
 
+/* EXACT: the broadcast with sends of o + 1 (the receiver's addition),
+ * run backwards on its own times, passes the verifier and takes exactly
+ * the broadcast's time: the reversal keeps every LogP rule (a schedule
+ * that broke one would be re-timed by the reduce simulator, or rejected). */
+static void check_exact(const oc_params *p, int64_t root, int64_t m, oc_mreduce_info c,
+                        int64_t lb, const char *what) {
+  oc_sched s;
+  oc_verdict v;
+  int64_t tb = -1, t = -1;
+  int e;
+  c.exact = 1;
+  c.red.sx = p->unit;
+  c.bc.sx = 0;
+  e = oc_mbcast_run(p, root < 0 ? 0 : root, m, &c.red, NULL, &tb);
+  if (e == OC_ERANGE) return; /* (the circulant: no slots for these) */
+  if (e != OC_OK) fail_params(__LINE__, what, p, root, m, e, 0);
+  oc_sched_init(&s);
+  if ((e = oc_mreduce_run(p, root, m, &c, &s, &t)) != OC_OK)
+    fail_params(__LINE__, what, p, root, m, e, 0);
+  CHECK_OK(oc_verify_vreduce(p, root, m, &s, &v));
+  if (!v.ok || v.time != t) {
+    printf("    %s (times kept): %s\n", what, v.detail);
+    fail_params(__LINE__, what, p, root, m, t, v.time);
+  }
+  if (root >= 0 && t != tb) fail_params(__LINE__, "times kept: not the broadcast's", p, root, m, t, tb);
+  if (root < 0 && t < tb) fail_params(__LINE__, "times kept: before its reduction", p, root, m, t, tb);
+  if (t < lb) fail_params(__LINE__, "below the lower bound", p, root, m, t, lb);
+  c.exact = 0; /* a program that says one without the other is refused */
+  CHECK(oc_mreduce_run(p, root, m, &c, NULL, &t) == OC_EINVAL);
+  oc_sched_free(&s);
+}
+
 /* Random (P, L, o, g, m, root), o > g and 2o > g included: every
  * construction (each broadcast run backwards at a random segment size, each
  * library program, for allreduce the composed ones and the other families)
@@ -71,9 +103,12 @@ void test_mreduce_random(void) {
         int64_t ns[OC_LP_CIRC_STREAMS];
         c.red.seg = test_range(1, m < OC_LP_CIRC_SEG ? m : OC_LP_CIRC_SEG);
         c.red.degree = 0; /* its best rate */
-        if (oc_mb_circ_ok(p.P) != OC_OK || oc_lp_circ_streams(&p, c.red.seg, ns, NULL) == 0) continue;
+        if (oc_mb_circ_ok(p.P) != OC_OK || oc_lp_circ_streams(&p, 0, c.red.seg, ns, NULL) == 0) continue;
       }
       check_run(&p, root, m, &c, lb, oc_mbcast_alg_name((oc_mbcast_alg)a));
+      c.red.send_first = (int)test_range(0, 1);
+      check_exact(&p, root, m, c, lb, oc_mbcast_alg_name((oc_mbcast_alg)a));
+      c.red.send_first = 0;
       c.bc.alg = (oc_mbcast_alg)test_range(0, OC_MB_COUNT - 1);
       c.bc.seg = test_range(0, m);
       c.bc.degree = c.red.degree;
@@ -83,11 +118,12 @@ void test_mreduce_random(void) {
         int64_t ns[OC_LP_CIRC_STREAMS];
         c.bc.degree = 0;
         c.bc.seg = 1;
-        if (oc_mb_circ_ok(p.P) != OC_OK || oc_lp_circ_streams(&p, 1, ns, NULL) == 0)
+        if (oc_mb_circ_ok(p.P) != OC_OK || oc_lp_circ_streams(&p, 0, 1, ns, NULL) == 0)
           c.bc.alg = OC_MB_CHAIN;
       }
       c.flip = (int)test_range(0, 1);
       check_run(&p, -1, m, &c, alb, "allreduce: reversed + broadcast");
+      check_exact(&p, -1, m, c, alb, "allreduce: reversed + broadcast");
     }
     for (int l = 0; l < OC_ML_COUNT; l++) {
       oc_mreduce_info c;
@@ -543,6 +579,10 @@ void test_mreduce_rank_views(void) {
     c.bc = c.red;
     c.bc.alg = ALGS[(it / 6) % 6];
     c.flip = (int)test_range(0, 1);
+    if (it % 2 == 1) { /* the broadcast with the additions in its sends, times kept */
+      c.exact = 1;
+      c.red.sx = p.unit;
+    }
     if ((c.red.alg == OC_MB_MULTITREE || c.bc.alg == OC_MB_MULTITREE) && p.P < 3) continue;
     oc_sched_init(&s);
     CHECK_OK(oc_mreduce_run(&p, root, m, &c, &s, &t));

@@ -121,6 +121,9 @@ typedef struct oc_mbcast_info {
   int send_first;           /* the simulator's policy: 1 a processor's ready
                                send goes before incoming receptions, 0 pure
                                greedy (oc_lprog.c)                           */
+  int64_t sx;               /* added to each send overhead: 0 for a
+                               broadcast (a reduction's exact reversal puts
+                               the receiver's addition there, oc_mreduce.c) */
   int64_t time;             /* its completion time                          */
   int64_t runner_up;        /* the next best construction's time (or -1)    */
   oc_mbcast_alg runner_alg; /* and which                                    */
@@ -644,6 +647,9 @@ typedef struct oc_mreduce_info {
                                   packets in the order the reduction finishes
                                   them (last first); GROUPS reduce: the
                                   columns reduced by Karp's tree backwards    */
+  int exact;                   /* REVERSED: the broadcast built for o + one
+                                  addition and run backwards on its own
+                                  times (oc_mreduce.c)                         */
   int64_t time;                /* completion time                             */
   int64_t runner_up;           /* the next best construction's time, or -1   */
   oc_mred_family runner_family;

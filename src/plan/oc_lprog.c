@@ -201,7 +201,10 @@ static int last_packet_below(const lp_blk *a, size_t n, lp_blk last, int64_t G,
 
 typedef struct lp_sim {
   const oc_params *p;
-  int64_t G, h;
+  int64_t G, h;             /* G: a message's packets (and a processor's
+                               sends) at least this far apart            */
+  int64_t os, Gr;           /* the send overhead o + sx; receive starts Gr
+                               = max(g, o) apart                         */
   int64_t *avail;           /* P * m: when item i is usable at q      */
   int64_t *send_free, *recv_free;
   lp_blk *sb, *rb;          /* CSR by processor: sends, receptions    */
@@ -229,11 +232,11 @@ static int head_ready(lp_sim *s, const oc_lprog *b, int64_t q) {
  * what is committed */
 static int64_t earliest(const lp_sim *s, const oc_lprog *b, int64_t q, int64_t t) {
   const oc_lp_op *op = &b->op[s->head[q]];
-  int64_t d = op->dst, o = s->p->o, L = s->p->L, G = s->G;
+  int64_t d = op->dst, o = s->p->o, os = s->os, L = s->p->L, G = s->G;
   int busy;
   int64_t rsv;
-  t = oc_max64(t, oc_max64(s->send_free[q], s->recv_free[d] - o - L));
-  if (o == 0) return t;
+  t = oc_max64(t, oc_max64(s->send_free[q], s->recv_free[d] - os - L));
+  if (o == 0) return t; /* (receptions take no time: nothing to meet) */
   /* send_first: a receiver that has a send ready (its data in) keeps the
    * slot for it: sends go before receptions at a processor.  Without this a
    * sender whose sends are G = o apart fills its receiver with receptions,
@@ -245,18 +248,18 @@ static int64_t earliest(const lp_sim *s, const oc_lprog *b, int64_t q, int64_t t
     int moved = 0;
     for (int64_t k = 0; k < op->len && !moved; k++) {
       int64_t a = t + k * G, x;
-      /* the sender's overhead against its own receptions */
-      if (last_packet_below(s->rb + s->roff[q], s->rn[q], s->rl[q], G, a + o, &x) && x > a - o) {
+      /* the sender's overhead [a, a + os) against its own receptions */
+      if (last_packet_below(s->rb + s->roff[q], s->rn[q], s->rl[q], G, a + os, &x) && x > a - o) {
         t += x + o - a;
         moved = 1;
         break;
       }
-      a += o + L; /* the receiver's overhead against its own sends */
-      if (last_packet_below(s->sb + s->soff[d], s->sn[d], s->sl[d], G, a + o, &x) && x > a - o) {
-        t += x + o - a;
+      a += os + L; /* the receiver's overhead [a, a + o) against its own sends */
+      if (last_packet_below(s->sb + s->soff[d], s->sn[d], s->sl[d], G, a + o, &x) && x > a - os) {
+        t += x + os - a;
         moved = 1;
-      } else if (busy && a < rsv + o && a + o > rsv) { /* and its next send */
-        t += rsv + o - a;
+      } else if (busy && a < rsv + os && a + o > rsv) { /* and its next send */
+        t += rsv + os - a;
         moved = 1;
       }
     }
@@ -304,8 +307,11 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
   memset(&s, 0, sizeof s);
   memset(&hp, 0, sizeof hp);
   s.p = p;
-  s.G = oc_max64(p->g, p->o);
-  s.h = p->L + 2 * p->o;
+  if (b->sx < 0 || b->sx > OC_PARAM_MAX) return OC_EINVAL;
+  s.os = p->o + b->sx;
+  s.G = oc_max64(p->g, s.os);
+  s.Gr = oc_max64(p->g, p->o);
+  s.h = p->L + p->o + s.os;
   s.avail = (int64_t *)malloc((size_t)(P * m) * sizeof *s.avail);
   s.send_free = (int64_t *)calloc((size_t)P, sizeof(int64_t));
   s.recv_free = (int64_t *)calloc((size_t)P, sizeof(int64_t));
@@ -360,18 +366,18 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
     s.sl[q].t = t;
     s.sl[q].len = op->len;
     s.sb[s.soff[q] + s.sn[q]++] = s.sl[q];
-    s.rl[d].t = t + p->o + p->L;
+    s.rl[d].t = t + s.os + p->L;
     s.rl[d].len = op->len;
     s.rb[s.roff[d] + s.rn[d]++] = s.rl[d];
     s.send_free[q] = t + op->len * s.G;
-    s.recv_free[d] = t + p->o + p->L + op->len * s.G;
+    s.recv_free[d] = t + s.os + p->L + (op->len - 1) * s.G + s.Gr;
     {
       int64_t arr = t + s.h + (op->len - 1) * s.G, *av = s.avail + d * m;
       for (int64_t i = 0; i < op->len; i++)
         if (arr < av[op->item + i]) av[op->item + i] = arr;
     }
     if (out != NULL) {
-      if (op->len == 1 || p->g >= p->o)
+      if (op->len == 1 || p->g >= s.os)
         e = oc_sched_push_long(out, t, q, d, op->item, op->len);
       else
         for (int64_t i = 0; i < op->len && e == OC_OK; i++)

@@ -615,49 +615,55 @@ int oc_lp_circ_schedule(int64_t P, int64_t *s, int *q, uint8_t **dl, uint8_t **r
 }
 
 /* Slots for ns streams of segments of s packets: phases ph[0..ns) in a round
- * of D.  A segment sent at phase f keeps its sender busy o at f + iG and its
- * receiver at f + o + L + iG (i < s, mod D); its sender's next send starts sG
- * later, its receiver's next reception sG later; it is usable h + (s-1)G
- * after f, so D >= h + (s-1)G lets a block received in one round go on in the
- * next.  Every processor sends and receives in every phase, so two phases f
- * and c may share a round only when their difference x = f - c (mod D) keeps
- * all of that apart, which is a set of allowed x (ok[]) for each D; a phase
- * also has to keep its own send and reception apart.  For each D from the
- * least conceivable up the phases are placed greedily (0, then the least that
+ * of D.  A segment sent at phase f keeps its sender busy os = o + sx at
+ * f + iG and its receiver o at f + os + L + iG (i < s, mod D; G = max(g, os));
+ * its sender's next send starts sG later, its receiver's next reception sG
+ * later; it is usable h + (s-1)G after f, h = L + os + o, so D >= h + (s-1)G
+ * lets a block received in one round go on in the next.  Every processor
+ * sends and receives in every phase, so two phases f and c may share a
+ * round only when their difference x = f - c (mod D) keeps all of that
+ * apart, which is a set of allowed x (ok[]) for each D; a phase also has to
+ * keep its own send and reception apart.  For each D from the least
+ * conceivable up the phases are placed greedily (0, then the least that
  * fits); the first D that takes ns of them is returned (-1: none up to the
- * least + 2(h + sG), or s > OC_LP_CIRC_SEG, or rounds past LP_CIRC_ROUND_MAX,
- * or the search's work past LP_CIRC_STEPS).  Work O(D ns + s o) a D. */
+ * least + 2(h + sG), or s > OC_LP_CIRC_SEG, or rounds past
+ * LP_CIRC_ROUND_MAX, or the search's work past LP_CIRC_STEPS).  Work
+ * O(D ns + s os) a D. */
 #define LP_CIRC_STEPS ((int64_t)1 << 24)      /* a slot search's work at most      */
 #define LP_CIRC_ROUND_MAX ((int64_t)1 << 20)  /* rounds longer: not tried          */
 static int64_t lp_mod(int64_t x, int64_t D) { return ((x % D) + D) % D; }
-static void lp_forbid(unsigned char *ok, int64_t D, int64_t at, int64_t w) {
-  for (int64_t y = -w + 1; y < w; y++) ok[lp_mod(at + y, D)] = 0; /* |x - at| < w */
+static void lp_forbid(unsigned char *ok, int64_t D, int64_t lo, int64_t hi) {
+  for (int64_t y = lo + 1; y < hi; y++) ok[lp_mod(y, D)] = 0; /* lo < x < hi */
 }
-static int64_t lp_circ_slots(const oc_params *p, int64_t s, int64_t ns, int64_t *ph) {
-  int64_t G = oc_max64(p->g, p->o), o = p->o, L = p->L, h = L + 2 * o, sg = s * G;
-  int64_t dlo = oc_max64(h + (s - 1) * G, ns * oc_max64(sg, 2 * o * s)), D;
+static int64_t lp_circ_slots(const oc_params *p, int64_t sx, int64_t s, int64_t ns,
+                             int64_t *ph) {
+  int64_t o = p->o, os = o + sx, G = oc_max64(p->g, os), L = p->L, h = L + o + os, sg = s * G;
+  int64_t dlo = oc_max64(h + (s - 1) * G, ns * oc_max64(sg, (o + os) * s)), D;
   unsigned char *ok;
   int64_t dhi, work = 0;
   if (s < 1 || s > OC_LP_CIRC_SEG || ns < 1 || ns > OC_LP_CIRC_STREAMS) return -1;
-  if (dlo > LP_CIRC_ROUND_MAX) return -1; /* rounds that long: not tried */
+  if (sx < 0 || sx > OC_PARAM_MAX || dlo > LP_CIRC_ROUND_MAX) return -1; /* not tried */
   dhi = dlo + 2 * (h + sg);
   if ((ok = (unsigned char *)malloc((size_t)(dhi + 1))) == NULL) return -2;
   for (D = dlo; D <= dhi; D++) {
     int64_t n = 0, self = 1;
-    for (int64_t a = -(s - 1); a <= s - 1 && o > 0 && self; a++) /* its own send and reception */
-      if (lp_mod(a * G - o - L, D) < o || D - lp_mod(a * G - o - L, D) < o) self = 0;
+    for (int64_t a = -(s - 1); a <= s - 1 && o > 0 && self; a++) { /* own send, reception */
+      int64_t v = lp_mod(a * G - os - L, D); /* send start - reception start */
+      if (v < o || D - v < os) self = 0;
+    }
     if (!self) continue;
-    work += D * (ns + 2) + 6 * s * o;
+    work += D * (ns + 2) + 6 * s * os;
     if (work > LP_CIRC_STEPS) { /* a bounded search: give up */
       D = dhi + 1;
       break;
     }
     memset(ok, 1, (size_t)D);
-    lp_forbid(ok, D, 0, sg); /* sends sG apart; receptions the same */
-    for (int64_t a = -(s - 1); a <= s - 1 && o > 0; a++) {
-      lp_forbid(ok, D, a * G, o);                 /* overheads of the same kind */
-      lp_forbid(ok, D, a * G + o + L, o);         /* a send against a reception */
-      lp_forbid(ok, D, a * G - o - L, o);
+    lp_forbid(ok, D, -sg, sg); /* sends sG apart; receptions the same */
+    for (int64_t a = -(s - 1); a <= s - 1 && os > 0; a++) {
+      lp_forbid(ok, D, a * G - os, a * G + os); /* overheads of the same kind */
+      if (o == 0) continue;
+      lp_forbid(ok, D, a * G + L, a * G + L + os + o);  /* f's send, c's reception */
+      lp_forbid(ok, D, a * G - L - os - o, a * G - L);  /* f's reception, c's send */
     }
     for (int64_t f = 0; f < D && n < ns; f++) {
       int64_t i = 0;
@@ -670,14 +676,14 @@ static int64_t lp_circ_slots(const oc_params *p, int64_t s, int64_t ns, int64_t 
   return D <= dhi ? D : -1;
 }
 
-int64_t oc_lp_circ_streams(const oc_params *p, int64_t s, int64_t *ns, int64_t *D) {
-  int64_t ph[OC_LP_CIRC_STREAMS], bn = 0, bd = 0, G = oc_max64(p->g, p->o);
-  int64_t per = oc_max64(1, s * oc_max64(G, 2 * p->o)); /* a stream's least share of a round */
-  int64_t kmax = oc_min64(OC_LP_CIRC_STREAMS, (p->L + 2 * p->o + (s - 1) * G + per - 1) / per + 2);
+int64_t oc_lp_circ_streams(const oc_params *p, int64_t sx, int64_t s, int64_t *ns, int64_t *D) {
+  int64_t ph[OC_LP_CIRC_STREAMS], bn = 0, bd = 0, os = p->o + sx, G = oc_max64(p->g, os);
+  int64_t per = oc_max64(1, s * oc_max64(G, p->o + os)); /* a stream's least share of a round */
+  int64_t kmax = oc_min64(OC_LP_CIRC_STREAMS, (p->L + p->o + os + (s - 1) * G + per - 1) / per + 2);
   int n = 0;
   /* more streams than fill a round of h + (s-1)G at the best rate add nothing */
   for (int64_t k = 1; k <= kmax; k++) {
-    int64_t d = lp_circ_slots(p, s, k, ph);
+    int64_t d = lp_circ_slots(p, sx, s, k, ph);
     if (d == -2) return -1;
     if (d < 0) continue;
     if (bn == 0 || k * bd > bn * d) { /* a better rate than every fewer */
@@ -725,7 +731,7 @@ int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg) {
   int64_t ss = seg <= 0 ? b->m : oc_min64(seg, b->m), list[OC_LP_CIRC_STREAMS];
   if (ns < 0 || ns > OC_LP_CIRC_STREAMS) return OC_EINVAL;
   if (ns == 0) { /* the most packets a round */
-    int64_t n = oc_lp_circ_streams(p, ss, list, NULL);
+    int64_t n = oc_lp_circ_streams(p, b->sx, ss, list, NULL);
     if (n < 0) return OC_ENOMEM;
     if (n == 0) return OC_ERANGE;
     ns = list[n - 1];
@@ -734,7 +740,7 @@ int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg) {
     oc_lprog_begin(b, 0);
     return OC_OK;
   }
-  if ((D = lp_circ_slots(p, ss, ns, ph)) < 0) return D == -2 ? OC_ENOMEM : OC_ERANGE;
+  if ((D = lp_circ_slots(p, b->sx, ss, ns, ph)) < 0) return D == -2 ? OC_ENOMEM : OC_ERANGE;
   if ((e = oc_lp_circ_schedule(P, s, &q, &dl, &rh)) != OC_OK) return e;
   for (int64_t t = 0; t < ns; t++) {
     x[t] = lp_circ_offset(P, q, dl, (K - t + ns - 1) / ns, &j0[t], &span[t]);

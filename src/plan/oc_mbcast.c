@@ -127,6 +127,7 @@ int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_i
   if ((e = oc_lprog_init(&b, p->P, m, root)) != OC_OK) return e;
   b.release = cfg->pace;
   b.send_first = cfg->send_first != 0;
+  b.sx = cfg->sx;
   switch (alg) {
   case OC_MB_KARP: e = oc_lp_karp(&b, p, seg); break;
   case OC_MB_CHAIN: oc_lp_tree(&b, OC_LP_CHAIN, 1, seg); break;
@@ -151,9 +152,9 @@ int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_i
 /* the best segment size and variant of one construction (d trees for the
  * multi-tree) into *best, its time in best->time; *timed counts the
  * simulations */
-static int mb_best_seg(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg a,
-                       int64_t d, oc_mbcast_info *best, int64_t *timed) {
-  int64_t bt = -1, prev = 0, G = oc_max64(p->g, p->o);
+static int mb_best_seg(const oc_params *p, int64_t sx, int64_t root, int64_t m,
+                       oc_mbcast_alg a, int64_t d, oc_mbcast_info *best, int64_t *timed) {
+  int64_t bt = -1, prev = 0, os = p->o + sx, G = oc_max64(p->g, os);
   for (int64_t s = m;; s = (s + 1) / 2) {
     if (s == prev) break; /* (1 + 1) / 2 = 1: done */
     prev = s;
@@ -166,19 +167,20 @@ static int mb_best_seg(const oc_params *p, int64_t root, int64_t m, oc_mbcast_al
       int e;
       if (k == 1 && p->o == 0) continue; /* no overheads: the same as greedy */
       if (k > 0 && a == OC_MB_CIRCULANT) continue; /* its own slots */
-      if (k == 2 && !(2 * p->o > G && s < m && mb_paced(a))) continue;
+      if (k == 2 && !(p->o + os > G && s < m && mb_paced(a))) continue;
       memset(&c, 0, sizeof c);
       c.alg = a;
       c.seg = s;
       c.degree = d;
       if (a == OC_MB_CIRCULANT && d == 0) { /* its best rate: say how many streams */
-        int64_t ns[OC_LP_CIRC_STREAMS], n = oc_lp_circ_streams(p, s, ns, NULL);
+        int64_t ns[OC_LP_CIRC_STREAMS], n = oc_lp_circ_streams(p, sx, s, ns, NULL);
         if (n < 0) return OC_ENOMEM;
         if (n == 0) continue; /* no slots for such segments */
         c.degree = ns[n - 1];
       }
       c.send_first = k > 0;
-      c.pace = k == 2 ? (a == OC_MB_BINARY ? 3 : 2) * p->o : 0;
+      c.sx = sx;
+      c.pace = k == 2 ? p->o + (a == OC_MB_BINARY ? 2 : 1) * os : 0; /* a relay's busy time */
       e = oc_mbcast_run(p, root, m, &c, NULL, &t);
       (*timed)++;
       if (e == OC_ERANGE) continue; /* this segment size cannot be built */
@@ -238,8 +240,8 @@ int oc_mb_degree_order(const oc_params *p, int64_t m, int64_t *deg) {
   return nd;
 }
 
-static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, oc_mbcast_info *best,
-                          int64_t *timed) {
+static int mb_best_degree(const oc_params *p, int64_t sx, int64_t root, int64_t m,
+                          oc_mbcast_info *best, int64_t *timed) {
   int64_t bt = -1, work = 0, deg[OC_MB_DEGREES];
   int nd = oc_mb_degree_order(p, m, deg);
   for (int i = 0; i < nd; i++) {
@@ -247,7 +249,7 @@ static int mb_best_degree(const oc_params *p, int64_t root, int64_t m, oc_mbcast
     int64_t before = *timed;
     int e;
     if (i >= 3 && work > MB_DEGREE_WORK) break;
-    e = mb_best_seg(p, root, m, OC_MB_MULTITREE, deg[i], &c, timed);
+    e = mb_best_seg(p, sx, root, m, OC_MB_MULTITREE, deg[i], &c, timed);
     work = oc_add_sat(work, oc_mul_sat(oc_mul_sat(p->P, m), *timed - before));
     if (e == OC_ERANGE) continue;
     if (e != OC_OK) return e;
@@ -273,15 +275,15 @@ int oc_mb_circ_ok(int64_t P) {
   return e;
 }
 
-static int mb_best_streams(const oc_params *p, int64_t root, int64_t m, oc_mbcast_info *best,
-                           int64_t *timed) {
+static int mb_best_streams(const oc_params *p, int64_t sx, int64_t root, int64_t m,
+                           oc_mbcast_info *best, int64_t *timed) {
   int64_t bt = -1, ns[OC_LP_CIRC_STREAMS], n;
   int e;
   if ((e = oc_mb_circ_ok(p->P)) != OC_OK) return e;
-  if ((n = oc_lp_circ_streams(p, 1, ns, NULL)) < 0) return OC_ENOMEM;
+  if ((n = oc_lp_circ_streams(p, sx, 1, ns, NULL)) < 0) return OC_ENOMEM;
   for (int64_t i = 0; i < n && ns[i] <= m; i++) {
     oc_mbcast_info c;
-    e = mb_best_seg(p, root, m, OC_MB_CIRCULANT, ns[i], &c, timed);
+    e = mb_best_seg(p, sx, root, m, OC_MB_CIRCULANT, ns[i], &c, timed);
     if (e == OC_ERANGE) continue;
     if (e != OC_OK) return e;
     if (bt < 0 || c.time < bt) {
@@ -313,17 +315,18 @@ static int mb_best_streams(const oc_params *p, int64_t root, int64_t m, oc_mbcas
 #define MB_LARGE_DEGREES 8
 #define MB_LARGE_WORK ((int64_t)1 << 25) /* more of them while P m (k + 1) stays below */
 
-static int mb_best_one(const oc_params *p, int64_t P, int64_t m, oc_mbcast_alg a, int64_t d,
-                       oc_mbcast_info *c, int64_t *timed) {
+static int mb_best_one(const oc_params *p, int64_t sx, int64_t P, int64_t m, oc_mbcast_alg a,
+                       int64_t d, oc_mbcast_info *c, int64_t *timed) {
   oc_params q = *p;
   q.P = P;
   memset(c, 0, sizeof *c);
   if (a == OC_MB_MULTITREE && (d > P - 1 || d > m)) return OC_ERANGE;
-  return mb_best_seg(&q, 0, m, a, d, c, timed);
+  return mb_best_seg(&q, sx, 0, m, a, d, c, timed);
 }
 
-int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, oc_mbcast_alg skip,
-                       int64_t proxy, oc_mb_cand *cand, int *ncand, int64_t *timed) {
+int oc_mb_rank_bounded(const oc_params *p, int64_t sx, int64_t m, oc_mbcast_alg alg,
+                       oc_mbcast_alg skip, int64_t proxy, oc_mb_cand *cand, int *ncand,
+                       int64_t *timed) {
   int64_t P = p->P, m1 = oc_max64(1, oc_min64(m, proxy / P));
   int64_t P1 = oc_min64(P, oc_max64(2, proxy / m)), deg[OC_MB_DEGREES];
   int nd = oc_mb_degree_order(p, m, deg), nc = 0, e;
@@ -336,9 +339,9 @@ int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, oc_mbca
     for (int i = 0; i < ndeg; i++) {
       oc_mbcast_info c1, c2, c3;
       int64_t d = a == OC_MB_MULTITREE ? deg[i] : 0;
-      if ((e = mb_best_one(p, P, m1, (oc_mbcast_alg)a, d, &c1, timed)) == OC_OK &&
-          (e = mb_best_one(p, P1, m, (oc_mbcast_alg)a, d, &c2, timed)) == OC_OK)
-        e = mb_best_one(p, P1, m1, (oc_mbcast_alg)a, d, &c3, timed);
+      if ((e = mb_best_one(p, sx, P, m1, (oc_mbcast_alg)a, d, &c1, timed)) == OC_OK &&
+          (e = mb_best_one(p, sx, P1, m, (oc_mbcast_alg)a, d, &c2, timed)) == OC_OK)
+        e = mb_best_one(p, sx, P1, m1, (oc_mbcast_alg)a, d, &c3, timed);
       if (e == OC_ERANGE) continue;
       if (e != OC_OK) return e;
       cand[nc].cfg = c2;
@@ -363,15 +366,15 @@ int oc_mb_large_take(int64_t P, int64_t m, int k) {
   return k < MB_LARGE_TOP || oc_mul_sat(oc_mul_sat(P, m), k + 1) <= MB_LARGE_WORK;
 }
 
-int oc_mb_plan_bounded(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
-                       int64_t proxy, oc_mbcast_info *info) {
+int oc_mb_plan_bounded(const oc_params *p, int64_t sx, int64_t root, int64_t m,
+                       oc_mbcast_alg alg, int64_t proxy, oc_mbcast_info *info) {
   oc_mb_cand cand[OC_MB_RANKED];
   oc_mbcast_info r;
   int nc = 0, e;
   memset(&r, 0, sizeof r);
   r.time = r.runner_up = -1;
   r.runner_alg = OC_MB_BEST;
-  if ((e = oc_mb_rank_bounded(p, m, alg, OC_MB_BEST, proxy, cand, &nc, &r.timed)) != OC_OK)
+  if ((e = oc_mb_rank_bounded(p, sx, m, alg, OC_MB_BEST, proxy, cand, &nc, &r.timed)) != OC_OK)
     return e;
   for (int k = 0; k < nc && oc_mb_large_take(p->P, m, k); k++)
     for (int v = 0; v < (p->o > 0 ? 2 : 1); v++) {
@@ -404,26 +407,31 @@ int oc_mb_plan_bounded(const oc_params *p, int64_t root, int64_t m, oc_mbcast_al
 
 int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                    oc_sched *out, oc_mbcast_info *info) {
+  return oc_mb_plan_sx(p, 0, root, m, alg, out, info);
+}
+
+int oc_mb_plan_sx(const oc_params *p, int64_t sx, int64_t root, int64_t m, oc_mbcast_alg alg,
+                  oc_sched *out, oc_mbcast_info *info) {
   oc_mbcast_info r;
   int e, large;
-  if (info == NULL) return OC_EINVAL;
+  if (info == NULL || sx < 0 || sx > OC_PARAM_MAX) return OC_EINVAL;
   if ((e = mb_check(p, root, m)) != OC_OK) return e;
   if (alg != OC_MB_BEST && (alg < 0 || alg >= OC_MB_COUNT)) return OC_EINVAL;
   large = oc_mul_sat(p->P, m) > OC_MB_FULL_MAX;
   memset(&r, 0, sizeof r);
   r.time = r.runner_up = -1;
   r.runner_alg = OC_MB_BEST;
-  if (large && (e = oc_mb_plan_bounded(p, root, m, alg, OC_MB_PROXY, &r)) != OC_OK) return e;
+  if (large && (e = oc_mb_plan_bounded(p, sx, root, m, alg, OC_MB_PROXY, &r)) != OC_OK) return e;
   for (int a = 0; a < OC_MB_COUNT && !large; a++) {
     oc_mbcast_info c;
     if (alg != OC_MB_BEST && a != (int)alg) continue;
     memset(&c, 0, sizeof c);
     if (a == OC_MB_MULTITREE)
-      e = mb_best_degree(p, root, m, &c, &r.timed);
+      e = mb_best_degree(p, sx, root, m, &c, &r.timed);
     else if (a == OC_MB_CIRCULANT)
-      e = mb_best_streams(p, root, m, &c, &r.timed);
+      e = mb_best_streams(p, sx, root, m, &c, &r.timed);
     else
-      e = mb_best_seg(p, root, m, (oc_mbcast_alg)a, 0, &c, &r.timed);
+      e = mb_best_seg(p, sx, root, m, (oc_mbcast_alg)a, 0, &c, &r.timed);
     if (e == OC_ERANGE && alg == OC_MB_BEST) continue;
     if (e != OC_OK) return e;
     if (r.time < 0 || c.time < r.time) { /* ties: the earlier construction */
@@ -435,6 +443,7 @@ int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg al
       r.degree = c.degree; /* 0 but for the multi-tree and the circulant */
       r.pace = c.pace;
       r.send_first = c.send_first;
+      r.sx = c.sx;
     } else if (r.runner_up < 0 || c.time < r.runner_up) {
       r.runner_up = c.time;
       r.runner_alg = (oc_mbcast_alg)a;

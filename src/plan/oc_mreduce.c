@@ -28,6 +28,25 @@
  *              in the broadcast's packet order or, flipped, in the order
  *              the reduction finishes them; a relay forwards the broadcast
  *              after its reduction part): about reduce + broadcast.
+ *   EXACT      (ours; REVERSED with exact = 1) the broadcast is built and
+ *              timed with every send overhead o + u (u the addition's time:
+ *              oc_lprog.sx, oc_mb_plan_sx) and run backwards on its own
+ *              times, t -> T - t: a send at t, busy [t, t + o + u), becomes
+ *              the reception [a, a + o) and its addition [a + o, a + o + u),
+ *              a = T - t - o - u; the reception at t + o + u + L, busy o,
+ *              becomes the send at a - L - o; the transit [t + o + u,
+ *              t + o + u + L] maps onto itself reversed, so every LogP rule
+ *              (gaps, overheads, capacity) holds backwards as it held
+ *              forwards, and "forward packet j after receiving it" becomes
+ *              "send j up after adding every child's j".  T is the
+ *              broadcast's completion: the reduction takes exactly its time.
+ *              The reduce simulator gets each send's time as its earliest
+ *              start (oc_rp_at) and checks the rules again.  Plain REVERSED
+ *              re-times the reversed order greedily instead: the receptions
+ *              are fixed by the senders (LogP), so relays that add pay with
+ *              collisions (cm5, P = 8, m = 1024, the chain: 6239 greedily,
+ *              5192 here, the period 2o + 1 = 5 a packet).  The circulant's
+ *              fixed slots survive only this way.
  *   LIBRED     (reduce only) the MPI libraries' reduce programs (oc_rpshape.c:
  *              Open MPI's segmented chain, binary, binomial and in-order
  *              trees, linear, Rabenseifner's reduce-scatter + gather), as
@@ -71,7 +90,9 @@
  * optcast includes the libraries' programs among its own candidates: where
  * one of them is the fastest known schedule, optcast uses it and says so.
  *
- * Search (search_reversed): every construction at the segment sizes m,
+ * Search (search_reversed): first EXACT with the fastest broadcast for
+ * sends of o + u (oc_mb_plan_sx: the broadcast planner's whole search, the
+ * circulant included); then every construction at the segment sizes m,
  * ceil(m/2), ceil(m/4), ..., 1, the broadcast under the greedy policy
  * (oc_lprog.c), is timed as a broadcast; the best few and each
  * construction's best are then timed reversed.  Allreduce:
@@ -212,12 +233,18 @@ static int expand(const oc_params *p, int64_t root, const int64_t *src, int64_t 
  * them, 0 for none), and, as receives are handled in posted order, for
  * what was posted before them.  in[] is left for emit_forward (the root's
  * entries: when its reduction of each packet is in). */
-static void emit_reversed(oc_rprog *b, const mr_msg *a, size_t n, int64_t *in) {
-  int64_t m = b->m;
+static void emit_reversed(oc_rprog *b, const mr_msg *a, size_t n, int64_t *in,
+                          const oc_params *ex, int64_t sx) {
+  int64_t m = b->m, T = 0, o2 = 0;
+  if (ex != NULL) { /* exact: sent at T - t - (o + sx) - L - o (see EXACT above) */
+    o2 = ex->o + sx;
+    for (size_t k = 0; k < n; k++) T = oc_max64(T, a[k].t + ex->L + ex->o + o2);
+  }
   for (size_t k = n; k-- > 0 && !b->err;) {
     int64_t q = a[k].dst, d = a[k].src, j = a[k].item;
     b->barrier[q] = in[q * m + j];
     oc_rp_xfer(b, q, d, j, 0);
+    if (ex != NULL) oc_rp_at(b, T - a[k].t - o2 - ex->L - ex->o);
     in[d * m + j] = b->nrecv[d];
   }
 }
@@ -421,7 +448,7 @@ int oc_mreduce_prog(const oc_params *p, int64_t root, int64_t m, const oc_mreduc
       e = OC_ENOMEM;
       goto done;
     }
-    emit_reversed(b, ra, rn, in);
+    emit_reversed(b, ra, rn, in, NULL, 0);
     if (root >= 0 && src != NULL) { /* reduce: the sources send their sums to the root */
       size_t g = 0;
       for (int64_t j = 0; j < m; j++)
@@ -434,13 +461,17 @@ int oc_mreduce_prog(const oc_params *p, int64_t root, int64_t m, const oc_mreduc
     }
     if ((e = emit_forward(b, ra, rn, r0, src, in, 0)) != OC_OK) goto done;
   } else {
+    if (cfg->exact != (cfg->red.sx != 0) || cfg->bc.sx != 0) { /* EXACT: sends take o + sx */
+      e = OC_EINVAL;
+      goto done;
+    }
     if ((e = bcast_msgs(p, r0, m, &cfg->red, &ra, &rn)) != OC_OK) goto done;
     if (root < 0 && (e = bcast_msgs(p, r0, m, &cfg->bc, &ba, &bn)) != OC_OK) goto done;
     if ((in = (int64_t *)calloc((size_t)(p->P * m), sizeof *in)) == NULL) {
       e = OC_ENOMEM;
       goto done;
     }
-    emit_reversed(b, ra, rn, in);
+    emit_reversed(b, ra, rn, in, cfg->exact ? p : NULL, cfg->red.sx);
     if (root < 0 && (e = emit_forward(b, ba, bn, r0, NULL, in, cfg->flip)) != OC_OK) goto done;
   }
   free(ra); /* the program holds it all now: room for the simulation */
@@ -567,16 +598,16 @@ static int cand_cmp(const void *x, const void *y) {
  * ranks them for a broadcast (estimated from smaller instances), the first
  * few (oc_mb_large_take) run backwards at full size, each under both
  * policies when o > 0. */
-/* MR_NO_CIRC: the search leaves the circulant broadcast out (it can still be
- * asked for by name).  Its sends keep fixed slots (oc_lp_emit_at) that the
- * reversed program does not carry, so the reduce simulator re-times it
- * greedily; measured at 1-2% ahead of the table's choice on one grid cell and
- * far behind on others (docs/algorithms/logp.md). */
+/* MR_NO_CIRC: the greedy re-timing leaves the circulant broadcast out (it
+ * can still be asked for by name): its fixed slots (oc_lp_emit_at) are lost
+ * when the reduce simulator re-times the reversed order, and it fell far
+ * behind on some grid cells.  EXACT (search_exact) keeps its slots and
+ * takes it with the other constructions. */
 static int search_reversed_large(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                                  mr_best *r, oc_mbcast_info *fastest, int64_t *bestseg) {
   oc_mb_cand c[OC_MB_RANKED];
   int nc = 0, e;
-  if ((e = oc_mb_rank_bounded(p, m, alg, alg == OC_MB_BEST ? OC_MB_CIRCULANT : OC_MB_BEST,
+  if ((e = oc_mb_rank_bounded(p, 0, m, alg, alg == OC_MB_BEST ? OC_MB_CIRCULANT : OC_MB_BEST,
                                 r->proxy, c, &nc, &r->best.timed)) != OC_OK) /* MR_NO_CIRC */
     return e;
   if (fastest != NULL) {
@@ -599,11 +630,32 @@ static int search_reversed_large(const oc_params *p, int64_t root, int64_t m, oc
   return OC_OK;
 }
 
+/* EXACT: the fastest broadcast for o + u (oc_mbcast_plan, the circulant
+ * among them: its slots are kept), run backwards on its own times, which
+ * takes exactly that broadcast's time. */
+static int search_exact(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
+                        mr_best *r) {
+  oc_mreduce_info x;
+  int e;
+  memset(&x, 0, sizeof x);
+  e = oc_mb_plan_sx(p, p->unit, root < 0 ? 0 : root, m, alg, NULL, &x.red);
+  if (e == OC_ERANGE) return OC_OK; /* (none for these parameters) */
+  if (e != OC_OK) return e;
+  r->best.timed += x.red.timed;
+  x.family = OC_MR_REVERSED;
+  x.exact = 1;
+  x.bc = x.red; /* (allreduce: the broadcast after it, as an ordinary one) */
+  x.bc.sx = 0;
+  return try_one(p, root, m, &x, r);
+}
+
 static int search_reversed(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
                            mr_best *r, oc_mbcast_info *fastest, int64_t *bestseg) {
   mr_cand *c;
   int nc = 0, e = OC_OK, taken[OC_MB_COUNT] = {0};
   int64_t r0 = root < 0 ? 0 : root;
+  if ((m > 1 || root < 0) && (e = search_exact(p, root, m, alg, r)) != OC_OK)
+    return e; /* (one packet's reduce: KARP is the optimum) */
   if (oc_mul_sat(p->P, m) > r->full_max)
     return search_reversed_large(p, root, m, alg, r, fastest, bestseg);
   c = (mr_cand *)malloc(MR_CANDS * sizeof *c);
@@ -966,9 +1018,10 @@ int oc_mreduce_describe(const oc_mreduce_info *i, int64_t root, int64_t m, char 
                (long long)x[k]->seg);
   }
   if (root >= 0)
-    snprintf(buf, n, "reversed %s", a);
+    snprintf(buf, n, "reversed %s%s", a, i->exact ? " with times kept" : "");
   else
-    snprintf(buf, n, "reversed %s + %s%s", a, b, i->flip ? " from the last packet" : "");
+    snprintf(buf, n, "reversed %s%s + %s%s", a, i->exact ? " with times kept" : "", b,
+             i->flip ? " from the last packet" : "");
   return OC_OK;
 }
 

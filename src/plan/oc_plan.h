@@ -92,6 +92,8 @@ typedef struct oc_lprog {
                    rank src[i] alone (a spread: reduce-scatter + allgather) */
   int64_t *at;  /* NULL, or each send's earliest start (oc_lp_emit_at: a
                    construction with slots of its own, the circulant)     */
+  int64_t sx;   /* added to every send overhead (0; a reduction's exact
+                   reversal puts the receiver's addition there: oc_mreduce.c) */
   int err;
 } oc_lprog;
 int oc_lprog_init(oc_lprog *b, int64_t P, int64_t m, int64_t root);
@@ -146,8 +148,8 @@ int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg);
 /* the stream counts worth trying for segments of s packets: those whose
  * round carries more packets per unit of time than any fewer streams' (ns[],
  * increasing; D[] their round lengths when not NULL); returns how many (-1:
- * out of memory) */
-int64_t oc_lp_circ_streams(const oc_params *p, int64_t s, int64_t *ns, int64_t *D);
+ * out of memory); sends take o + sx (oc_lprog.sx) */
+int64_t oc_lp_circ_streams(const oc_params *p, int64_t sx, int64_t s, int64_t *ns, int64_t *D);
 int oc_lp_circ_skips(int64_t P, int variant, int64_t *s); /* 0: Traff's; 1: powers of two */
 /* the receive schedule with Traff's skips, else with powers of two (s and *q
  * say which were used); *dl and *rh (P q bytes each, q = ceil(log2 P)) are
@@ -181,8 +183,12 @@ int oc_mb_circ_ok(int64_t P);
 /* oc_mbcast_plan's search past OC_MB_FULL_MAX messages: constructions ranked
  * on instances of about proxy messages, the best few simulated at full size
  * (oc_mbcast.c).  Exported for the tests. */
-int oc_mb_plan_bounded(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg alg,
-                       int64_t proxy, oc_mbcast_info *info);
+int oc_mb_plan_bounded(const oc_params *p, int64_t sx, int64_t root, int64_t m,
+                       oc_mbcast_alg alg, int64_t proxy, oc_mbcast_info *info);
+/* oc_mbcast_plan with every send overhead o + sx (oc_lprog.sx; 0: the
+ * broadcast itself), no verification: the reduce's exact reversal */
+int oc_mb_plan_sx(const oc_params *p, int64_t sx, int64_t root, int64_t m, oc_mbcast_alg alg,
+                  oc_sched *out, oc_mbcast_info *info);
 /* The ranking behind it: each construction (the multi-tree once per degree)
  * with its estimate for (P, m) and its choice of segment and variant at
  * (P', m), best first, into cand (OC_MB_RANKED entries at most); skip (not
@@ -192,8 +198,9 @@ typedef struct oc_mb_cand {
   int64_t est;
 } oc_mb_cand;
 #define OC_MB_RANKED (OC_MB_COUNT + 8)
-int oc_mb_rank_bounded(const oc_params *p, int64_t m, oc_mbcast_alg alg, oc_mbcast_alg skip,
-                       int64_t proxy, oc_mb_cand *cand, int *ncand, int64_t *timed);
+int oc_mb_rank_bounded(const oc_params *p, int64_t sx, int64_t m, oc_mbcast_alg alg,
+                       oc_mbcast_alg skip, int64_t proxy, oc_mb_cand *cand, int *ncand,
+                       int64_t *timed);
 /* the same construction under the simulator's other policy (sends first or
  * not; pacing only with sends first) */
 void oc_mb_other_policy(oc_mbcast_info *c);
@@ -256,6 +263,9 @@ typedef struct oc_rprog {
   size_t *soff;      /* soff[q] .. soff[q+1]: q's sends in order */
   int has_hist;      /* the sends say which partial result they carry
                         (oc_rp_xfer_hist; then every send must) */
+  int64_t *at;       /* NULL, or each send's earliest start (oc_rp_at: a
+                        program with times of its own, a broadcast's run
+                        backwards exactly)                                 */
   int err;
 } oc_rprog;
 int oc_rprog_init(oc_rprog *b, int64_t P, int64_t m);
@@ -269,6 +279,9 @@ void oc_rp_step(oc_rprog *b);
 void oc_rp_xfer_hist(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy, int64_t need,
                      int64_t hist);
 void oc_rp_sync(oc_rprog *b, int64_t q);
+/* the send written last starts at t or later (the others written without
+ * one: at 0 or later) */
+void oc_rp_at(oc_rprog *b, int64_t t);
 int oc_rprog_finish(oc_rprog *b);
 /* *time (may be NULL): when root (-1: every processor) has handled its
  * last receive */

@@ -8,7 +8,8 @@
  * MPI message does).  One simulator (oc_rprog_run) times every program
  * under the LogP rules of docs/MODEL.md, in global time order:
  *   - a send starts as early as its sender has handled the receives it
- *     waits for, its send gap max(g, o) has passed, its overhead [t, t+o)
+ *     waits for (and not before its earliest start, for a program with
+ *     times of its own), its send gap max(g, o) has passed, its overhead [t, t+o)
  *     misses the sender's receive overheads and additions, and the
  *     receiver's receive starts stay max(g, o) apart;
  *   - a receiver handles its receives in posted order, each once it has
@@ -54,6 +55,7 @@ void oc_rprog_free(oc_rprog *b) {
   free(b->nsent);
   free(b->barrier);
   free(b->soff);
+  free(b->at);
   memset(b, 0, sizeof *b);
 }
 
@@ -85,6 +87,14 @@ void oc_rp_xfer(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy) {
       b->err = OC_ENOMEM;
       return;
     }
+    if (b->at != NULL) {
+      int64_t *a = (int64_t *)realloc(b->at, nc * sizeof *a);
+      if (a == NULL) {
+        b->err = OC_ENOMEM;
+        return;
+      }
+      b->at = a;
+    }
     b->scap = nc;
   }
   b->snd[b->ns].dst = (uint32_t)d;
@@ -95,8 +105,25 @@ void oc_rp_xfer(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy) {
   b->snd[b->ns].rsb = 0;
   b->snd[b->ns].hist = OC_RP_NOHIST;
   b->src_of[b->ns] = (uint32_t)q;
+  if (b->at != NULL) b->at[b->ns] = 0;
   b->nsent[q]++;
   b->ns++;
+}
+
+void oc_rp_at(oc_rprog *b, int64_t t) {
+  if (b->err) return;
+  if (b->ns == 0 || t < 0 || t > OC_TIME_MAX) {
+    b->err = OC_EINVAL;
+    return;
+  }
+  if (b->at == NULL) { /* made on the first timed send; the earlier ones at 0 */
+    b->at = (int64_t *)calloc(b->scap, sizeof *b->at);
+    if (b->at == NULL) {
+      b->err = OC_ENOMEM;
+      return;
+    }
+  }
+  b->at[b->ns - 1] = t;
 }
 
 void oc_rp_xfer_hist(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy, int64_t need,
@@ -150,6 +177,7 @@ int oc_rprog_prune(oc_rprog *b, int64_t root) {
   unsigned char *keep = NULL;
   int e = OC_OK;
   if (b->err || !b->has_hist || root < 0 || root >= P) return b->err;
+  if (b->at != NULL) return OC_EINVAL; /* (no program needs both) */
   for (size_t i = 0; i < n; i++)
     if (b->snd[i].rsb != 0) return OC_OK; /* (steps: not this kind of program) */
   pos = (uint32_t *)malloc((n + 1) * sizeof *pos);
@@ -211,6 +239,7 @@ out:
 int oc_rprog_finish(oc_rprog *b) {
   oc_rp_send *g;
   size_t *at;
+  int64_t *ga = NULL;
   if (b->err) return b->err;
   if (b->has_hist)
     for (size_t i = 0; i < b->ns; i++)
@@ -218,15 +247,25 @@ int oc_rprog_finish(oc_rprog *b) {
   b->soff = (size_t *)calloc((size_t)b->P + 1, sizeof *b->soff);
   g = (oc_rp_send *)malloc((b->ns + 1) * sizeof *g);
   at = (size_t *)malloc(((size_t)b->P + 1) * sizeof *at);
-  if (b->soff == NULL || g == NULL || at == NULL) {
+  if (b->at != NULL) ga = (int64_t *)malloc((b->ns + 1) * sizeof *ga);
+  if (b->soff == NULL || g == NULL || at == NULL || (b->at != NULL && ga == NULL)) {
     free(g);
     free(at);
+    free(ga);
     return OC_ENOMEM;
   }
   for (size_t i = 0; i < b->ns; i++) b->soff[b->src_of[i] + 1]++;
   for (int64_t q = 0; q < b->P; q++) b->soff[q + 1] += b->soff[q];
   memcpy(at, b->soff, ((size_t)b->P + 1) * sizeof *at);
-  for (size_t i = 0; i < b->ns; i++) g[at[b->src_of[i]]++] = b->snd[i];
+  for (size_t i = 0; i < b->ns; i++) {
+    size_t k = at[b->src_of[i]]++;
+    g[k] = b->snd[i];
+    if (ga != NULL) ga[k] = b->at[i];
+  }
+  if (ga != NULL) {
+    free(b->at);
+    b->at = ga;
+  }
   free(b->snd);
   free(at);
   free(b->src_of); /* (the senders are soff's now) */
@@ -328,6 +367,8 @@ static int rp_step(rp_sim *s, int64_t q, int64_t t) {
       rp_proc *d = &s->pr[x->dst];
       if (r->handled >= x->need) {
         int64_t t0 = t, hit;
+        if (s->b->at != NULL && t0 < s->b->at[s->b->soff[q] + r->next_send])
+          t0 = s->b->at[s->b->soff[q] + r->next_send];
         if (t0 < r->send_free) t0 = r->send_free;
         if (p->o > 0 && t0 < r->busy_until) t0 = r->busy_until;
         if (t0 + p->o + p->L < d->recv_free) t0 = d->recv_free - p->o - p->L;
