@@ -53,14 +53,29 @@ int64_t test_range(int64_t lo, int64_t hi) {
 int test_sweep(void) { return getenv("OPTCAST_SWEEP") != NULL; }
 int test_valgrind(void) { return getenv("OPTCAST_VALGRIND") != NULL; }
 
+/* built with AddressSanitizer (gcc says __SANITIZE_ADDRESS__, clang
+ * __has_feature): the code runs 2-4x slower */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_SANITIZED 1
+#endif
+#endif
+#ifndef TEST_SANITIZED
+#define TEST_SANITIZED 0
+#endif
+
 /* A test's time limit: TEST_TIMEOUT_S, scaled for slow runs - sweeps run
- * 10x the cases, valgrind runs the code 20-50x slower (4x the limit), and
- * OPTCAST_TIMEOUT_FACTOR (1..100) scales it again for a loaded machine. */
+ * 10x the cases, valgrind runs the code 20-50x slower (4x the limit), the
+ * sanitizers 2-4x (4x the limit), and OPTCAST_TIMEOUT_FACTOR (1..100)
+ * scales it again for a loaded machine. */
 static unsigned timeout_s(void) {
   unsigned t = TEST_TIMEOUT_S;
   const char *f = getenv("OPTCAST_TIMEOUT_FACTOR");
   if (test_sweep()) t *= 10;
   if (test_valgrind()) t *= 4;
+  if (TEST_SANITIZED) t *= 4;
   if (f != NULL) {
     char *end;
     long k = strtol(f, &end, 10);
