@@ -234,17 +234,15 @@ static int expand(const oc_params *p, int64_t root, const int64_t *src, int64_t 
  * what was posted before them.  in[] is left for emit_forward (the root's
  * entries: when its reduction of each packet is in). */
 static void emit_reversed(oc_rprog *b, const mr_msg *a, size_t n, int64_t *in,
-                          const oc_params *ex, int64_t sx) {
-  int64_t m = b->m, T = 0, o2 = 0;
-  if (ex != NULL) { /* exact: sent at T - t - (o + sx) - L - o (see EXACT above) */
-    o2 = ex->o + sx;
-    for (size_t k = 0; k < n; k++) T = oc_max64(T, a[k].t + ex->L + ex->o + o2);
-  }
+                          const oc_params *p, int64_t sx) {
+  int64_t m = b->m, T = 0, o2 = p->o + sx;
+  if (sx > 0) /* EXACT (the broadcast's sends took o + sx): sent at T - t - o2 - L - o */
+    for (size_t k = 0; k < n; k++) T = oc_max64(T, a[k].t + p->L + p->o + o2);
   for (size_t k = n; k-- > 0 && !b->err;) {
     int64_t q = a[k].dst, d = a[k].src, j = a[k].item;
     b->barrier[q] = in[q * m + j];
     oc_rp_xfer(b, q, d, j, 0);
-    if (ex != NULL) oc_rp_at(b, T - a[k].t - o2 - ex->L - ex->o);
+    if (sx > 0) oc_rp_at(b, T - a[k].t - o2 - p->L - p->o);
     in[d * m + j] = b->nrecv[d];
   }
 }
@@ -448,7 +446,7 @@ int oc_mreduce_prog(const oc_params *p, int64_t root, int64_t m, const oc_mreduc
       e = OC_ENOMEM;
       goto done;
     }
-    emit_reversed(b, ra, rn, in, NULL, 0);
+    emit_reversed(b, ra, rn, in, p, 0);
     if (root >= 0 && src != NULL) { /* reduce: the sources send their sums to the root */
       size_t g = 0;
       for (int64_t j = 0; j < m; j++)
@@ -471,7 +469,7 @@ int oc_mreduce_prog(const oc_params *p, int64_t root, int64_t m, const oc_mreduc
       e = OC_ENOMEM;
       goto done;
     }
-    emit_reversed(b, ra, rn, in, cfg->exact ? p : NULL, cfg->red.sx);
+    emit_reversed(b, ra, rn, in, p, cfg->red.sx);
     if (root < 0 && (e = emit_forward(b, ba, bn, r0, NULL, in, cfg->flip)) != OC_OK) goto done;
   }
   free(ra); /* the program holds it all now: room for the simulation */

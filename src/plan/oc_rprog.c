@@ -367,8 +367,7 @@ static int rp_step(rp_sim *s, int64_t q, int64_t t) {
       rp_proc *d = &s->pr[x->dst];
       if (r->handled >= x->need) {
         int64_t t0 = t, hit;
-        if (s->b->at != NULL && t0 < s->b->at[s->b->soff[q] + r->next_send])
-          t0 = s->b->at[s->b->soff[q] + r->next_send];
+        if (s->b->at != NULL) t0 = oc_max64(t0, s->b->at[s->b->soff[q] + r->next_send]);
         if (t0 < r->send_free) t0 = r->send_free;
         if (p->o > 0 && t0 < r->busy_until) t0 = r->busy_until;
         if (t0 + p->o + p->L < d->recv_free) t0 = d->recv_free - p->o - p->L;
