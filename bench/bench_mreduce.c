@@ -80,6 +80,22 @@ static int bench_rank(void) {
                      c.red.degree ? " (4 trees)" : "") != 0)
         return 1;
     }
+  { /* the circulant (2 streams) with times kept: sends of o + 1 */
+    oc_mreduce_info c;
+    memset(&c, 0, sizeof c);
+    c.family = OC_MR_REVERSED;
+    c.exact = 1;
+    c.red.alg = OC_MB_CIRCULANT;
+    c.red.seg = 1;
+    c.red.degree = 2;
+    c.red.sx = p.unit;
+    c.bc = c.red;
+    c.bc.sx = 0;
+    for (int all = 0; all < 2; all++)
+      if (time_views(&p, all ? -1 : 0, &c, &seed, "circulant-bcast (2 streams)",
+                     " with times kept") != 0)
+        return 1;
+  }
   /* the reduction programs (oc_rpshape.c): a rank's view walks the program */
   printf("\n| program | problem | P | m | steps of a rank (median) | ns per view (median of "
          "201) |\n| --- | --- | ---: | ---: | ---: | ---: |\n");

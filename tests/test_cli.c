@@ -294,8 +294,8 @@ void test_cli_bad_input(void) {
       {{"plan", "bcast", "--procs", "8", "--lambda", "2", "--items", "3"}, "--items"},
       {{"plan", "bcast", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1", "--items", "0"}, "--items"},
       {{"plan", "bcast", "--procs", "8", "--preset", "cm5", "--items", "3", "--algorithm", "karp-tree"}, "--algorithm"},
-      /* the circulant where its receive schedule is not found (P = 34) */
-      {{"plan", "bcast", "--procs", "34", "--preset", "cm5", "--items", "8", "--algorithm", "circulant-bcast"}, "--algorithm: circulant-bcast"},
+      /* the circulant past its receive table's work limit */
+      {{"plan", "bcast", "--procs", "2097152", "--preset", "cm5", "--items", "8", "--algorithm", "circulant-bcast"}, "--algorithm: circulant-bcast"},
       {{"plan", "bcast", "--procs", "2000000000", "--latency", "1", "--overhead", "0", "--gap", "1"}, "--procs"},
       {{"plan", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1"}, "PROBLEM"},
       {{"plan", "frob", "--procs", "8", "--latency", "1", "--overhead", "0", "--gap", "1"}, "frob"},

@@ -536,12 +536,12 @@ static int64_t circ_check(int64_t P, int q, const int64_t *s, const uint8_t *dl,
                           const uint8_t *rh) {
   int64_t worst = 0;
   for (int64_t r = 1; r < P; r++) {
-    unsigned seen = 0;
+    uint64_t seen = 0;
     for (int k = 0; k < q; k++) {
       int rho = rh[r * q + k];
       int64_t f = ((r - s[k]) % P + P) % P, d;
       if (rho >= q || (seen >> rho & 1u)) return -1;
-      seen |= 1u << rho;
+      seen |= (uint64_t)1 << rho;
       d = dl[r * q + rho];
       if ((d - (k - rho)) % q != 0) return -1;
       if (f != 0 && dl[f * q + rho] >= d) return -1;
@@ -551,24 +551,81 @@ static int64_t circ_check(int64_t P, int q, const int64_t *s, const uint8_t *dl,
   return worst;
 }
 
+/* Traff's table as offsets: rank r receives block R[k] + f q in round f q + k,
+ * so residue rho = R[k] mod q comes delta = k - R[k] rounds after its
+ * number */
+static void circ_offsets(int64_t P, int q, const int8_t *R, uint8_t *dl, uint8_t *rh) {
+  for (int64_t r = 1; r < P; r++)
+    for (int k = 0; k < q; k++) {
+      int x = R[r * q + k], rho = ((x % q) + q) % q;
+      rh[r * q + k] = (uint8_t)rho;
+      dl[r * q + rho] = (uint8_t)(k - x);
+    }
+}
+
+/* One stream of n blocks as oc_lp_circulant emits it, checked round by
+ * round: each rank other than the root receives every block exactly once,
+ * from a sender that had it in an earlier round (or is the root), the last
+ * round is n - 2 + q rounds after the first and used.  1: all hold. */
+static int circ_stream_ok(int64_t P, int q, const int64_t *s, const int8_t *R, int64_t n) {
+  int64_t x = (q - (n - 1) % q) % q, *got = (int64_t *)malloc((size_t)(P * n) * sizeof *got);
+  int ok = 1, last = 0;
+  if (got == NULL) return 0;
+  for (int64_t i = 0; i < P * n; i++) got[i] = -1; /* round block i % n reached rank i / n */
+  for (int64_t i = x; ok && i <= x + n - 2 + q + 1; i++) /* (one round past the end: none) */
+    for (int64_t r = 1; ok && r < P; r++) {
+      int64_t bb = oc_lp_circ_block(q, R[r * q + i % q], n, i), f = ((r - s[i % q]) % P + P) % P;
+      if (bb < 0) continue;
+      if (i > x + n - 2 + q || got[r * n + bb] >= 0) ok = 0; /* past the end, or twice */
+      else if (f != 0 && !(got[f * n + bb] >= 0 && got[f * n + bb] < i)) ok = 0;
+      else got[r * n + bb] = i;
+      if (i == x + n - 2 + q) last = 1;
+    }
+  for (int64_t i = n; ok && i < P * n; i++) ok = got[i] >= 0;
+  free(got);
+  return ok && last;
+}
+
 void test_mbcast_circulant(void) {
-  static const int64_t PS[] = {2, 3, 4, 6, 7, 8, 10, 14, 15, 16, 31, 32, 63, 64, 100, 128, 1024};
+  static const int64_t PS[] = {2, 3, 4, 6, 7, 8, 10, 14, 15, 16, 31, 32, 33, 34, 63, 64, 65, 100, 128, 1024};
   int rounds = test_sweep() ? 3000 : (test_valgrind() ? 40 : 300), offered = 0;
-  for (size_t i = 0; i < sizeof PS / sizeof PS[0]; i++) { /* the schedules themselves */
-    int64_t P = PS[i], s[64], s1[64], worst;
-    int q = oc_lp_circ_skips(P, 0, s);
+  int nP = test_sweep() ? 3000 : (test_valgrind() ? 60 : 600);
+  for (int i = 0; i < nP; i++) { /* the schedules themselves: every P up to nP, some larger */
+    int64_t P = i < nP - 20 ? i + 2 : test_range(nP, test_valgrind() ? 3000 : 40000), s[64], s1[64];
+    int64_t worst, n = test_range(1, 3 * 64);
+    int q, S[64], Rr[64];
+    int8_t *R;
     uint8_t *dl, *rh;
-    CHECK(s[0] == 1 && s[q] == P && oc_lp_circ_skips(P, 1, s1) == q && s1[0] == 1);
-    CHECK_OK(oc_lp_circ_schedule(P, s, &q, &dl, &rh));
+    CHECK_EQ(oc_lp_circ_skips(P, 1, s1), oc_lp_circ_skips(P, 0, s));
+    CHECK_OK(oc_lp_circ_table(P, s, &q, &R));
+    CHECK(s[0] == 1 && s[q] == P && s1[0] == 1 && ((int64_t)1 << q) >= P && ((int64_t)1 << q) < 2 * P);
+    if (R == NULL) return;
+    dl = (uint8_t *)malloc((size_t)(P * q));
+    rh = (uint8_t *)malloc((size_t)(P * q));
     if (dl == NULL || rh == NULL) return;
+    circ_offsets(P, q, R, dl, rh);
     worst = circ_check(P, q, s, dl, rh);
-    CHECK(worst >= 0);
-    /* P a power of two: at most one round more than Traff's q - 1 */
-    if ((P & (P - 1)) == 0) CHECK(worst <= q);
+    CHECK(worst >= 0 && worst < 2 * q);
+    if (!circ_stream_ok(P, q, s, R, n))
+      test_failf(__FILE__, __LINE__, "circulant stream: P=%lld n=%lld", (long long)P, (long long)n);
+    for (int64_t r = 0; r < P; r += 1 + P / 16) { /* the sends: what the receiver gets */
+      CHECK_OK(oc_circ_send(P, q, s, r, S));
+      for (int k = 0; k < q; k++) {
+        int64_t to = (r + s[k]) % P;
+        if (r == 0) CHECK_EQ(S[k], k);
+        else if (to == 0) CHECK_EQ(S[k], -q - 1);
+        else CHECK_EQ(S[k], R[to * q + k]);
+      }
+      if (r > 0) {
+        CHECK_OK(oc_circ_recv(P, q, s, r, Rr));
+        for (int k = 0; k < q; k++) CHECK_EQ(Rr[k], R[r * q + k]);
+      }
+    }
     if (P > 2) { /* planted mistakes: an offset too small for the sender, a slot twice */
       int64_t r = 1 + (P - 1) / 2;
       uint8_t keep = dl[r * q + rh[r * q]];
       int64_t f = ((r - s[0]) % P + P) % P;
+      int8_t k0 = R[r * q];
       if (f != 0) {
         dl[r * q + rh[r * q]] = dl[f * q + rh[r * q]];
         CHECK_EQ(circ_check(P, q, s, dl, rh), -1);
@@ -581,17 +638,23 @@ void test_mbcast_circulant(void) {
         rh[r * q + 1] = k1;
       }
       CHECK(circ_check(P, q, s, dl, rh) == worst);
+      if (q > 1) { /* slot 0 takes slot 1's block: one block twice, one never */
+        R[r * q] = R[r * q + 1];
+        CHECK(!circ_stream_ok(P, q, s, R, 2 * q + 1));
+        R[r * q] = k0;
+      }
     }
     free(dl);
     free(rh);
+    free(R);
   }
-  CHECK_EQ(oc_mb_circ_ok(34), OC_ERANGE); /* no schedule found for P = 34: not offered */
+  CHECK_EQ(oc_mb_circ_ok(34), OC_OK); /* (the earlier greedy found none for P = 34) */
   CHECK_EQ(oc_mb_circ_ok((int64_t)1 << 22), OC_ERANGE); /* past OC_LP_CIRC_WORK: not tried */
   for (int it = 0; it < rounds; it++) { /* the broadcasts, every stream count */
     oc_params p;
     int64_t m = test_range(1, 40), root, lb, ns[OC_LP_CIRC_STREAMS], nn, seg;
     test_rand_logp(&p, 20);
-    p.P = PS[test_range(0, 16)];
+    p.P = it % 2 ? PS[test_range(0, (int64_t)(sizeof PS / sizeof PS[0]) - 1)] : test_range(2, 300);
     root = test_range(0, p.P - 1);
     seg = test_range(1, m < 4 ? m : 4);
     nn = oc_lp_circ_streams(&p, 0, seg, ns, NULL);

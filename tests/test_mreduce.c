@@ -560,8 +560,9 @@ static int exec_views(const oc_params *p, int64_t root, int64_t m, const oc_mred
 
 void test_mreduce_rank_views(void) {
   static const oc_mbcast_alg ALGS[] = {OC_MB_KARP,     OC_MB_CHAIN,   OC_MB_BINARY,
-                                       OC_MB_BINOMIAL, OC_MB_TWOTREE, OC_MB_MULTITREE};
-  int rounds = test_sweep() ? 2000 : (test_valgrind() ? 40 : 200);
+                                       OC_MB_BINOMIAL, OC_MB_TWOTREE, OC_MB_MULTITREE,
+                                       OC_MB_CIRCULANT};
+  int rounds = test_sweep() ? 2000 : (test_valgrind() ? 40 : 200), circ = 0;
   for (int it = 0; it < rounds; it++) {
     oc_params p;
     oc_mreduce_info c;
@@ -573,11 +574,19 @@ void test_mreduce_rank_views(void) {
     root = it % 3 == 0 ? -1 : test_range(0, p.P - 1);
     memset(&c, 0, sizeof c);
     c.family = OC_MR_REVERSED;
-    c.red.alg = ALGS[it % 6];
+    c.red.alg = ALGS[it % 7];
     c.red.seg = test_range(0, m);
     c.red.degree = p.P > 2 ? test_range(2, p.P - 1 < 64 ? p.P - 1 : 64) : 2;
     c.bc = c.red;
-    c.bc.alg = ALGS[(it / 6) % 6];
+    c.bc.alg = ALGS[(it / 7) % 7];
+    if (c.red.alg == OC_MB_CIRCULANT) { /* its streams, short segments (both ends) */
+      c.red.degree = c.bc.degree = 0;
+      c.red.seg = c.bc.seg = test_range(1, m < 4 ? m : 4);
+    }
+    if (c.bc.alg == OC_MB_CIRCULANT) {
+      c.bc.degree = 0;
+      c.bc.seg = test_range(1, m < 4 ? m : 4);
+    }
     c.flip = (int)test_range(0, 1);
     if (it % 2 == 1) { /* the broadcast with the additions in its sends, times kept */
       c.exact = 1;
@@ -585,7 +594,13 @@ void test_mreduce_rank_views(void) {
     }
     if ((c.red.alg == OC_MB_MULTITREE || c.bc.alg == OC_MB_MULTITREE) && p.P < 3) continue;
     oc_sched_init(&s);
+    if ((c.red.alg == OC_MB_CIRCULANT || c.bc.alg == OC_MB_CIRCULANT) &&
+        oc_mreduce_run(&p, root, m, &c, NULL, &t) == OC_ERANGE) { /* no slots for these */
+      oc_sched_free(&s);
+      continue;
+    }
     CHECK_OK(oc_mreduce_run(&p, root, m, &c, &s, &t));
+    circ += c.red.alg == OC_MB_CIRCULANT || (root < 0 && c.bc.alg == OC_MB_CIRCULANT);
     memset(&view, 0, sizeof view);
     for (int64_t r = 0; r < p.P; r++) {
       size_t cap = s.n + 1, ng = 0, nv = 0, ngr = 0, nvr = 0;
@@ -644,6 +659,8 @@ void test_mreduce_rank_views(void) {
     oc_mb_rank_free(&view);
     oc_sched_free(&s);
   }
+  printf("  %d instances with the circulant, forwards or backwards\n", circ);
+  CHECK(circ > rounds / 10);
   {
     oc_params p;
     oc_mreduce_info c;

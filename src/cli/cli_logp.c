@@ -153,9 +153,9 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
           "schedule", (long long)c->p.P, (long long)c->items);
     if (e == OC_ERANGE && is(c, P_BCAST) && c->items > 1 && c->malg == OC_MB_CIRCULANT &&
         oc_mul_sat(c->p.P, c->items) <= OC_MBCAST_MAX)
-      die("--algorithm: circulant-bcast has no schedule for P=%lld with these parameters (its "
-          "receive schedule is found for about two thirds of the P up to 1100, every power of "
-          "two among them, up to about 2^20 processors)",
+      die("--algorithm: circulant-bcast has no schedule for P=%lld with these parameters "
+          "(its receive table costs P q (q+1) steps, q = ceil(log2 P), at most 2^29: P up to "
+          "about 2^20; or no slots for segments of these parameters)",
           (long long)c->p.P);
     if (e == OC_ERANGE && is(c, P_BCAST))
       die("--procs, --items: P=%lld with %lld packets is too large (P*m at most %lld, "

@@ -546,26 +546,21 @@ int oc_lp_rarest_spread(oc_lprog *b, const oc_params *p, int64_t seg) {
 }
 
 /* ---- circulant broadcast ---------------------------------------------------------
- * The communication pattern of Traff's round-optimal broadcast (arXiv
- * 2312.11236): q = ceil(log2 P) skips, s_q = P and s_k = ceil(s_{k+1} / 2) (so
- * s_0 = 1); in round j every relative rank r receives from r - s_{j mod q}
- * and sends to r + s_{j mod q} (mod P).  The blocks (segments) are received
- * periodically: r receives block b in round b + delta_r(b mod q), in the slot
- * (b + delta) mod q, one residue per slot, and its sender in that slot must
- * hold the block a round earlier (delta of the sender < delta of r, or the
- * sender is the root).  Traff computes such a schedule per rank in O(log P);
- * ours comes from a greedy of our own, checked as it is built: for delta = 0,
- * 1, ... every rank takes, in every free slot k, the residue k - delta when its
- * sender in slot k already has it.  It finishes with delta <= q for P a power
- * of two and a few others and may need more rounds or not finish elsewhere;
- * where it does not finish within OC_LP_CIRC_DELTA_MAX q, the same greedy is
- * tried with the skips 1, 2, 4, ..., 2^(q-1) (more P, often more rounds), and
- * where that fails too the construction is not offered (OC_ERANGE).  A
- * stream of n blocks then takes n - 1 plus the spread of the deltas rounds
- * (the residues are rotated by the offset that makes it least).  In LogP a round is about L + 2o long, so ns interleaved
- * streams (segment j in stream j mod ns) keep a processor sending every
- * max(g, 2o): the simulator times the programs as for every construction. */
-#define OC_LP_CIRC_DELTA_MAX 4 /* times q */
+ * Traff's round-optimal broadcast (arXiv 2312.11236; the per-rank schedule
+ * in oc_circsched.c): q = ceil(log2 P) skips, s_q = P and s_k = ceil(s_{k+1} /
+ * 2) (so s_0 = 1); in round i (slot k = i mod q) every relative rank r
+ * receives from r - s_k and sends to r + s_k (mod P).  R_r[k] is the block r
+ * receives in slot k of phase 0, R_r[k] + f q in phase f.  A stream of n
+ * blocks takes exactly n - 1 + q rounds: rounds i = x .. x + n - 2 + q with
+ * x = (q - (n-1) mod q) mod q, in round i block R_r[k] + i - k - x, none
+ * when negative, and n - 1 when past it.  (Past it happens once per rank,
+ * in the last phase at r's base block's slot; every other reception of the
+ * last phase is a block below n - 1, so nothing is received twice, and the
+ * sender got its own n - 1 in an earlier slot of that phase: the tests
+ * check it, with every rule, by the verifier.)  In LogP a round is about
+ * L + 2o long, so ns interleaved streams (segment j in stream j mod ns)
+ * keep a processor sending every max(g, 2o); each round has a fixed slot
+ * (oc_lp_circ_streams) and the programs say so (oc_lp_emit_at). */
 
 int oc_lp_circ_skips(int64_t P, int variant, int64_t *s) {
   int q = 0;
@@ -575,43 +570,27 @@ int oc_lp_circ_skips(int64_t P, int variant, int64_t *s) {
   return q;
 }
 
-static int lp_circ_assign(int64_t P, int q, const int64_t *s, uint8_t *dl, uint8_t *rh) {
-  int64_t left = (P - 1) * q;
-  int dmax = OC_LP_CIRC_DELTA_MAX * q;
-  memset(dl, 0xff, (size_t)(P * q));
-  memset(rh, 0xff, (size_t)(P * q));
-  for (int d = 0; d <= dmax && left > 0; d++)
-    for (int64_t r = 1; r < P; r++)
-      for (int k = 0; k < q; k++) {
-        int rho = ((k - d) % q + q) % q;
-        int64_t f = (r - s[k] + P) % P; /* s[k] < P */
-        if (rh[r * q + k] != 0xff || dl[r * q + rho] != 0xff) continue;
-        if (f != 0 && !(dl[f * q + rho] != 0xff && dl[f * q + rho] < d)) continue;
-        dl[r * q + rho] = (uint8_t)d;
-        rh[r * q + k] = (uint8_t)rho;
-        left--;
-      }
-  return left == 0 ? OC_OK : OC_ERANGE;
-}
-
-int oc_lp_circ_schedule(int64_t P, int64_t *s, int *q, uint8_t **dl, uint8_t **rh) {
-  int e = OC_ERANGE;
-  *q = oc_lp_circ_skips(P, 0, s); /* the same q for both skip sets */
-  *dl = *rh = NULL;
+int oc_lp_circ_table(int64_t P, int64_t *s, int *q, int8_t **R) {
+  int row[64], e = OC_OK;
+  *q = oc_lp_circ_skips(P, 0, s);
+  *R = NULL;
+  if (P < 2) return OC_OK;
   if (oc_mul_sat(P, (int64_t)*q * (*q + 1)) > OC_LP_CIRC_WORK) return OC_ERANGE; /* too costly */
-  *dl = (uint8_t *)malloc((size_t)(P * *q) + 1);
-  *rh = (uint8_t *)malloc((size_t)(P * *q) + 1);
-  if (*dl == NULL || *rh == NULL) e = OC_ENOMEM;
-  for (int v = 0; v < 2 && e == OC_ERANGE; v++) {
-    *q = oc_lp_circ_skips(P, v, s);
-    e = P < 2 ? OC_OK : lp_circ_assign(P, *q, s, *dl, *rh);
-  }
+  if ((*R = (int8_t *)calloc((size_t)(P * *q), 1)) == NULL) return OC_ENOMEM;
+  for (int64_t r = 1; r < P && e == OC_OK; r++)
+    if ((e = oc_circ_recv(P, *q, s, r, row)) == OC_OK)
+      for (int k = 0; k < *q; k++) (*R)[r * *q + k] = (int8_t)row[k];
   if (e != OC_OK) {
-    free(*dl);
-    free(*rh);
-    *dl = *rh = NULL;
+    free(*R);
+    *R = NULL;
   }
   return e;
+}
+
+int64_t oc_lp_circ_block(int q, int rk, int64_t n, int64_t i) {
+  int64_t x = (q - (n - 1) % q) % q, v = rk + (i - i % q) - x;
+  if (n < 1 || i < x || i > x + n - 2 + q || v < 0) return -1;
+  return v > n - 1 ? n - 1 : v;
 }
 
 /* Slots for ns streams of segments of s packets: phases ph[0..ns) in a round
@@ -697,69 +676,50 @@ int64_t oc_lp_circ_streams(const oc_params *p, int64_t sx, int64_t s, int64_t *n
   return n;
 }
 
-/* the residue offset x of a stream of n blocks that makes its rounds fewest;
- * its first round into *j0 and the number of rounds into *span */
-static int64_t lp_circ_offset(int64_t P, int q, const uint8_t *dl, int64_t n, int64_t *j0,
-                              int64_t *span) {
-  int64_t bx = 0, bs = -1;
-  for (int64_t x = 0; x < q; x++) {
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (int64_t r = 1; r < P; r++)
-      for (int64_t rho = 0; rho < q; rho++) {
-        int64_t b0 = ((rho - x) % q + q) % q, b1, dd = dl[r * q + rho];
-        if (b0 >= n) continue;
-        b1 = b0 + q * ((n - 1 - b0) / q);
-        lo = oc_min64(lo, b0 + x + dd);
-        hi = oc_max64(hi, b1 + x + dd);
-      }
-    if (lo > hi) lo = hi = 0;
-    if (bs < 0 || hi - lo + 1 < bs) {
-      bs = hi - lo + 1;
-      bx = x;
-      *j0 = lo;
-    }
+int oc_lp_circ_layout(const oc_params *p, int64_t sx, int64_t m, int64_t seg, int64_t *ns,
+                      int64_t *ph, int64_t *D) {
+  int64_t ss = seg <= 0 ? m : oc_min64(seg, m), list[OC_LP_CIRC_STREAMS];
+  if (*ns < 0 || *ns > OC_LP_CIRC_STREAMS || m < 1) return OC_EINVAL;
+  if (*ns == 0) { /* the most packets a round */
+    int64_t n = oc_lp_circ_streams(p, sx, ss, list, NULL);
+    if (n < 0) return OC_ENOMEM;
+    if (n == 0) return OC_ERANGE;
+    *ns = list[n - 1];
   }
-  *span = bs;
-  return bx;
+  if ((*D = lp_circ_slots(p, sx, ss, *ns, ph)) < 0) return *D == -2 ? OC_ENOMEM : OC_ERANGE;
+  return OC_OK;
 }
 
 int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg) {
-  int64_t P = b->P, K = oc_lp_nsegs(0, b->m, seg), s[64], x[OC_LP_CIRC_STREAMS],
-          j0[OC_LP_CIRC_STREAMS], span[OC_LP_CIRC_STREAMS], ph[OC_LP_CIRC_STREAMS], smax = 0, D;
-  uint8_t *dl, *rh;
+  int64_t P = b->P, K = oc_lp_nsegs(0, b->m, seg), s[64], ph[OC_LP_CIRC_STREAMS], smax = 0, D;
+  int8_t *R;
   int q, e;
-  int64_t ss = seg <= 0 ? b->m : oc_min64(seg, b->m), list[OC_LP_CIRC_STREAMS];
   if (ns < 0 || ns > OC_LP_CIRC_STREAMS) return OC_EINVAL;
-  if (ns == 0) { /* the most packets a round */
-    int64_t n = oc_lp_circ_streams(p, b->sx, ss, list, NULL);
-    if (n < 0) return OC_ENOMEM;
-    if (n == 0) return OC_ERANGE;
-    ns = list[n - 1];
-  }
   if (P < 2) {
     oc_lprog_begin(b, 0);
     return OC_OK;
   }
-  if ((D = lp_circ_slots(p, b->sx, ss, ns, ph)) < 0) return D == -2 ? OC_ENOMEM : OC_ERANGE;
-  if ((e = oc_lp_circ_schedule(P, s, &q, &dl, &rh)) != OC_OK) return e;
-  for (int64_t t = 0; t < ns; t++) {
-    x[t] = lp_circ_offset(P, q, dl, (K - t + ns - 1) / ns, &j0[t], &span[t]);
-    smax = oc_max64(smax, span[t]);
+  if ((e = oc_lp_circ_layout(p, b->sx, b->m, seg, &ns, ph, &D)) != OC_OK) return e;
+  if ((e = oc_lp_circ_table(P, s, &q, &R)) != OC_OK) return e;
+  for (int64_t t = 0; t < ns; t++) { /* stream t: its n blocks take n - 1 + q rounds */
+    int64_t n = (K - t + ns - 1) / ns;
+    if (n > 0) smax = oc_max64(smax, n - 1 + q);
   }
   for (int64_t f = 0; f < P; f++) {
     oc_lprog_begin(b, f);
     for (int64_t jj = 0; jj < smax; jj++)
       for (int64_t t = 0; t < ns; t++) {
-        int64_t n = (K - t + ns - 1) / ns, j = jj + j0[t], k = j % q, r = (f + s[k]) % P, bb, a, z;
-        if (jj >= span[t] || r == 0) continue;
-        bb = j - dl[r * q + rh[r * q + k]] - x[t];
-        if (bb < 0 || bb >= n) continue;
+        int64_t n = (K - t + ns - 1) / ns, x, i, r, bb, a, z;
+        if (n < 1) continue;
+        x = (q - (n - 1) % q) % q;
+        i = jj + x;
+        r = (f + s[i % q]) % P;
+        if (r == 0 || (bb = oc_lp_circ_block(q, R[r * q + i % q], n, i)) < 0) continue;
         a = seg <= 0 ? 0 : (t + bb * ns) * seg;
         z = seg <= 0 ? b->m : oc_min64(b->m, a + seg);
         oc_lp_emit_at(b, r, a, z - a, oc_add_sat(oc_mul_sat(jj, D), ph[t]));
       }
   }
-  free(dl);
-  free(rh);
+  free(R);
   return OC_OK;
 }

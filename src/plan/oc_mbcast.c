@@ -26,14 +26,12 @@
  *              one segment: Karp's greedy tree, B(P); a few segments at
  *              large L against G: each keeps Karp's fan-out (measured in
  *              docs/algorithms/logp.md); at most OC_LP_RAREST_MAX segments
- *   CIRCULANT  the communication pattern of Traff's circulant broadcast
- *              (arXiv 2312.11236) with a periodic receive schedule of our own
- *              (oc_lpshape.c), in ns interleaved streams on fixed slots:
- *              about (ceil(k/ns) + q + c) D for k segments, q = ceil(log2 P),
- *              D the slots' round (>= L + 2o, ns sends and receptions a
- *              round), c <= 1 for P a power of two; offered where the
- *              schedule is found (every power of two, about two thirds of
- *              the P up to 1100)
+ *   CIRCULANT  Traff's round-optimal circulant broadcast (arXiv 2312.11236;
+ *              the per-rank schedule in oc_circsched.c), in ns interleaved
+ *              streams on fixed slots (oc_lpshape.c): about (ceil(k/ns) - 1
+ *              + q) D for k segments, q = ceil(log2 P), D the slots' round
+ *              (>= L + 2o, ns sends and receptions a round); every P up to
+ *              about 2^20 (OC_LP_CIRC_WORK)
  * The simulator (oc_lprog.c) is the judge: the formulas only explain the
  * choice.  Where each wins, measured: docs/algorithms/logp.md.
  *
@@ -264,15 +262,12 @@ static int mb_best_degree(const oc_params *p, int64_t sx, int64_t root, int64_t 
 
 /* CIRCULANT: the stream counts of oc_lp_circ_streams (each a better rate
  * than fewer streams), each at its best segment size; nothing (OC_ERANGE)
- * where the periodic schedule of oc_lpshape.c is not found for P, or would
- * take more than OC_LP_CIRC_WORK steps to find (P beyond about 2^20). */
+ * where its receive table would take more than OC_LP_CIRC_WORK steps (P
+ * beyond about 2^20). */
 int oc_mb_circ_ok(int64_t P) {
   int64_t s[64];
-  uint8_t *dl, *rh;
-  int q, e = oc_lp_circ_schedule(P, s, &q, &dl, &rh);
-  free(dl);
-  free(rh);
-  return e;
+  int q = oc_lp_circ_skips(P, 0, s);
+  return oc_mul_sat(P, (int64_t)q * (q + 1)) > OC_LP_CIRC_WORK ? OC_ERANGE : OC_OK;
 }
 
 static int mb_best_streams(const oc_params *p, int64_t sx, int64_t root, int64_t m,

@@ -184,6 +184,57 @@ done:
   return e;
 }
 
+/* The circulant (oc_lp_circulant): rank v's own receive schedule and its
+ * receivers' (oc_circ_recv, oc_circ_send: O(log^3 P)), then per round and
+ * stream its send and its reception at the slot's times, sorted as
+ * mr_simulated sorts them; O(m log m + log^3 P) work, O(m + log P)
+ * memory, no O(P) state (so at any P, also past the global table's
+ * OC_LP_CIRC_WORK). */
+static int mr_circulant(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_info *cfg,
+                        int64_t v, oc_mb_rank *out) {
+  int64_t P = p->P, s[64], ph[OC_LP_CIRC_STREAMS], ns = cfg->degree, D, K, smax = 0, seg = cfg->seg;
+  int64_t os = p->o + cfg->sx, G = oc_max64(p->g, os);
+  int q, R[64], S[64], e;
+  mr_ev *ev;
+  size_t n = 0, cap;
+  if (cfg->sx < 0 || cfg->sx > OC_PARAM_MAX) return OC_EINVAL;
+  if (P < 2) return OC_OK;
+  if ((e = oc_lp_circ_layout(p, cfg->sx, m, seg, &ns, ph, &D)) != OC_OK) return e;
+  K = oc_lp_nsegs(0, m, seg);
+  q = oc_lp_circ_skips(P, 0, s);
+  if ((e = oc_circ_send(P, q, s, v, S)) != OC_OK) return e;
+  if (v != 0 && (e = oc_circ_recv(P, q, s, v, R)) != OC_OK) return e;
+  for (int64_t t = 0; t < ns; t++) {
+    int64_t nb = (K - t + ns - 1) / ns;
+    if (nb > 0) smax = oc_max64(smax, nb - 1 + q);
+  }
+  cap = (size_t)(2 * (K + (int64_t)q * ns) + 1);
+  if ((ev = (mr_ev *)malloc(cap * sizeof *ev)) == NULL) return OC_ENOMEM;
+  for (int64_t jj = 0; jj < smax; jj++)
+    for (int64_t t = 0; t < ns; t++) {
+      int64_t nb = (K - t + ns - 1) / ns, i, k, bb, a, len, at;
+      if (nb < 1) continue;
+      i = jj + (q - (nb - 1) % q) % q;
+      k = i % q;
+      at = jj * D + ph[t];
+      for (int dir = 0; dir < 2 && n + 1 < cap; dir++) {
+        int64_t peer = dir == 0 ? (v + s[k]) % P : (v - s[k] % P + P) % P;
+        if (dir == 0 ? peer == 0 : v == 0) continue; /* nothing to the root, nothing at it */
+        if ((bb = oc_lp_circ_block(q, dir == 0 ? S[k] : R[k], nb, i)) < 0) continue;
+        a = seg <= 0 ? 0 : (t + bb * ns) * seg;
+        len = (seg <= 0 ? m : oc_min64(m, a + seg)) - a;
+        ev[n++] = dir == 0 ? (mr_ev){at, OC_MB_SEND, (peer + root) % P, a, len}
+                           : (mr_ev){at + (len - 1) * G + os + p->L + p->o,
+                                     OC_MB_RECV, (peer + root) % P, a, len};
+      }
+    }
+  qsort(ev, n, sizeof *ev, mr_ev_cmp);
+  for (size_t i = 0; i < n && e == OC_OK; i++)
+    e = mr_push(out, (int)ev[i].kind, ev[i].peer, ev[i].item, ev[i].len);
+  free(ev);
+  return e;
+}
+
 int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_info *cfg,
                    int64_t rank, oc_mb_rank *out) {
   int64_t P, v, n, s, k, ch[64], parent = -1, nc = 0;
@@ -196,8 +247,11 @@ int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_
   if (cfg->alg < 0 || cfg->alg >= OC_MB_COUNT) return OC_EINVAL;
   out->n = 0;
   out->rank = rank;
-  if (cfg->alg == OC_MB_SPLIT || cfg->alg == OC_MB_SCATTER_RD || cfg->alg == OC_MB_SCATTER_RING ||
-      cfg->alg == OC_MB_CIRCULANT) {
+  if (cfg->alg == OC_MB_CIRCULANT) {
+    if ((e = mr_circulant(p, root, m, cfg, (rank - root + P) % P, out)) != OC_OK) out->n = 0;
+    return e;
+  }
+  if (cfg->alg == OC_MB_SPLIT || cfg->alg == OC_MB_SCATTER_RD || cfg->alg == OC_MB_SCATTER_RING) {
     if ((e = mr_simulated(p, root, m, cfg, rank, out)) != OC_OK) out->n = 0;
     return e;
   }
@@ -519,7 +573,7 @@ static int rk_karp(const oc_params *p, int64_t root, int64_t m, int64_t x, oc_mb
 
 /* the broadcast constructions with a view of their own (oc_mbcast_rank) */
 static int mb_has_view(oc_mbcast_alg a) {
-  return a != OC_MB_SPLIT && a != OC_MB_SCATTER_RD && a != OC_MB_SCATTER_RING && a != OC_MB_CIRCULANT;
+  return a != OC_MB_SPLIT && a != OC_MB_SCATTER_RD && a != OC_MB_SCATTER_RING;
 }
 
 /* one packet, joined to the previous step when it continues it */

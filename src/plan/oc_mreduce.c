@@ -595,7 +595,10 @@ static int cand_cmp(const void *x, const void *y) {
 /* Past OC_MB_FULL_MAX messages: the constructions as oc_mb_rank_bounded
  * ranks them for a broadcast (estimated from smaller instances), the first
  * few (oc_mb_large_take) run backwards at full size, each under both
- * policies when o > 0. */
+ * policies when o > 0 - unless the reduction with times kept (EXACT) is
+ * already in hand: on the grid's 8 reduce cells past 2^22 messages it or
+ * groups-circulant won every one, and the greedy re-timings cost six
+ * full-size simulations (about 6 minutes and 10 GB each at 2^26). */
 /* MR_NO_CIRC: the greedy re-timing leaves the circulant broadcast out (it
  * can still be asked for by name): its fixed slots (oc_lp_emit_at) are lost
  * when the reduce simulator re-times the reversed order, and it fell far
@@ -615,7 +618,7 @@ static int search_reversed_large(const oc_params *p, int64_t root, int64_t m, oc
   }
   if (bestseg != NULL)
     for (int k = nc; k-- > 0;) bestseg[c[k].cfg.alg] = c[k].cfg.seg;
-  for (int k = 0; k < nc && oc_mb_large_take(p->P, m, k); k++)
+  for (int k = 0; k < nc && oc_mb_large_take(p->P, m, k) && !(r->have && r->best.exact); k++)
     for (int v = 0; v < (p->o > 0 ? 2 : 1); v++) {
       oc_mreduce_info x;
       memset(&x, 0, sizeof x);
@@ -743,6 +746,7 @@ static int search_libred(const oc_params *p, int64_t root, int64_t m, const int6
       c.family = OC_MR_LIBRED;
       c.lib = (oc_mred_lib)l;
       c.seg = l <= OC_ML_INORDER ? segs[i] : 0;
+      if (r->have && oc_mr_floor(p, root, m, &c) >= r->best.time) continue; /* cannot win */
       if ((e = try_one(p, root, m, &c, r)) != OC_OK) return e;
     }
   }
@@ -838,7 +842,12 @@ static int search_groups(const oc_params *p, int64_t root, int64_t m, mr_best *r
  *                          reduce-scatter, c in each circulant round that
  *                          sends (the same round search as the program),
  *                          m - c in the allgather (allreduce)
- * 0 for the others.  The search skips a program whose floor is not below
+ *   the libraries' reduce trees  the tree's root receives m packets from
+ *                          each child (in-order binary: rank P-1 from its
+ *                          two, before it sends on); the chain also P - 1
+ *                          hops of at least L + 2o each; linear: (P-1) m
+ *                          receptions at the root
+ * 0 for the others (Rabenseifner's reduce).  The search skips a program whose floor is not below
  * the best time found: recursive doubling alone is P m log2 P messages
  * (2^26 at P = 65536, m = 64, about 10 GiB in the simulator) and never
  * wins there; groups with small q run the circulant on many packets. */
@@ -853,6 +862,18 @@ int64_t oc_mr_floor(const oc_params *p, int64_t root, int64_t m, const oc_mreduc
   case OC_MR_RD: return chain_floor(p, steps, m);
   case OC_MR_REDBCAST: return chain_floor(p, 2 * steps, m);
   case OC_MR_HYBRID: return s >= 0 && s < steps ? chain_floor(p, steps - s, m >> s) : 0;
+  case OC_MR_LIBRED: {
+    static const oc_lp_shape SH[] = {OC_LP_CHAIN, OC_LP_BINARY, OC_LP_KNOMIAL, OC_LP_BMTREE,
+                                     OC_LP_BINARY};
+    int64_t ch[OC_LP_CHILDREN_MAX], n, f;
+    (void)root;
+    if (c->lib == OC_ML_LINEAR) return chain_floor(p, 1, oc_mul_sat(p->P - 1, m));
+    if (c->lib > OC_ML_INORDER || p->P < 2) return 0;
+    n = oc_lp_children(SH[c->lib], p->P, 0, c->lib == OC_ML_CHAIN ? 1 : 2, ch, OC_LP_CHILDREN_MAX);
+    f = chain_floor(p, 1, oc_mul_sat(n, m));
+    if (c->lib == OC_ML_CHAIN) f = oc_max64(f, oc_mul_sat(p->P - 1, p->L + 2 * p->o));
+    return f;
+  }
   case OC_MR_GROUPS: {
     int64_t q = s, cc, n, *off = NULL, *pick = NULL, R = 0;
     oc_params cp = *p;

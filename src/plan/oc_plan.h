@@ -133,16 +133,12 @@ int oc_lp_rarest(oc_lprog *b, const oc_params *p, int64_t seg);
 /* the circulant broadcast (oc_lpshape.c): ns interleaved streams of segments
  * (segment j in stream j mod ns), ns <= OC_LP_CIRC_STREAMS (0: the most packets
  * a round, oc_lp_circ_streams; more streams than segments leave some empty),
- * segments of at most OC_LP_CIRC_SEG packets; OC_ERANGE
- * where our periodic receive schedule is not found.  The skips s[0..q]
- * (q = ceil(log2 P) returned, s has 64 entries) and the schedule itself:
- * dl[r q + rho] the round offset at which relative rank r receives the blocks
- * = rho mod q, rh[r q + k] the residue it receives in slot k (P q bytes
- * each). */
+ * segments of at most OC_LP_CIRC_SEG packets, Traff's schedule (oc_circsched.c)
+ * in fixed LogP slots. */
 #define OC_LP_CIRC_STREAMS 32
 #define OC_LP_CIRC_SEG 16 /* packets a segment at most */
-/* the receive schedule's work P q (q+1) at most (about 3 s at P = 2^20): beyond,
- * OC_ERANGE, as the schedule would cost far more than the broadcast */
+/* the receive table's work P q (q+1) at most (well under a second at P = 2^20):
+ * beyond, OC_ERANGE, as the table would cost far more than the broadcast */
 #define OC_LP_CIRC_WORK ((int64_t)1 << 29)
 int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg);
 /* the stream counts worth trying for segments of s packets: those whose
@@ -151,11 +147,30 @@ int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg);
  * out of memory); sends take o + sx (oc_lprog.sx) */
 int64_t oc_lp_circ_streams(const oc_params *p, int64_t sx, int64_t s, int64_t *ns, int64_t *D);
 int oc_lp_circ_skips(int64_t P, int variant, int64_t *s); /* 0: Traff's; 1: powers of two */
-/* the receive schedule with Traff's skips, else with powers of two (s and *q
- * say which were used); *dl and *rh (P q bytes each, q = ceil(log2 P)) are
- * the caller's to free.  OC_ERANGE where none is found or P q (q+1) is past
- * OC_LP_CIRC_WORK (nothing allocated then) */
-int oc_lp_circ_schedule(int64_t P, int64_t *s, int *q, uint8_t **dl, uint8_t **rh);
+/* the circulant's streams (*ns; 0 asks for the most packets a round), their
+ * phases ph[] and the round D for m packets in segments of seg (0: whole),
+ * sends of o + sx: as oc_lp_circulant lays them out */
+int oc_lp_circ_layout(const oc_params *p, int64_t sx, int64_t m, int64_t seg, int64_t *ns,
+                      int64_t *ph, int64_t *D);
+/* every relative rank's receive schedule R (oc_circ_recv): *R[r q + k] (P q
+ * bytes, row 0 unused) is the caller's to free; s and *q as
+ * oc_lp_circ_skips(P, 0).  OC_ERANGE where P q (q+1) is past OC_LP_CIRC_WORK
+ * (nothing allocated then) */
+int oc_lp_circ_table(int64_t P, int64_t *s, int *q, int8_t **R);
+/* the block (0 .. n-1) that a rank receives in round i of a stream of n
+ * blocks when its R[i mod q] is rk; -1: none.  The stream's rounds are
+ * i = x .. x + n - 2 + q, x = (q - (n-1) mod q) mod q (its round i - x) */
+int64_t oc_lp_circ_block(int q, int rk, int64_t n, int64_t i);
+
+/* Traff's round-optimal schedule, rank by rank (oc_circsched.c): s from
+ * oc_lp_circ_skips(P, 0, s), q = ceil(log2 P) <= 62.  R[k] (S[k]), k < q: the
+ * block relative rank r receives from r - s[k] (sends to r + s[k]) in slot k
+ * of phase 0; in phase f, R[k] + f q (negative: none yet).  S[k] = -q - 1: the
+ * receiver is the root (no send).  O(q^2) for R, O(q^3) for S; no O(P) state.
+ * baseblock: r's base block (q for the root). */
+int oc_circ_baseblock(int64_t P, int q, const int64_t *s, int64_t r);
+int oc_circ_recv(int64_t P, int q, const int64_t *s, int64_t r, int *R);
+int oc_circ_send(int64_t P, int q, const int64_t *s, int64_t r, int *S);
 /* the same with segment j starting at relative rank j P / k instead of the
  * root (b->src says where): every packet is broadcast from its own
  * processor; run backwards it is a reduce-scatter to those processors */
@@ -178,7 +193,7 @@ int oc_lp_karp_tree(const oc_params *p, int64_t s, oc_bcast **out);
  * most); returns how many. */
 #define OC_MB_DEGREES 21
 int oc_mb_degree_order(const oc_params *p, int64_t m, int64_t *deg);
-/* OC_OK when the circulant has a periodic schedule for P (oc_lpshape.c) */
+/* OC_OK when the circulant's receive table for P is within OC_LP_CIRC_WORK */
 int oc_mb_circ_ok(int64_t P);
 /* oc_mbcast_plan's search past OC_MB_FULL_MAX messages: constructions ranked
  * on instances of about proxy messages, the best few simulated at full size
