@@ -52,7 +52,9 @@ typedef struct circ_walk {
   int q;
   int nx[66], pv[66]; /* index i at i + 1; 0 is the head (-1) */
   int *R;
+  int deep; /* the recursion went past CIRC_DEPTH: refused (never seen) */
 } circ_walk;
+#define CIRC_DEPTH 128
 
 static void circ_unlink(circ_walk *w, int e) {
   w->nx[w->pv[e + 1] + 1] = w->nx[e + 1];
@@ -63,7 +65,13 @@ static int circ_blocks(circ_walk *w, int64_t v, int64_t lim, int e, int k, int d
   while (e != -1 && k < w->q) {
     int64_t u = v + w->s[e];
     if (u <= w->x - w->s[k] && u < lim) {
-      if (u <= w->x - w->s[k + 1] && depth < 64) k = circ_blocks(w, u, lim, e, k, depth + 1);
+      if (u <= w->x - w->s[k + 1]) {
+        if (depth >= CIRC_DEPTH) {
+          w->deep = 1;
+          return w->q;
+        }
+        k = circ_blocks(w, u, lim, e, k, depth + 1);
+      }
       if (k >= w->q || v > w->x - w->s[k + 1]) return k;
       lim = u;
       w->R[k++] = e;
@@ -84,6 +92,7 @@ int oc_circ_recv(int64_t P, int q, const int64_t *s, int64_t r, int *R) {
   w.x = P + r;
   w.q = q;
   w.R = R;
+  w.deep = 0;
   for (int i = 0; i <= q; i++) { /* q -> q-1 -> ... -> 0 -> end */
     w.nx[i + 1] = i - 1;
     w.pv[i + 1] = i + 1 > q ? -1 : i + 1;
@@ -92,7 +101,7 @@ int oc_circ_recv(int64_t P, int q, const int64_t *s, int64_t r, int *R) {
   w.pv[0] = 0;
   circ_unlink(&w, b);
   k = circ_blocks(&w, 0, 2 * P, q, 0, 0);
-  if (k != q) return OC_EINVALID;
+  if (k != q || w.deep) return OC_EINVALID;
   for (int i = 0; i < q; i++) R[i] = R[i] == q ? b : R[i] - q;
   return OC_OK;
 }
