@@ -152,7 +152,9 @@ int oc_mbcast_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg al
  * state.  No times: those come from the global simulation.  The sends are
  * exactly the global schedule's sends of that rank in time order; the
  * receptions are its receptions as a set.  karp, chain, binary, binomial,
- * two-tree, multi-tree (cfg as oc_mbcast_plan returns it); rarest-first,
+ * two-tree, multi-tree, circulant-bcast (Traff's per-rank schedule:
+ * O(log^3 P + m log m), its steps in its slots' time order), cfg as
+ * oc_mbcast_plan returns it; rarest-first,
  * split-binary and the scatters cost more (the whole list schedule, resp.
  * the whole broadcast simulated, its messages in time order: O(P m)). */
 typedef enum oc_mb_kind { OC_MB_RECV = 0, OC_MB_SEND = 1 } oc_mb_kind;

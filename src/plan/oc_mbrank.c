@@ -12,8 +12,9 @@
  * receive segments of different trees out of order).  Times are not
  * given: they come from the global simulation (oc_mbcast_plan), which
  * the greedy timing needs whole.  The runtime needs only the order.
- * Constructions: karp, chain, binary, binomial, two-tree, multi-tree, and
- * rarest-first by its whole list schedule (O(P k^2), not per rank: see
+ * Constructions: karp, chain, binary, binomial, two-tree, multi-tree, the
+ * circulant (Traff's per-rank schedule, with its slots' times: mr_circulant),
+ * and rarest-first by its whole list schedule (O(P k^2), not per rank: see
  * mr_rarest); split-binary and the scatters by the whole broadcast
  * simulated (O(P m), mr_simulated).  The same run
  * backwards is a reduction's view (oc_mreduce_rank, at the end); the
@@ -342,8 +343,7 @@ void oc_mb_rank_free(oc_mb_rank *r) {
  * steps in reverse order, each reception a send (to the parent, of the
  * value the rank has added up for those packets) and each send a reception
  * (from that child, added).  Allreduce: the reduction to rank 0's view,
- * then the broadcast's.  The library programs and the circulant have no
- * view here (OC_EUNSUP). */
+ * then the broadcast's.  (The reduction programs' own views follow.) */
 
 /* ---- the reduction programs (oc_rpshape.c), rank by rank -----------------------
  * Each view walks the program's steps as oc_rpshape.c writes them and keeps
