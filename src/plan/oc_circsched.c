@@ -16,19 +16,18 @@
  *
  * baseblock(r): write r greedily as s_{e1} + s_{e2} + ... + s_{b}
  * (e1 > e2 > ... > b; every r < P can be, as s_k <= s_{k+1} <= 2 s_k and
- * s_0 = 1); b is r's base block (the root's is q).  R[k] is found by a
- * depth-first walk over such sums, largest summand first, drawn from the
- * indices not yet used (q, then q-1 .. 0 without b and without the R[j],
- * j < k): the first sum v in (r + P - s_{k+1}, r + P - s_k] gives R[k] =
- * its last summand, and v = r + P - s_{k+1} is taken only when no index is
- * left to go deeper.  Then R[k] = b where the walk gave q, R[k] - q
+ * s_0 = 1); b is r's base block (the root's is q).  R[0], R[1], ... are
+ * filled by a recursive walk over sums of skips, largest first, drawn from
+ * the indices not used yet (q, then q-1 .. 0 without b and without those
+ * already taken; circ_blocks): a sum u that stays at most r + P - s_k
+ * (and below the sum taken last) first goes deeper while it is at most
+ * r + P - s_{k+1}, then, unless the walk has passed slot k's range, slot k
+ * takes u's last skip.  Then R[k] = b where the walk gave q, R[k] - q
  * otherwise.  Sends: S[k] = R_{r + s_k}[k] (the receiver's), the root's
- * S[k] = k.  The tests check every rank's schedule for P up to a few
- * thousand and random P up to 2^26: in every phase a rank receives one
- * block of each residue mod q, and every block it sends it has received
- * in an earlier round (or is the root). */
-#include <string.h>
-
+ * S[k] = k.  The tests (mbcast_circulant) check every rank's schedule for
+ * every P up to 581 and random P up to 40000: in every phase a rank
+ * receives one block of each residue mod q, and every block it sends it
+ * has received in an earlier round (or is the root). */
 #include "plan/oc_plan.h"
 
 int oc_circ_baseblock(int64_t P, int q, const int64_t *s, int64_t r) {

@@ -587,8 +587,10 @@ int oc_lp_circ_table(int64_t P, int64_t *s, int *q, int8_t **R) {
   return e;
 }
 
+int64_t oc_lp_circ_first(int q, int64_t n) { return (q - (n - 1) % q) % q; }
+
 int64_t oc_lp_circ_block(int q, int rk, int64_t n, int64_t i) {
-  int64_t x = (q - (n - 1) % q) % q, v = rk + (i - i % q) - x;
+  int64_t x = oc_lp_circ_first(q, n), v = rk + (i - i % q) - x;
   if (n < 1 || i < x || i > x + n - 2 + q || v < 0) return -1;
   return v > n - 1 ? n - 1 : v;
 }
@@ -711,7 +713,7 @@ int oc_lp_circulant(oc_lprog *b, const oc_params *p, int64_t ns, int64_t seg) {
       for (int64_t t = 0; t < ns; t++) {
         int64_t n = (K - t + ns - 1) / ns, x, i, r, bb, a, z;
         if (n < 1) continue;
-        x = (q - (n - 1) % q) % q;
+        x = oc_lp_circ_first(q, n);
         i = jj + x;
         r = (f + s[i % q]) % P;
         if (r == 0 || (bb = oc_lp_circ_block(q, R[r * q + i % q], n, i)) < 0) continue;

@@ -215,7 +215,7 @@ static int mr_circulant(const oc_params *p, int64_t root, int64_t m, const oc_mb
     for (int64_t t = 0; t < ns; t++) {
       int64_t nb = (K - t + ns - 1) / ns, i, k, bb, a, len, at;
       if (nb < 1) continue;
-      i = jj + (q - (nb - 1) % q) % q;
+      i = jj + oc_lp_circ_first(q, nb);
       k = i % q;
       at = jj * D + ph[t];
       for (int dir = 0; dir < 2 && n + 1 < cap; dir++) {

@@ -866,7 +866,6 @@ int64_t oc_mr_floor(const oc_params *p, int64_t root, int64_t m, const oc_mreduc
     static const oc_lp_shape SH[] = {OC_LP_CHAIN, OC_LP_BINARY, OC_LP_KNOMIAL, OC_LP_BMTREE,
                                      OC_LP_BINARY};
     int64_t ch[OC_LP_CHILDREN_MAX], n, f;
-    (void)root;
     if (c->lib == OC_ML_LINEAR) return chain_floor(p, 1, oc_mul_sat(p->P - 1, m));
     if (c->lib > OC_ML_INORDER || p->P < 2) return 0;
     n = oc_lp_children(SH[c->lib], p->P, 0, c->lib == OC_ML_CHAIN ? 1 : 2, ch, OC_LP_CHILDREN_MAX);

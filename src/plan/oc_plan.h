@@ -161,6 +161,7 @@ int oc_lp_circ_table(int64_t P, int64_t *s, int *q, int8_t **R);
  * blocks when its R[i mod q] is rk; -1: none.  The stream's rounds are
  * i = x .. x + n - 2 + q, x = (q - (n-1) mod q) mod q (its round i - x) */
 int64_t oc_lp_circ_block(int q, int rk, int64_t n, int64_t i);
+int64_t oc_lp_circ_first(int q, int64_t n); /* that x: a stream's first round */
 
 /* Traff's round-optimal schedule, rank by rank (oc_circsched.c): s from
  * oc_lp_circ_skips(P, 0, s), q = ceil(log2 P) <= 62.  R[k] (S[k]), k < q: the
