@@ -131,6 +131,7 @@
   X(mreduce_never_slower)                                                      \
   X(mreduce_mutants)                                                           \
   X(mreduce_hist_mutants)                                                      \
+  X(vreduce_shift)                                                             \
   X(mreduce_prog_views)                                                        \
   X(mreduce_bound_formula)                                                     \
   X(mreduce_csv)                                                               \
