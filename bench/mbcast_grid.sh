@@ -9,7 +9,8 @@
 # to an hour each); library rows past their builders' limits ("n/a") do
 # not count.  Times in the preset's unit (machine-independent).
 # Usage: bench/mbcast_grid.sh [optcast] [bcast|reduce|allreduce] [MAX] [MIN]
-#        (markdown on stdout)
+#        (markdown on stdout); PRESETS="cm5 atlahs" in the environment runs
+#        only those presets' rows (one large cell at a time).
 bin=${1:-./build/optcast}
 problem=${2:-bcast}
 max=${3:-1048576}
@@ -18,9 +19,16 @@ case "$problem" in
 bcast | reduce | allreduce) ;;
 *) echo "mbcast_grid.sh: PROBLEM must be bcast, reduce or allreduce, got '$problem'" >&2; exit 2 ;;
 esac
+presets=${PRESETS:-cm5 ib-tukey loggopsim atlahs}
+for pr in $presets; do
+  case "$pr" in
+  cm5 | ib-tukey | loggopsim | atlahs) ;;
+  *) echo "mbcast_grid.sh: PRESETS: '$pr' is not one of the grid's presets (cm5 ib-tukey loggopsim atlahs)" >&2; exit 2 ;;
+  esac
+done
 echo '| preset | P | m | optcast | construction | best library | lib / optcast | optcast / bound |'
 echo '| --- | ---: | ---: | ---: | --- | --- | ---: | ---: |'
-for pr in cm5 ib-tukey loggopsim atlahs; do
+for pr in $presets; do
   for P in 8 64 1024 65536; do
     for m in 1 4 16 64 256 1024; do
       [ $((P * m)) -gt "$max" ] || [ $((P * m)) -lt "$min" ] && continue
