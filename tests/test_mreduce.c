@@ -448,6 +448,25 @@ void test_vreduce_shift(void) {
          "changes, %d rejected: the same verdicts a million units later\n", rounds, kinds[0],
          kinds[1], kinds[2], bad, rejected);
   CHECK(kinds[1] > 0 && kinds[2] > 0 && rejected > rounds / 10 && rejected < rounds - rounds / 10);
+  { /* an earliest handling past the latest time, or an addition of 2^41 units:
+       refused (handling times would leave the range) */
+    oc_params p;
+    oc_sched s;
+    oc_verdict v;
+    CHECK_OK(oc_params_logp(&p, 2, 3, 1, 2));
+    oc_sched_init(&s);
+    CHECK_OK(oc_sched_push(&s, 0, 1, 0, 0));
+    CHECK_OK(oc_sched_add_col(&s, OC_COL_NOT_BEFORE));
+    s.not_before[0] = OC_TIME_MAX;
+    CHECK_OK(oc_verify_vreduce(&p, 0, 1, &s, &v));
+    CHECK(v.ok && v.time == OC_TIME_MAX + p.unit);
+    s.not_before[0] = INT64_MAX;
+    CHECK_EQ(oc_verify_vreduce(&p, 0, 1, &s, &v), OC_ERANGE);
+    s.not_before[0] = 0;
+    p.unit = OC_PARAM_MAX + 1;
+    CHECK_EQ(oc_verify_vreduce(&p, 0, 1, &s, &v), OC_ERANGE);
+    oc_sched_free(&s);
+  }
 }
 
 /* The lower bound from its four definitions (oc_mreduce.c), the universal

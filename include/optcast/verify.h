@@ -107,7 +107,8 @@ int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
  * (the root, or every processor, ends with every contribution to every
  * packet once: exact for P <= 64; above, by size and a 61-bit fingerprint,
  * a wrong result passing with probability < 2^-60).  v->time: when the last
- * required packet is complete.  P * m <= 2^26. */
+ * required packet is complete.  P * m <= 2^26, fewer than 2^31 messages,
+ * not_before <= OC_TIME_MAX and unit <= OC_PARAM_MAX: else OC_ERANGE. */
 int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
                       oc_verdict *v);
 

@@ -44,9 +44,13 @@
  * lists, sorted one processor at a time in scratch the size of the busiest
  * (O(M log M) at worst), and the events in global time order by counting
  * (times dense: linear) or by merging the processors' runs (O(M log P)).
- * Memory about 49 bytes a message (69 with hist) plus 24 (28) a
- * (processor, packet) value, beside the schedule itself; the first version
- * sorted one 16-byte record per event and needed about 137 (169).
+ * Memory beside the schedule: about 49 bytes a message (69 with hist),
+ * 24 (28) a (processor, packet) value and 16 a processor (64 when the
+ * heap runs), plus scratch for the busiest processor's sends and
+ * receptions (about 40 bytes each with qsort's copy: 89 (109) a message
+ * at worst, when one processor receives nearly everything, as in a
+ * linear reduce).  The first version sorted a 16-byte record per event
+ * and needed about 121 bytes a message (153 with hist).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,11 +68,10 @@ typedef struct vset {
 
 /* The messages' handlings and sends are processed in one global order:
  * by time, a handling before a send at the same time, handlings by
- * receiver and then in their receiver's order, sends by message index.
- * Each receiver's handlings and each sender's sends are already in that
- * order (runs), so the order is a merge of 2P runs (a heap of their
- * heads), not a sort of every event: no per-event array.  Message indices
- * fit in 31 bits (VR_MSGS_MAX). */
+ * receiver and then in their receiver's order, sends by message index
+ * (vr_by_count; vr_by_heap orders sends at one time by sender, then
+ * index: the same verdicts, see there).  Message indices fit in 31 bits
+ * (VR_MSGS_MAX). */
 #define VR_MSGS_MAX ((size_t)1 << 31)
 #define VR_SEND ((uint32_t)1 << 31)
 typedef struct vhead {
@@ -228,8 +231,9 @@ static void vr_handle(vrun *r, size_t i, int64_t key) {
  * below the messages plus P, as a simulated schedule's are) get one bucket
  * per (time, handling or send), filled handlings by place, then sends by
  * index.  Linear; 8 bytes a message for the order and at most as much for
- * the counts.  *done = 0 (nothing run) when the times are too sparse. */
-static int vr_by_count(vrun *r, const unsigned char *bad, const uint32_t *ridx, size_t nh,
+ * the counts.  *done = 0 (nothing run) when the times are too sparse or
+ * there is no room for the counts. */
+static void vr_by_count(vrun *r, const unsigned char *bad, const uint32_t *ridx, size_t nh,
                        int *done) {
   const oc_sched *s = r->s;
   int64_t tmax = 0;
@@ -240,14 +244,14 @@ static int vr_by_count(vrun *r, const unsigned char *bad, const uint32_t *ridx, 
     if (r->hdone[ridx[k]] > tmax) tmax = r->hdone[ridx[k]];
   for (size_t i = 0; i < s->n; i++)
     if (!bad[i] && s->msg[i].t > tmax) tmax = s->msg[i].t;
-  if (tmax >= (int64_t)nh + r->p->P) return OC_OK;
+  if (tmax >= (int64_t)nh + r->p->P) return;
   nb = 2 * (size_t)tmax + 3;
   cnt = (uint32_t *)calloc(nb, sizeof *cnt);
   ord = (uint32_t *)malloc((ne + 1) * sizeof *ord);
-  if (cnt == NULL || ord == NULL) {
+  if (cnt == NULL || ord == NULL) { /* the merge needs nothing more */
     free(cnt);
     free(ord);
-    return OC_ENOMEM;
+    return;
   }
   for (size_t k = 0; k < nh; k++) cnt[2 * (size_t)r->hdone[ridx[k]] + 1]++;
   for (size_t i = 0; i < s->n; i++)
@@ -267,12 +271,17 @@ static int vr_by_count(vrun *r, const unsigned char *bad, const uint32_t *ridx, 
   }
   free(ord);
   *done = 1;
-  return OC_OK;
 }
 
-/* The same order for sparse times: a merge of the 2P runs (each
- * receiver's handlings, each sender's sends by start and index) through a
- * heap of their heads.  O(M log P). */
+/* The order for sparse times: a merge of the 2P runs (each receiver's
+ * handlings, in order: its handling times never decrease; each sender's
+ * sends by start and index) through a heap of their heads, O(M log P).
+ * Sends at one time come by sender, then index, where the counting gives
+ * them by index alone.  No verdict changes: between two handlings the
+ * sends only record the values they carry (each its own carried[]), read
+ * what handlings write, and their violations are at (their time, their
+ * sender), so two that tie come from one sender, in index order both
+ * ways. */
 static void vr_by_heap(vrun *r, const uint32_t *ridx, const size_t *roff, const uint32_t *sidx,
                        const size_t *soff, vhead *heap) {
   const oc_sched *s = r->s;
@@ -332,7 +341,11 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
   if ((e = oc_params_check(p)) != OC_OK) return e;
   P = p->P;
   if (m < 1 || root < -1 || root >= P || s->len != NULL) return OC_EINVAL;
-  if (P > OC_GLOBAL_PROCS_MAX || m > VR_STATE_MAX / P || s->n >= VR_MSGS_MAX) return OC_ERANGE;
+  if (P > OC_GLOBAL_PROCS_MAX || m > VR_STATE_MAX / P || s->n >= VR_MSGS_MAX ||
+      p->unit > OC_PARAM_MAX)
+    return OC_ERANGE;
+  for (size_t i = 0; not_before != NULL && i < s->n; i++)
+    if (not_before[i] > OC_TIME_MAX) return OC_ERANGE; /* (handling times stay in range) */
   oc_verdict_init(v);
   memset(&r, 0, sizeof r);
   /* the message rules first: their arrays are gone before ours come */
@@ -346,8 +359,7 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
   carried = (vset *)calloc(s->n + 1, sizeof *carried);
   st = (vset *)malloc((size_t)(P * m) * sizeof *st);
   full = (int64_t *)malloc((size_t)(P * m) * sizeof *full);
-  heap = (vhead *)malloc((size_t)(2 * P) * sizeof *heap);
-  if (!soff || !roff || !ridx || !sidx || !hdone || !carried || !st || !full || !heap) {
+  if (!soff || !roff || !ridx || !sidx || !hdone || !carried || !st || !full) {
     e = OC_ENOMEM;
     goto done;
   }
@@ -471,8 +483,14 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
       full[q * m + j] = P == 1 ? 0 : -1;
     }
   }
-  if ((e = vr_by_count(&r, bad, ridx, roff[P], &counted)) != OC_OK) goto done;
-  if (!counted) vr_by_heap(&r, ridx, roff, sidx, soff, heap);
+  vr_by_count(&r, bad, ridx, roff[P], &counted);
+  if (!counted) {
+    if ((heap = (vhead *)malloc((size_t)(2 * P) * sizeof *heap)) == NULL) {
+      e = OC_ENOMEM;
+      goto done;
+    }
+    vr_by_heap(&r, ridx, roff, sidx, soff, heap);
+  }
   for (int64_t q = root < 0 ? 0 : root; q < (root < 0 ? P : root + 1); q++)
     for (int64_t j = 0; j < m; j++) {
       const vset *c = &st[q * m + j];
