@@ -566,8 +566,9 @@ void test_libred_values(void) {
   CHECK_EQ(oc_libred_allreduce(&p, 0, OC_LR_RD, &s, &t), OC_EINVAL);
   CHECK_EQ(oc_libred_allreduce(&p, 1, OC_LR_COUNT, &s, &t), OC_EINVAL);
   CHECK_OK(oc_params_logp(&p, 1 << 12, 5, 0, 1));
-  CHECK_EQ(oc_libred_allreduce(&p, 1 << 11, OC_LR_RD, &s, &t), OC_ERANGE);
-  CHECK_EQ(oc_libred_messages(1 << 12, 1 << 11, OC_LR_RD), (int64_t)(1 << 23) * 14);
+  CHECK_EQ(oc_libred_allreduce(&p, 1 << 13, OC_LR_RD, &s, &t), OC_ERANGE);
+  CHECK_EQ(oc_libred_messages(1 << 12, 1 << 13, OC_LR_RD), (int64_t)(1 << 25) * 14);
+  CHECK(oc_libred_messages(1 << 16, 1 << 10, OC_LR_RABEN) <= OC_LIBRED_MSGS_MAX); /* (2^26) */
   oc_sched_free(&s);
 }
 

@@ -103,8 +103,11 @@ typedef enum oc_libred_alg {
 } oc_libred_alg;
 /* oc_libred_allreduce refuses (OC_ERANGE) an instance whose
  * oc_libred_messages (an estimate of its messages, and for linear of its
- * simulation work) exceeds this: about 1 GB and a few seconds. */
-#define OC_LIBRED_MSGS_MAX ((int64_t)1 << 26)
+ * simulation work) exceeds this: two messages a packet and processor at
+ * the largest P m (2^26, OC_MREDUCE_MAX), so that Rabenseifner and reduce +
+ * broadcast answer there; about 15 GB and twenty minutes at the limit
+ * (docs/BENCHMARKS.md). */
+#define OC_LIBRED_MSGS_MAX ((int64_t)1 << 27)
 int64_t oc_libred_messages(int64_t P, int64_t m, oc_libred_alg a);
 const char *oc_libred_alg_name(oc_libred_alg a);
 int oc_libred_allreduce(const oc_params *p, int64_t m, oc_libred_alg a, oc_sched *out,

@@ -30,7 +30,7 @@ const char *oc_libred_alg_name(oc_libred_alg a) {
  * receiver, and each of its slots is fought over (simulation work).  The
  * ring's program takes 2 (P-1) steps of P processors whatever m is (empty
  * chunks included), so it counts at least P^2 / 4 (building work).  Those
- * two weigh LR_HEAVY more: the limit (OC_LIBRED_MSGS_MAX = 2^26) is meant
+ * two weigh LR_HEAVY more: the limit (OC_LIBRED_MSGS_MAX = 2^27) is meant
  * for messages simulated once, and their extra work is slower per unit
  * (linear's P = 4096, m = 80: over a minute at 4 M units). */
 #define LR_HEAVY 16
