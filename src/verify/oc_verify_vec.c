@@ -47,7 +47,7 @@
  * Memory beside the schedule: about 49 bytes a message (69 with hist),
  * 24 (28) a (processor, packet) value and 16 a processor (64 when the
  * heap runs), plus scratch for the busiest processor's sends and
- * receptions (about 40 bytes each with qsort's copy: 89 (109) a message
+ * receptions (a few dozen bytes each with qsort's copy: 89 (109) a message
  * at worst, when one processor receives nearly everything, as in a
  * linear reduce).  The first version sorted a 16-byte record per event
  * and needed about 121 bytes a message (153 with hist).
@@ -111,20 +111,10 @@ static uint64_t addmod(uint64_t a, uint64_t b) {
 }
 
 typedef struct arrv {
-  int64_t at, key; /* arrival; handling order key (arrival, or seq) */
+  int64_t at, key; /* arrival; handling order key (arrival, or seq); a
+                      send: key its start */
   uint32_t i;
 } arrv;
-
-typedef struct tix { /* a send: its start and index */
-  int64_t t;
-  uint32_t i;
-} tix;
-
-static int tix_cmp(const void *x, const void *y) {
-  const tix *a = (const tix *)x, *b = (const tix *)y;
-  if (a->t != b->t) return a->t < b->t ? -1 : 1;
-  return (a->i > b->i) - (a->i < b->i);
-}
 
 static int arrv_cmp(const void *x, const void *y) {
   const arrv *a = (const arrv *)x, *b = (const arrv *)y;
@@ -330,8 +320,7 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
   size_t *soff = NULL, *roff = NULL, maxs = 0, maxr = 0;
   uint32_t *ridx = NULL, *sidx = NULL, *hoff = NULL, *hlist = NULL;
   unsigned char *bad = NULL;
-  arrv *arr = NULL;
-  tix *sx = NULL;
+  arrv *arr = NULL, *sx = NULL;
   vhead *heap = NULL;
   vset *st = NULL, *carried = NULL, *after = NULL;
   vrun r;
@@ -347,7 +336,6 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
   for (size_t i = 0; not_before != NULL && i < s->n; i++)
     if (not_before[i] > OC_TIME_MAX) return OC_ERANGE; /* (handling times stay in range) */
   oc_verdict_init(v);
-  memset(&r, 0, sizeof r);
   /* the message rules first: their arrays are gone before ours come */
   if ((bad = (unsigned char *)calloc(s->n + 1, 1)) == NULL) return OC_ENOMEM;
   if ((e = oc_verify_message_rules(p, s, m, bad, v)) != OC_OK) goto done;
@@ -398,7 +386,7 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
   /* one processor at a time, in scratch as large as its busiest: its sends
      by (start, index), then its receptions in handling order with when
      each is handled (static: the overheads are fixed by the messages) */
-  sx = (tix *)malloc((maxs + 1) * sizeof *sx);
+  sx = (arrv *)malloc((maxs + 1) * sizeof *sx);
   sendt = (int64_t *)malloc((maxs + 1) * sizeof *sendt);
   recvt = (int64_t *)malloc((maxr + 1) * sizeof *recvt);
   arr = (arrv *)malloc((maxr + 1) * sizeof *arr);
@@ -407,18 +395,17 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
     goto done;
   }
   for (int64_t q = 0; q < P; q++) {
-    size_t ns = soff[q + 1] - soff[q];
-    for (size_t k = 0; k < ns; k++) {
-      sx[k].i = sidx[soff[q] + k];
-      sx[k].t = s->msg[sx[k].i].t;
-    }
-    qsort(sx, ns, sizeof *sx, tix_cmp);
-    for (size_t k = 0; k < ns; k++) sidx[soff[q] + k] = sx[k].i;
-  }
-  for (int64_t q = 0; q < P; q++) {
     size_t sp = 0, rp = 0, ns = soff[q + 1] - soff[q], n = roff[q + 1] - roff[q];
     int64_t free_at = 0;
-    for (size_t k = 0; k < ns; k++) sendt[k] = s->msg[sidx[soff[q] + k]].t;
+    for (size_t k = 0; k < ns; k++) {
+      sx[k].i = sidx[soff[q] + k];
+      sx[k].key = s->msg[sx[k].i].t;
+    }
+    qsort(sx, ns, sizeof *sx, arrv_cmp);
+    for (size_t k = 0; k < ns; k++) {
+      sidx[soff[q] + k] = sx[k].i; /* (the merge's run: by start, then index) */
+      sendt[k] = sx[k].key;
+    }
     for (size_t k = 0; k < n; k++) {
       uint32_t i = ridx[roff[q] + k];
       recvt[k] = s->msg[i].t + p->o + p->L;
