@@ -11,6 +11,9 @@
  *                                 P m = 2^E (P = 65536): the program built
  *                                 and simulated, then checked by the
  *                                 verifier: time of each, peak memory
+ *   ./build/bench_mreduce timed E the same reduce timed only (no schedule
+ *                                 written: how the planner's search times
+ *                                 each candidate): time, peak memory
  *   ./build/bench_mreduce plan E  the whole choice (oc_mreduce_plan, reduce
  *                                 and allreduce, CM-5 parameters) at P m =
  *                                 2^E (P = 1024): time and candidates
@@ -116,7 +119,7 @@ static double peak_gib(void) {
   return (double)ru.ru_maxrss / (1024.0 * 1024.0);
 }
 
-static int bench_scale(int e) {
+static int bench_scale(int e, int timed) {
   oc_params p;
   oc_mreduce_info c;
   oc_sched s;
@@ -130,6 +133,12 @@ static int bench_scale(int e) {
   c.red.seg = 1;
   oc_sched_init(&s);
   t0 = now_ns();
+  if (timed) {
+    if (oc_mreduce_run(&p, 0, m, &c, NULL, &t) != OC_OK) return 1;
+    printf("| 2^%d | %lld | %lld | %lld | %.2f | %.2f |\n", e, (long long)P, (long long)m,
+           (long long)t, (now_ns() - t0) * 1e-9, peak_gib());
+    return 0;
+  }
   if (oc_mreduce_run(&p, 0, m, &c, &s, &t) != OC_OK) return 1;
   t1 = now_ns();
   if (oc_verify_vreduce(&p, 0, m, &s, &v) != OC_OK || !v.ok || v.time != t) return 1;
@@ -162,13 +171,18 @@ int main(int argc, char **argv) {
   if (argc >= 3 && strcmp(argv[1], "scale") == 0) {
     printf("| P m | P | m | messages | build + simulate (s) | verify (s) | peak memory (GiB) |\n"
            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-    return bench_scale(atoi(argv[2]));
+    return bench_scale(atoi(argv[2]), 0);
+  }
+  if (argc >= 3 && strcmp(argv[1], "timed") == 0) {
+    printf("| P m | P | m | time | build + simulate (s) | peak memory (GiB) |\n"
+           "| --- | ---: | ---: | ---: | ---: | ---: |\n");
+    return bench_scale(atoi(argv[2]), 1);
   }
   if (argc >= 3 && strcmp(argv[1], "plan") == 0) {
     printf("| P m | problem | P | m | chosen | time | candidates | seconds |\n"
            "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: |\n");
     return bench_plan(atoi(argv[2]));
   }
-  fprintf(stderr, "usage: bench_mreduce rank | scale E (17 <= E <= 26) | plan E (10 <= E <= 26)\n");
+  fprintf(stderr, "usage: bench_mreduce rank | scale E | timed E (17 <= E <= 26) | plan E (10 <= E <= 26)\n");
   return 2;
 }

@@ -132,6 +132,7 @@
   X(mreduce_mutants)                                                           \
   X(mreduce_hist_mutants)                                                      \
   X(vreduce_shift)                                                             \
+  X(rprog_time_only)                                                           \
   X(mreduce_prog_views)                                                        \
   X(mreduce_bound_formula)                                                     \
   X(mreduce_csv)                                                               \

@@ -469,6 +469,92 @@ void test_vreduce_shift(void) {
   }
 }
 
+/* The reduction simulator timing alone (no schedule written: how the
+ * planner's search times its candidates) gives the time of the schedule it
+ * writes, which the verifier accepts at that time; and its event calendar
+ * (oc_rprog.c) takes events in the order of a plain heap (calendar = 1):
+ * the same messages, at the same times, in the same order.  Parameters
+ * that push the calendar to each case: latencies past its 2^16 buckets
+ * (every arrival in the overflow heap), queues far ahead (linear, one
+ * receiver for P - 1 senders), one processor; and its ring of receive
+ * overheads on and off (P K against the messages). */
+static int same_sched(const oc_sched *a, const oc_sched *b) {
+  if (a->n != b->n) return 0;
+  for (size_t i = 0; i < a->n; i++)
+    if (a->msg[i].t != b->msg[i].t || a->msg[i].src != b->msg[i].src ||
+        a->msg[i].dst != b->msg[i].dst || a->msg[i].item != b->msg[i].item ||
+        a->not_before[i] != b->not_before[i])
+      return 0;
+  return 1;
+}
+
+void test_rprog_time_only(void) {
+  int rounds = test_sweep() ? 3000 : (test_valgrind() ? 30 : 300);
+  static const oc_mred_family FAM[] = {OC_MR_REVERSED, OC_MR_LIBRED, OC_MR_RD, OC_MR_RING,
+                                       OC_MR_RABEN, OC_MR_REDBCAST, OC_MR_LINEAR,
+                                       OC_MR_SPREAD, OC_MR_HYBRID, OC_MR_GROUPS};
+  int ran = 0, far = 0;
+  for (int it = 0; it < rounds; it++) {
+    oc_params p;
+    oc_mreduce_info c;
+    oc_sched s;
+    oc_verdict v;
+    int64_t L, m, root, t1 = -1, t2 = -1;
+    int e1, e2, k = it % 3;
+    L = k == 0 ? test_range(0, 12) : k == 1 ? test_range(100, 5000) : test_range(70000, 300000);
+    if (oc_params_logp(&p, it % 29 == 0 ? test_range(257, 700) : test_range(1, it % 7 == 0 ? 60 : 12),
+                       L, test_range(0, 6), test_range(1, 8)) != OC_OK)
+      continue; /* (P > 256: batches sorted on two bytes) */
+    m = test_range(1, p.P > 256 ? 3 : 12);
+    memset(&c, 0, sizeof c);
+    c.family = FAM[test_range(0, (int64_t)(sizeof FAM / sizeof FAM[0]) - 1)];
+    root = c.family == OC_MR_LIBRED || (c.family == OC_MR_REVERSED && test_range(0, 1))
+               ? test_range(0, p.P - 1) : -1;
+    c.lib = (oc_mred_lib)test_range(0, OC_ML_COUNT - 1);
+    c.seg = c.family == OC_MR_GROUPS ? test_range(1, m) : test_range(0, m);
+    if (c.family == OC_MR_HYBRID) c.seg = test_range(0, 3);
+    c.red.alg = (oc_mbcast_alg)test_range(0, OC_MB_COUNT - 1);
+    if (c.red.alg == OC_MB_CIRCULANT || (c.red.alg == OC_MB_MULTITREE && p.P < 3))
+      c.red.alg = OC_MB_BINOMIAL;
+    c.red.seg = test_range(0, m);
+    c.red.degree = p.P > 2 ? test_range(2, p.P - 1) : 2;
+    c.bc = c.red;
+    e1 = oc_mreduce_run(&p, root, m, &c, NULL, &t1);
+    oc_sched_init(&s);
+    e2 = oc_mreduce_run(&p, root, m, &c, &s, &t2);
+    if (e1 != e2 || (e1 == OC_OK && t1 != t2))
+      fail_params(__LINE__, "the time alone is not the schedule's", &p, root, m, t1, t2);
+    if (e2 == OC_OK && c.family != OC_MR_CIRCULANT) { /* the reference order */
+      oc_rprog b;
+      oc_sched h;
+      int64_t t3 = -1;
+      oc_sched_init(&h);
+      CHECK_OK(oc_mreduce_prog(&p, root, m, &c, &b));
+      b.calendar = 1;
+      CHECK_OK(oc_rprog_run(&p, &b, root, &h, &t3));
+      if (t3 != t2 || !same_sched(&s, &h))
+        fail_params(__LINE__, "not the heap's order", &p, root, m, t2, t3);
+      oc_rprog_free(&b);
+      oc_sched_free(&h);
+    }
+    if (e2 == OC_OK) {
+      CHECK_OK(oc_verify_vreduce(&p, root, m, &s, &v));
+      if (!v.ok || v.time != t2) {
+        printf("    family %d: %s\n", (int)c.family, v.detail);
+        fail_params(__LINE__, "time alone: rejected", &p, root, m, t2, v.time);
+      }
+      ran++;
+      far += k == 2 && p.P > 1;
+    } else if (e2 != OC_ERANGE && e2 != OC_EINVAL) {
+      fail_params(__LINE__, "time alone: error", &p, root, m, e2, 0);
+    }
+    oc_sched_free(&s);
+  }
+  printf("    %d of %d programs ran, %d with latencies past the calendar\n", ran, rounds, far);
+  CHECK(ran > rounds / 3);
+  CHECK(far > rounds / 20); /* (the overflow heap did run) */
+}
+
 /* The lower bound from its four definitions (oc_mreduce.c), the universal
  * tree's labels enumerated node by node (tests/brute.c) and T scanned one
  * unit at a time; and the arguments' checks. */

@@ -22,7 +22,9 @@
  * shapes are in oc_lpshape.c.
  *
  * Work: O(n log P) for n messages plus O(packets) for the data checks (a
- * conflict search per packet only when o > 0), memory O(P m + n).
+ * conflict search per packet only when o > 0), memory O(P m + P K) beside
+ * the program: each processor's last send and last K = L / max(g, o) + 2
+ * receptions (recv_below says why no older one can matter).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +201,15 @@ static int last_packet_below(const lp_blk *a, size_t n, lp_blk last, int64_t G,
   return 1;
 }
 
+/* The same for a processor's sends, of which only the last block is kept:
+ * sends are committed in time order, all by now, and earliest() asks about
+ * times past now, so the last block holds the packet sought. */
+static int last_sent_below(lp_blk last, int64_t G, int64_t lim, int64_t *x) {
+  if (last.len <= 0 || last.t >= lim) return 0; /* (none; the second: never, by the above) */
+  *x = last.t + oc_min64(last.len - 1, (lim - 1 - last.t) / G) * G;
+  return 1;
+}
+
 typedef struct lp_sim {
   const oc_params *p;
   int64_t G, h;             /* G: a message's packets (and a processor's
@@ -207,17 +218,20 @@ typedef struct lp_sim {
                                = max(g, o) apart                         */
   int64_t *avail;           /* P * m: when item i is usable at q      */
   int64_t *send_free, *recv_free;
-  lp_blk *sb, *rb;          /* CSR by processor: sends, receptions    */
-  lp_blk *sl, *rl;          /* each processor's last of those         */
-  size_t *soff, *roff, *sn, *rn;
+  lp_blk *rb;               /* CSR by processor: receptions, or (K > 0)
+                               each one's last K at rb[q K + i mod K]  */
+  lp_blk *sl, *rl;          /* each processor's last send, reception  */
+  size_t *roff, *rn, K;
+  int lost;                 /* a reception sought fell off the ring   */
   size_t *head;             /* next op of each processor              */
+  oc_lp_op *hop;            /* a copy of it (read once from op[])     */
   int64_t *scan, *ready;    /* head op: items checked, their latest   */
   unsigned char *waiting;   /* head op blocked on data                */
 } lp_sim;
 
 /* 1 when q's head op has all its data; ready[q] = when */
 static int head_ready(lp_sim *s, const oc_lprog *b, int64_t q) {
-  const oc_lp_op *o = &b->op[s->head[q]];
+  const oc_lp_op *o = &s->hop[q];
   int64_t *av = s->avail + q * b->m;
   while (s->scan[q] < o->len) {
     int64_t a = av[o->item + s->scan[q]];
@@ -228,10 +242,28 @@ static int head_ready(lp_sim *s, const oc_lprog *b, int64_t q) {
   return 1;
 }
 
+/* q's reception packet closest below lim, as last_packet_below.  Ring
+ * (K > 0): earliest() asks for lim > now + os (a send of q at t >= now,
+ * the end of its overhead), and q's receptions committed so far start by
+ * now + os + L, max(g, o) = Gr apart or more; so at most L / Gr + 1 of
+ * them start at lim or later, and K = L / Gr + 2 of the last ones hold the
+ * one sought. */
+static int recv_below(lp_sim *s, int64_t q, int64_t G, int64_t lim, int64_t *x) {
+  size_t n = s->rn[q], k = n < s->K ? n : s->K;
+  if (s->K == 0) return last_packet_below(s->rb + s->roff[q], n, s->rl[q], G, lim, x);
+  if (n > 0 && s->rl[q].t < lim) return last_sent_below(s->rl[q], G, lim, x);
+  for (size_t j = 1; j < k; j++) {
+    lp_blk r = s->rb[(size_t)q * s->K + (n - 1 - j) % s->K];
+    if (r.t < lim) return last_sent_below(r, G, lim, x);
+  }
+  if (n > s->K) s->lost = 1; /* (never, by the above: a bug) */
+  return 0;
+}
+
 /* the earliest send start >= t of q's head op that breaks no rule against
  * what is committed */
-static int64_t earliest(const lp_sim *s, const oc_lprog *b, int64_t q, int64_t t) {
-  const oc_lp_op *op = &b->op[s->head[q]];
+static int64_t earliest(lp_sim *s, const oc_lprog *b, int64_t q, int64_t t) {
+  const oc_lp_op *op = &s->hop[q];
   int64_t d = op->dst, o = s->p->o, os = s->os, L = s->p->L, G = s->G;
   int busy;
   int64_t rsv;
@@ -249,13 +281,13 @@ static int64_t earliest(const lp_sim *s, const oc_lprog *b, int64_t q, int64_t t
     for (int64_t k = 0; k < op->len && !moved; k++) {
       int64_t a = t + k * G, x;
       /* the sender's overhead [a, a + os) against its own receptions */
-      if (last_packet_below(s->rb + s->roff[q], s->rn[q], s->rl[q], G, a + os, &x) && x > a - o) {
+      if (recv_below(s, q, G, a + os, &x) && x > a - o) {
         t += x + o - a;
         moved = 1;
         break;
       }
       a += os + L; /* the receiver's overhead [a, a + o) against its own sends */
-      if (last_packet_below(s->sb + s->soff[d], s->sn[d], s->sl[d], G, a + o, &x) && x > a - os) {
+      if (last_sent_below(s->sl[d], G, a + o, &x) && x > a - os) {
         t += x + os - a;
         moved = 1;
       } else if (busy && a < rsv + os && a + o > rsv) { /* and its next send */
@@ -271,15 +303,13 @@ static void lp_sim_free(lp_sim *s) {
   free(s->avail);
   free(s->send_free);
   free(s->recv_free);
-  free(s->sb);
   free(s->rb);
-  free(s->soff);
   free(s->roff);
-  free(s->sn);
   free(s->sl);
   free(s->rl);
   free(s->rn);
   free(s->head);
+  free(s->hop);
   free(s->scan);
   free(s->ready);
   free(s->waiting);
@@ -288,6 +318,7 @@ static void lp_sim_free(lp_sim *s) {
 /* the head op of q can be scheduled: into the heap, or wait for data */
 static void lp_arm(lp_sim *s, const oc_lprog *b, lp_heap *hp, int64_t q, int64_t now) {
   if (s->head[q] >= b->off[q + 1]) return;
+  if (s->scan[q] == 0) s->hop[q] = b->op[s->head[q]]; /* (a new head) */
   if (head_ready(s, b, q)) {
     int64_t key = oc_max64(now, s->ready[q]);
     if (b->at != NULL) key = oc_max64(key, b->at[s->head[q]]);
@@ -315,22 +346,21 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
   s.avail = (int64_t *)malloc((size_t)(P * m) * sizeof *s.avail);
   s.send_free = (int64_t *)calloc((size_t)P, sizeof(int64_t));
   s.recv_free = (int64_t *)calloc((size_t)P, sizeof(int64_t));
-  s.sb = (lp_blk *)malloc((b->n + 1) * sizeof(lp_blk));
-  s.rb = (lp_blk *)malloc((b->n + 1) * sizeof(lp_blk));
-  s.soff = (size_t *)calloc((size_t)P + 1, sizeof(size_t));
+  s.K = p->o > 0 ? (size_t)(p->L / oc_max64(p->g, p->o) + 2) : 1; /* (o = 0: never read) */
+  if (s.K > 0 && oc_mul_sat(P, (int64_t)s.K) >= (int64_t)b->n) s.K = 0; /* (as small) */
+  s.rb = (lp_blk *)malloc((s.K > 0 ? (size_t)P * s.K : b->n + 1) * sizeof(lp_blk));
   s.roff = (size_t *)calloc((size_t)P + 1, sizeof(size_t));
-  s.sn = (size_t *)calloc((size_t)P, sizeof(size_t));
   s.sl = (lp_blk *)calloc((size_t)P, sizeof(lp_blk));
   s.rl = (lp_blk *)calloc((size_t)P, sizeof(lp_blk));
   s.rn = (size_t *)calloc((size_t)P, sizeof(size_t));
   s.head = (size_t *)malloc((size_t)P * sizeof(size_t));
+  s.hop = (oc_lp_op *)malloc((size_t)P * sizeof(oc_lp_op));
   s.scan = (int64_t *)calloc((size_t)P, sizeof(int64_t));
   s.ready = (int64_t *)calloc((size_t)P, sizeof(int64_t));
   s.waiting = (unsigned char *)calloc((size_t)P, 1);
   hp.e = (oc_hent *)malloc((size_t)P * sizeof(oc_hent));
-  if (!s.avail || !s.send_free || !s.recv_free || !s.sb || !s.rb || !s.soff ||
-      !s.roff || !s.sn || !s.rn || !s.sl || !s.rl || !s.head || !s.scan || !s.ready || !s.waiting ||
-      !hp.e) {
+  if (!s.avail || !s.send_free || !s.recv_free || !s.rb || !s.roff || !s.rn || !s.sl ||
+      !s.rl || !s.head || !s.hop || !s.scan || !s.ready || !s.waiting || !hp.e) {
     e = OC_ENOMEM;
     goto out;
   }
@@ -338,7 +368,6 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
   for (int64_t i = 0; i < m; i++)
     s.avail[(b->src != NULL ? b->src[i] : b->root) * m + i] = oc_mul_sat(i, b->release);
   for (int64_t q = 0; q < P; q++) {
-    s.soff[q + 1] = b->off[q + 1]; /* a processor's sends: its program */
     s.head[q] = b->off[q];
     s.recv_free[q] = INT64_MIN / 4;
   }
@@ -361,14 +390,16 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
       continue;
     }
     hp.n = oc_theap_pop(hp.e, hp.n);
-    op = &b->op[s.head[q]];
+    op = &s.hop[q];
     d = op->dst;
-    s.sl[q].t = t;
+    s.sl[q].t = t; /* (its earlier sends are never looked at again: earliest) */
     s.sl[q].len = op->len;
-    s.sb[s.soff[q] + s.sn[q]++] = s.sl[q];
     s.rl[d].t = t + s.os + p->L;
     s.rl[d].len = op->len;
-    s.rb[s.roff[d] + s.rn[d]++] = s.rl[d];
+    if (s.K > 0)
+      s.rb[(size_t)d * s.K + s.rn[d]++ % s.K] = s.rl[d];
+    else
+      s.rb[s.roff[d] + s.rn[d]++] = s.rl[d];
     s.send_free[q] = t + op->len * s.G;
     s.recv_free[d] = t + s.os + p->L + (op->len - 1) * s.G + s.Gr;
     {
@@ -391,7 +422,8 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
     lp_arm(&s, b, &hp, q, t);
     if (s.waiting[d]) lp_arm(&s, b, &hp, d, t);
   }
-  if (nmsg != b->n) { /* a program waits for data nobody sends: a bug */
+  if (nmsg != b->n || s.lost) { /* a program waits for data nobody sends, or the ring
+                                   was too short: a bug */
     e = OC_EINVALID;
     goto out;
   }

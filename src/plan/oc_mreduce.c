@@ -490,7 +490,6 @@ done:
 int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce_info *cfg,
                    oc_sched *out, int64_t *time) {
   oc_rprog b;
-  oc_sched tmp;
   int e;
   if (cfg == NULL || time == NULL) return OC_EINVAL;
   if ((e = mr_check(p, root, m)) != OC_OK) return e;
@@ -505,10 +504,8 @@ int oc_mreduce_run(const oc_params *p, int64_t root, int64_t m, const oc_mreduce
     int64_t lb;
     return oc_allreduce_vector(p, m, out, time, &lb);
   }
-  oc_sched_init(&tmp);
   if ((e = oc_mreduce_prog(p, root, m, cfg, &b)) == OC_OK)
-    e = oc_rprog_run(p, &b, root, out != NULL ? out : &tmp, time);
-  oc_sched_free(&tmp);
+    e = oc_rprog_run(p, &b, root, out, time); /* (out NULL: the time only) */
   oc_rprog_free(&b);
   return e;
 }

@@ -252,7 +252,8 @@ int oc_allreduce_rounds(const oc_params *p, int64_t stride, int64_t **off, int64
  * every receive posted so far; a step's receives are combined after the
  * receiver's own sends of the step start); oc_rp_sync(q) makes q's next
  * sends wait for all its receives posted so far.  oc_rprog_run times the
- * programs (docs/MODEL.md) into out (columns copy, seq, not_before). */
+ * programs (docs/MODEL.md) into out (columns copy, seq, not_before), or
+ * only their time (out NULL: no schedule, about half the memory). */
 /* 32-bit fields (28 bytes a send; oc_rprog_init refuses P or m past
  * 2^31, oc_rp_xfer more than 2^32 - 2 sends): the program is the
  * simulator's biggest array */
@@ -282,6 +283,9 @@ typedef struct oc_rprog {
   int64_t *at;       /* NULL, or each send's earliest start (oc_rp_at: a
                         program with times of its own, a broadcast's run
                         backwards exactly)                                 */
+  int64_t calendar;  /* the simulator's event calendar has at most this many
+                        buckets (0: 2^16; 1: none, every event through its
+                        heap: the reference order, for tests)              */
   int err;
 } oc_rprog;
 int oc_rprog_init(oc_rprog *b, int64_t P, int64_t m);
