@@ -23,7 +23,7 @@
  *
  * Work: O(n log P) for n messages plus O(packets) for the data checks (a
  * conflict search per packet only when o > 0), memory O(P m + P K) beside
- * the program: each processor's last send and last K = L / max(g, o) + 2
+ * the program: each processor's last send and last K >= L / max(g, o) + 2
  * receptions (recv_below says why no older one can matter).
  */
 #include <stdlib.h>
@@ -174,6 +174,14 @@ static void heap_push(lp_heap *h, int64_t key, int64_t proc) {
   h->n = oc_theap_push(h->e, h->n, key, proc);
 }
 
+/* In one block, the packet x closest below lim (x < lim): 1 and *x when
+ * there is one. */
+static int block_below(lp_blk k, int64_t G, int64_t lim, int64_t *x) {
+  if (k.len <= 0 || k.t >= lim) return 0;
+  *x = k.t + oc_min64(k.len - 1, (lim - 1 - k.t) / G) * G;
+  return 1;
+}
+
 /* In blocks a[0..n) (sorted, disjoint), the packet x closest below
  * lim (x < lim); returns 1 and *x when there is one.  The blocks are
  * committed in the order of their send starts, so the one sought is almost
@@ -181,10 +189,7 @@ static void heap_push(lp_heap *h, int64_t key, int64_t proc) {
 static int last_packet_below(const lp_blk *a, size_t n, lp_blk last, int64_t G,
                              int64_t lim, int64_t *x) {
   size_t lo = 0, hi = n; /* hi: the first block with t >= lim */
-  if (n > 0 && last.t < lim) { /* the last block (a hot copy of a[n-1]) */
-    *x = last.t + oc_min64(last.len - 1, (lim - 1 - last.t) / G) * G;
-    return 1;
-  }
+  if (n > 0 && last.t < lim) return block_below(last, G, lim, x); /* (a hot copy of a[n-1]) */
   while (hi > 0 && n - hi < 4 && a[hi - 1].t >= lim) hi--;
   if (hi > 0 && a[hi - 1].t >= lim) { /* more than 4 from the end */
     while (lo < hi) {
@@ -192,22 +197,7 @@ static int last_packet_below(const lp_blk *a, size_t n, lp_blk last, int64_t G,
       if (a[mid].t < lim) lo = mid + 1; else hi = mid;
     }
   }
-  if (hi == 0) return 0;
-  {
-    const lp_blk *k = &a[hi - 1];
-    int64_t i = oc_min64(k->len - 1, (lim - 1 - k->t) / G);
-    *x = k->t + i * G;
-  }
-  return 1;
-}
-
-/* The same for a processor's sends, of which only the last block is kept:
- * sends are committed in time order, all by now, and earliest() asks about
- * times past now, so the last block holds the packet sought. */
-static int last_sent_below(lp_blk last, int64_t G, int64_t lim, int64_t *x) {
-  if (last.len <= 0 || last.t >= lim) return 0; /* (none; the second: never, by the above) */
-  *x = last.t + oc_min64(last.len - 1, (lim - 1 - last.t) / G) * G;
-  return 1;
+  return hi > 0 && block_below(a[hi - 1], G, lim, x);
 }
 
 typedef struct lp_sim {
@@ -219,7 +209,7 @@ typedef struct lp_sim {
   int64_t *avail;           /* P * m: when item i is usable at q      */
   int64_t *send_free, *recv_free;
   lp_blk *rb;               /* CSR by processor: receptions, or (K > 0)
-                               each one's last K at rb[q K + i mod K]  */
+                               each one's last K at rb[q K + (i & (K-1))] */
   lp_blk *sl, *rl;          /* each processor's last send, reception  */
   size_t *roff, *rn, K;
   int lost;                 /* a reception sought fell off the ring   */
@@ -251,10 +241,10 @@ static int head_ready(lp_sim *s, const oc_lprog *b, int64_t q) {
 static int recv_below(lp_sim *s, int64_t q, int64_t G, int64_t lim, int64_t *x) {
   size_t n = s->rn[q], k = n < s->K ? n : s->K;
   if (s->K == 0) return last_packet_below(s->rb + s->roff[q], n, s->rl[q], G, lim, x);
-  if (n > 0 && s->rl[q].t < lim) return last_sent_below(s->rl[q], G, lim, x);
+  if (n > 0 && s->rl[q].t < lim) return block_below(s->rl[q], G, lim, x);
   for (size_t j = 1; j < k; j++) {
-    lp_blk r = s->rb[(size_t)q * s->K + (n - 1 - j) % s->K];
-    if (r.t < lim) return last_sent_below(r, G, lim, x);
+    lp_blk r = s->rb[(size_t)q * s->K + ((n - 1 - j) & (s->K - 1))];
+    if (r.t < lim) return block_below(r, G, lim, x);
   }
   if (n > s->K) s->lost = 1; /* (never, by the above: a bug) */
   return 0;
@@ -287,7 +277,9 @@ static int64_t earliest(lp_sim *s, const oc_lprog *b, int64_t q, int64_t t) {
         break;
       }
       a += os + L; /* the receiver's overhead [a, a + o) against its own sends */
-      if (last_sent_below(s->sl[d], G, a + o, &x) && x > a - os) {
+      /* (only d's last send is kept: sends are committed in time order, all
+       * by now, and a is past now, so it holds the packet sought) */
+      if (block_below(s->sl[d], G, a + o, &x) && x > a - os) {
         t += x + os - a;
         moved = 1;
       } else if (busy && a < rsv + os && a + o > rsv) { /* and its next send */
@@ -346,8 +338,8 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
   s.avail = (int64_t *)malloc((size_t)(P * m) * sizeof *s.avail);
   s.send_free = (int64_t *)calloc((size_t)P, sizeof(int64_t));
   s.recv_free = (int64_t *)calloc((size_t)P, sizeof(int64_t));
-  s.K = p->o > 0 ? (size_t)(p->L / oc_max64(p->g, p->o) + 2) : 1; /* (o = 0: never read) */
-  if (s.K > 0 && oc_mul_sat(P, (int64_t)s.K) >= (int64_t)b->n) s.K = 0; /* (as small) */
+  s.K = oc_ring_size(p->o > 0 ? p->L / oc_max64(p->g, p->o) + 2 : 1, P, b->n); /* (o = 0:
+                                                                          never read) */
   s.rb = (lp_blk *)malloc((s.K > 0 ? (size_t)P * s.K : b->n + 1) * sizeof(lp_blk));
   s.roff = (size_t *)calloc((size_t)P + 1, sizeof(size_t));
   s.sl = (lp_blk *)calloc((size_t)P, sizeof(lp_blk));
@@ -397,7 +389,7 @@ int oc_lprog_run(const oc_params *p, const oc_lprog *b, oc_sched *out, int64_t *
     s.rl[d].t = t + s.os + p->L;
     s.rl[d].len = op->len;
     if (s.K > 0)
-      s.rb[(size_t)d * s.K + s.rn[d]++ % s.K] = s.rl[d];
+      s.rb[(size_t)d * s.K + (s.rn[d]++ & (s.K - 1))] = s.rl[d];
     else
       s.rb[s.roff[d] + s.rn[d]++] = s.rl[d];
     s.send_free[q] = t + op->len * s.G;

@@ -289,6 +289,14 @@ typedef struct oc_rprog {
   int err;
 } oc_rprog;
 int oc_rprog_init(oc_rprog *b, int64_t P, int64_t m);
+/* The simulators' rings of a processor's last events (oc_lprog.c,
+ * oc_rprog.c): need rounded up to a power of two, or 0 (keep every event)
+ * when P of them would be as many as the n messages. */
+static inline size_t oc_ring_size(int64_t need, int64_t P, size_t n) {
+  size_t k = 1;
+  while ((int64_t)k < need && k < ((size_t)1 << 40)) k <<= 1;
+  return oc_mul_sat(P, (int64_t)k) >= (int64_t)n ? 0 : k;
+}
 void oc_rprog_free(oc_rprog *b);
 void oc_rp_xfer(oc_rprog *b, int64_t q, int64_t d, int64_t j, int copy);
 void oc_rp_xfer_range(oc_rprog *b, int64_t q, int64_t d, int64_t lo, int64_t hi, int copy);

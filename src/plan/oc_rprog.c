@@ -414,33 +414,27 @@ static void rq_sort(uint32_t *a, uint32_t *tmp, size_t n, uint32_t top) {
 static int rq_pop(rp_queue *h, uint32_t top, int64_t *t, int64_t *q) {
   while (h->curi == h->curn) { /* the next time's batch */
     int64_t next = -1;
-    size_t n = 0;
+    size_t n;
+    rp_bucket *b;
     if (h->inwheel > 0) {
       while (h->bk[(size_t)h->base & (h->W - 1)].n == 0) h->base++;
       next = h->base;
     }
     if (h->ovn > 0 && (next < 0 || h->ov[0].key < next)) next = h->ov[0].key;
     if (next < 0) return 0;
-    if (h->inwheel > 0 && next == h->base) { /* its bucket (else an earlier overflow) */
-      rp_bucket *b = &h->bk[(size_t)next & (h->W - 1)];
-      if (rq_grow_cur(h, b->n) != OC_OK) return -1;
-      memcpy(h->cur, b->v, b->n * sizeof *b->v);
-      n = b->n;
-      h->inwheel -= b->n;
-      b->n = 0;
-    }
-    while (h->ovn > 0 && h->ov[0].key == next) {
-      if (rq_grow_cur(h, n + 1) != OC_OK) return -1;
-      h->cur[n++] = (uint32_t)h->ov[0].proc;
-      h->ovn = oc_theap_pop(h->ov, h->ovn);
-    }
-    h->base = next;
+    h->base = next; /* (the wheel's events are all at next or later) */
     while (h->ovn > 0 && h->ov[0].key < h->base + (int64_t)h->W) { /* now in range */
       if (bk_add(&h->bk[(size_t)h->ov[0].key & (h->W - 1)], (uint32_t)h->ov[0].proc) != OC_OK)
         return -1;
       h->inwheel++;
       h->ovn = oc_theap_pop(h->ov, h->ovn);
     }
+    b = &h->bk[(size_t)next & (h->W - 1)]; /* (not empty) */
+    if (rq_grow_cur(h, b->n) != OC_OK) return -1;
+    memcpy(h->cur, b->v, b->n * sizeof *b->v);
+    n = b->n;
+    h->inwheel -= n;
+    b->n = 0;
     rq_sort(h->cur, h->tmp, n, top);
     h->curn = n;
     h->curi = 0;
@@ -641,12 +635,8 @@ int oc_rprog_run(const oc_params *p, const oc_rprog *b, int64_t root, oc_sched *
     s.rmsg = (uint32_t *)calloc(b->ns + 1, sizeof *s.rmsg);
     s.sst = (int64_t *)calloc(b->ns + 1, sizeof *s.sst);
   }
-  { /* the ring, when smaller than every overhead (ovh_hit; o = 0: never read) */
-    int64_t need = p->o > 0 ? (p->L + 2 * p->o) / s.G + 2 : 1;
-    s.K = 1;
-    while ((int64_t)s.K < need && s.K < ((size_t)1 << 40)) s.K <<= 1;
-    if (oc_mul_sat(P, (int64_t)s.K) >= (int64_t)b->ns) s.K = 0;
-  }
+  /* the ring, when smaller than every overhead (ovh_hit; o = 0: never read) */
+  s.K = oc_ring_size(p->o > 0 ? (p->L + 2 * p->o) / s.G + 2 : 1, P, b->ns);
   s.ovh = (int64_t *)malloc((s.K > 0 ? (size_t)P * s.K : b->ns + 1) * sizeof *s.ovh);
   if (!s.pr || !s.roff || !s.nov || !s.arr || !s.rcopy || !s.rsb ||
       (out != NULL && (!s.rmsg || !s.sst)) || !s.ovh ||
