@@ -109,3 +109,4 @@ clean:
 
 .PHONY: all demo check sweep bench fuzz clean golden svg-e2e
 -include mpi.mk
+-include smpi.mk

@@ -14,7 +14,8 @@
  * one machine, so their monotonic clocks agree.  Every iteration's result
  * is checked against a serial reference on every rank; a wrong result
  * stops the program with exit 1.  Printed: one line per (collective, size)
- * with both medians and optcast / MPI.
+ * with both medians, optcast / MPI, what optcast ran and the time its
+ * model predicted (microseconds).
  *
  * MPI's algorithm is whatever the library picks, or what the environment
  * forces (Open MPI: OMPI_MCA_coll_tuned_use_dynamic_rules=1 and
@@ -195,7 +196,8 @@ int main(int argc, char **argv) {
   c.root = root;
   if (me == 0)
     printf("# bench_mpi: P=%d, %d iterations each, alternating; %s\n"
-           "# coll size_bytes optcast_us mpi_us ratio(optcast/mpi) segments algorithm\n",
+           "# coll size_bytes optcast_us mpi_us ratio(optcast/mpi) segments algorithm "
+           "predicted_us\n",
            P, iters, label ? label : "MPI default algorithm");
   for (int k = 0; k < B_N && status == 0; k++) {
     if (only >= 0 && k != only) continue;
@@ -230,8 +232,9 @@ int main(int argc, char **argv) {
       }
       if (me == 0 && status == 0) {
         double mo = median(to, iters), mm = median(tm, iters);
-        printf("%s %lld %.2f %.2f %.3f %lld %s\n", NAMES[k], (long long)bytes, mo, mm, mo / mm,
-               (long long)ci.segments, ci.algorithm ? ci.algorithm : "?");
+        printf("%s %lld %.2f %.2f %.3f %lld %s %.2f\n", NAMES[k], (long long)bytes, mo, mm,
+               mo / mm, (long long)ci.segments, ci.algorithm ? ci.algorithm : "?",
+               (double)ci.predicted * ci.unit_ns / 1000.0);
         fflush(stdout);
       }
       free(to);

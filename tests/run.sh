@@ -75,5 +75,13 @@ if have mpicc "MPI tests"; then
     grep -v '^ok' build/mpi-check.log | tail -n 20; fail "mpi-check (build/mpi-check.log)"
   fi
 fi
+echo "== SMPI: the MPI runtime on a simulated cluster (make smpi-check, docs/SMPI.md)"
+if have smpicc "SMPI smoke test"; then
+  if make -s smpi-check > build/smpi-check.log 2>&1; then
+    pass "$(tail -n 1 build/smpi-check.log)"
+  else
+    tail -n 20 build/smpi-check.log; fail "smpi-check (build/smpi-check.log)"
+  fi
+fi
 echo "check: $tp passed, $tf failed"
 [ "$tf" -eq 0 ]

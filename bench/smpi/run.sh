@@ -1,0 +1,182 @@
+#!/bin/sh
+# bench/smpi/run.sh - optcast's MPI runtime against SMPI's collectives on
+# simulated clusters (SimGrid's SMPI: unmodified MPI programs, simulated time,
+# deterministic).  docs/SMPI.md has the method and the figures.
+#
+#   bench/smpi/run.sh [--smoke] [--nets "ib eth"] [--procs "16 64"]
+#                     [--sizes 8,1024,...] [--colls "bcast reduce ..."]
+#                     [--selectors "ompi mpich"] [--iters N] [--report]
+#
+# For each network, the PLogP parameters are first measured on the simulated
+# cluster itself (build-smpi/optcast_measure_mpi, 2 ranks) and handed to
+# optcast (--params); then build-smpi/bench_mpi runs every collective and
+# size with optcast and SMPI's collective alternating, once per selector
+# (SMPI's copies of Open MPI's and MPICH's algorithm choices).  Every rank's
+# result is checked on every iteration (bench_mpi stops with exit 1 on a
+# wrong one).  Raw lines go to build-smpi/run/ (smoke: build-smpi/smoke/),
+# the table to stdout.
+# --smoke: P = 16, two sizes, every collective, the ompi selector, on the
+# InfiniBand-like cluster; exit 1 unless every line came out (make check).
+# --report: no runs, the table from the raw lines of earlier ones.
+set -eu
+cd "$(dirname "$0")/../.."
+
+SMOKE=0
+REPORT=0
+NETS="ib eth"
+PROCS="16 64"
+SIZES="8,1024,65536,1048576,4194304"
+COLLS="bcast reduce allreduce allgather scan"
+SELECTORS="ompi mpich"
+ITERS=3
+die() { echo "smpi/run.sh: $*" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --smoke) SMOKE=1; shift; continue ;;
+  --report) REPORT=1; shift; continue ;;
+  --nets | --procs | --sizes | --colls | --selectors | --iters)
+    [ $# -ge 2 ] || die "$1: missing value" ;;
+  *) die "unknown argument '$1' (see the top of bench/smpi/run.sh)" ;;
+  esac
+  case "$1" in
+  --nets) NETS=$2 ;;
+  --procs) PROCS=$2 ;;
+  --sizes) SIZES=$2 ;;
+  --colls) COLLS=$2 ;;
+  --selectors) SELECTORS=$2 ;;
+  --iters) ITERS=$2 ;;
+  esac
+  shift 2
+done
+if [ "$SMOKE" = 1 ]; then
+  NETS=ib PROCS=16 SIZES=8,65536 SELECTORS=ompi ITERS=2
+fi
+for n in $NETS; do case $n in ib | eth) ;; *) die "--nets: unknown network '$n' (ib, eth)" ;; esac; done
+for p in $PROCS; do
+  case $p in '' | *[!0-9]*) die "--procs: '$p' is not a count" ;; esac
+  [ "$p" -ge 2 ] && [ "$p" -le 1024 ] || die "--procs: $p is outside 2..1024"
+done
+case $SIZES in '' | *[!0-9,]* | ,* | *, | *,,*) die "--sizes: '$SIZES' is not a list of byte counts" ;; esac
+for c in $COLLS; do
+  case $c in bcast | reduce | allreduce | allgather | scan) ;; *) die "--colls: unknown collective '$c'" ;; esac
+done
+for s in $SELECTORS; do case $s in ompi | mpich) ;; *) die "--selectors: unknown selector '$s' (ompi, mpich)" ;; esac; done
+case $ITERS in '' | *[!0-9]* | 0) die "--iters: '$ITERS' is not a positive count" ;; esac
+
+OUT=build-smpi/run
+[ "$SMOKE" = 0 ] || OUT=build-smpi/smoke # (the benchmark's raw lines stay)
+# SimGrid: Debian's package, as .ci/run installs the other tools
+if [ "$REPORT" = 0 ] && ! command -v smpicc >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "smpi/run.sh: smpicc not found: installing Debian's libsimgrid-dev" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsimgrid-dev >&2
+  else
+    die "smpicc not found: install SimGrid's SMPI (Debian: apt-get install libsimgrid-dev)"
+  fi
+fi
+[ "$REPORT" = 1 ] || make -s smpi-build >&2
+mkdir -p "$OUT"
+# The clusters: one rank per host, every host on its own full-duplex link to
+# a non-blocking switch (SimGrid's <cluster>: a message crosses its sender's
+# and its receiver's links).  ib: 1.5 us and 12.5 GB/s a link (InfiniBand
+# HDR-like); eth: 10 us and 1.25 GB/s (10 Gb Ethernet-like).
+platform() { # net -> file
+  f=$OUT/$1.xml
+  case $1 in
+  ib) lat=1.5us bw=12.5GBps ;;
+  eth) lat=10us bw=1.25GBps ;;
+  esac
+  cat >"$f" <<EOF
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="$1" prefix="node-" suffix="" radical="0-1023" speed="1Gf"
+           bw="$bw" lat="$lat" sharing_policy="SPLITDUPLEX" bb_bw="10000GBps" bb_lat="0us"/>
+</platform>
+EOF
+  echo "$f"
+}
+i=0
+: >"$OUT/hosts"
+while [ $i -lt 1024 ]; do echo "node-$i" >>"$OUT/hosts"; i=$((i + 1)); done
+
+# smpirun with the settings every run shares; its log goes to $LOG
+smpi() { # net np args...
+  net=$1 np=$2
+  shift 2
+  smpirun -np "$np" -platform "$OUT/$net.xml" -hostfile "$OUT/hosts" \
+    --cfg=smpi/simulate-computation:no --log=root.thres:warning "$@"
+}
+
+status=0
+for net in $NETS; do
+  [ "$REPORT" = 0 ] || break
+  platform "$net" >/dev/null
+  prm=$OUT/$net.params
+  LOG=$OUT/$net.log
+  if [ ! -s "$prm" ]; then
+    echo "smpi/run.sh: $net: measuring the PLogP parameters (2 ranks)" >&2
+    smpi "$net" 2 build-smpi/optcast_measure_mpi --out "$prm" >"$LOG" 2>&1 ||
+      { cat "$LOG" >&2; die "$net: the measurement failed (log: $LOG)"; }
+  fi
+  for P in $PROCS; do
+    for sel in $SELECTORS; do
+      raw=$OUT/$net-P$P-$sel.txt
+      : >"$raw"
+      for coll in $COLLS; do
+        sz=$SIZES
+        if [ "$coll" = allgather ]; then # P^2 size bytes in all: at most 2 GiB
+          sz=$(echo "$SIZES" | tr , '\n' | awk -v P="$P" 'P * P * $1 <= 2147483648' | paste -sd, -)
+          [ -n "$sz" ] || continue
+        fi
+        echo "smpi/run.sh: $net P=$P $sel $coll $sz" >&2
+        if ! OPTCAST_BENCH_LABEL="SMPI selector $sel" smpi "$net" "$P" \
+          --cfg=smpi/coll-selector:"$sel" build-smpi/bench_mpi --coll "$coll" --sizes "$sz" \
+          --iters "$ITERS" --params "$prm" >>"$raw" 2>>"$LOG"; then
+          echo "smpi/run.sh: $net P=$P $sel $coll: bench_mpi failed (log: $LOG)" >&2
+          status=1
+        fi
+      done
+    done
+  done
+done
+
+# The table: a row per (network, collective, P, size)
+echo "| net | collective | P | bytes | optcast us | predicted us | $(echo $SELECTORS | sed 's/ / us | /g') us | optcast / best selector | optcast ran |"
+echo "| --- | --- | ---: | ---: | ---: | ---: |$(for s in $SELECTORS; do printf ' ---: |'; done) ---: | --- |"
+for net in $NETS; do
+  for P in $PROCS; do
+    for f in $SELECTORS; do echo "== $f"; cat "$OUT/$net-P$P-$f.txt" 2>/dev/null || true; done |
+      awk -v net="$net" -v P="$P" -v sels="$SELECTORS" '
+        /^== / { sel = $2; next }
+        NF < 8 || $1 !~ /^(bcast|reduce|allreduce|allgather|scan)$/ { next }
+        { k = $1 " " $2; if (!(k in seen)) { seen[k] = 1; order[++n] = k; oc[k] = $3; pr[k] = $8 < 0 ? "-" : $8; alg[k] = $7 "/" $6 }
+          t[k SUBSEP sel] = $4 }
+        END {
+          ns = split(sels, S, " ")
+          for (i = 1; i <= n; i++) {
+            k = order[i]; split(k, a, " "); best = -1; row = ""
+            for (j = 1; j <= ns; j++) {
+              key = k SUBSEP S[j]; v = (key in t) ? t[key] : ""
+              row = row " | " (v == "" ? "-" : v)
+              if (v != "" && (best < 0 || v + 0 < best)) best = v + 0
+            }
+            printf "| %s | %s | %d | %s | %s | %s%s | %s | %s |\n", net, a[1], P, a[2], oc[k], pr[k], row,
+                   (best > 0 ? sprintf("%.2f", oc[k] / best) : "-"), alg[k]
+          }
+        }'
+  done
+done
+
+if [ "$SMOKE" = 1 ]; then
+  want=$(($(echo "$COLLS" | wc -w) * 2))
+  got=$(grep -Ec '^(bcast|reduce|allreduce|allgather|scan) ' "$OUT/ib-P16-ompi.txt" || true)
+  if [ "$got" -ne "$want" ]; then
+    echo "smpi/run.sh: smoke: $got result lines of $want (log: $OUT/ib.log)" >&2
+    status=1
+  else
+    echo "smpi/run.sh: smoke: $got cells, every rank's result checked" >&2
+  fi
+fi
+exit $status
