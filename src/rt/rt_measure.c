@@ -7,10 +7,15 @@
  *   RTT(m)  ping-pong round trip, m bytes each way, median of reps;
  *   o_s(m)  time rank 0 spends in a send call (isend + wait), rank 1's
  *           receive already posted;
- *   o_r(m)  time rank 1 spends receiving a message that has already
- *           arrived (it waits longer than RTT(m) before calling receive);
+ *   o_r(m)  time rank 1 spends completing a message that has already
+ *           arrived: it posts the receive, waits longer than RTT(m), then
+ *           times the wait (posted first: on SimGrid's SMPI, and under
+ *           MPI's rendezvous protocol, a message travels only once its
+ *           receive is posted, and a receive posted late would time the
+ *           transfer);
  *   g(m)    the period of a saturated stream: rank 0 sends N messages
- *           back to back and rank 1 acknowledges the last one; g(m) =
+ *           back to back (rank 1's receives posted ahead: recv_stream)
+ *           and rank 1 acknowledges the last one; g(m) =
  *           (time - RTT(0)) / N, the inverse of the message rate;
  *   L       = RTT(m0) / 2 - g(m0) at the first (smallest) size m0, clipped
  *           at 0 (PLogP: RTT(m) = 2 (L + g(m)); L does not depend on m).
@@ -72,6 +77,40 @@ static int mrecv(mctx *x, void *buf, int64_t n, int peer) {
 }
 
 #define STREAM 32
+#define STREAM_BYTES ((int64_t)8 << 20) /* the stream's receive buffers, at most */
+
+/* Rank 1's side of the stream: its STREAM receives posted ahead, a window
+ * of w = STREAM_BYTES / m of them (1 .. STREAM) at a time, each into its
+ * own slot, reposted as they complete.  A receive posted only after the
+ * previous one completed would put a delay between messages that is not
+ * the sender's gap: on SimGrid's SMPI a message starts to travel only once
+ * its receive is posted (a late receive takes a whole latency), as MPI's
+ * rendezvous protocol does for long messages on real networks. */
+static int recv_stream(mctx *x, int64_t m, int peer) {
+  int64_t w = oc_max64(1, oc_min64(STREAM, STREAM_BYTES / m));
+  oc_req r[STREAM];
+  unsigned char live[STREAM];
+  char *b = (char *)malloc((size_t)(w * m));
+  int64_t posted = 0, done = 0;
+  int e = OC_OK;
+  if (b == NULL) return OC_ENOMEM;
+  memset(live, 0, sizeof live);
+  while (done < STREAM && e == OC_OK) {
+    for (; posted < STREAM && posted - done < w && e == OC_OK; posted++) {
+      e = rt_xrecv(x->c, b + (size_t)((posted % w) * m), m, &x->byte, peer, x->tag,
+                   &r[posted % w]);
+      live[posted % w] = e == OC_OK;
+    }
+    if (e == OC_OK) {
+      live[done % w] = 0;
+      e = rt_xwait(x->c, &r[done % w], m);
+      done++;
+    }
+  }
+  rt_drain(x->c, r, w, live); /* (after an error: the receives still posted) */
+  free(b);
+  return e;
+}
 
 /* one size on ranks 0 and 1: rtt, os, or, g (us) */
 static int measure_size(mctx *x, char *buf, int64_t m, int reps, double rtt0,
@@ -119,12 +158,16 @@ static int measure_size(mctx *x, char *buf, int64_t m, int reps, double rtt0,
     if (me == 0) {
       e = msend(x, buf, m, peer);
       if (e == OC_OK) e = mrecv(x, &ack, 1, peer);
-    } else {
-      sleep_us(rtt0 * 4 + 20 + (double)m / 500.0);
-      t0 = oc_now_us();
-      e = mrecv(x, buf, m, peer);
-      t1 = oc_now_us();
-      orv[i] = t1 - t0;
+    } else { /* (posted first: see o_r at the top) */
+      oc_req rq;
+      e = rt_xrecv(x->c, buf, m, &x->byte, peer, x->tag, &rq);
+      if (e == OC_OK) {
+        sleep_us(rtt0 * 4 + 20 + (double)m / 500.0);
+        t0 = oc_now_us();
+        e = rt_xwait(x->c, &rq, m);
+        t1 = oc_now_us();
+        orv[i] = t1 - t0;
+      }
       if (e == OC_OK) e = msend(x, &ack, 1, peer);
     }
     /* saturated stream of STREAM messages, one acknowledgement */
@@ -135,7 +178,7 @@ static int measure_size(mctx *x, char *buf, int64_t m, int reps, double rtt0,
       g[i] = (oc_now_us() - t0 - rtt0) / STREAM;
       if (g[i] < 0.001) g[i] = 0.001;
     } else {
-      for (int k = 0; k < STREAM && e == OC_OK; k++) e = mrecv(x, buf, m, peer);
+      e = recv_stream(x, m, peer);
       if (e == OC_OK) e = msend(x, &ack, 1, peer);
     }
   }
