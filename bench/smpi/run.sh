@@ -81,13 +81,12 @@ mkdir -p "$OUT"
 # a non-blocking switch (SimGrid's <cluster>: a message crosses its sender's
 # and its receiver's links).  ib: 1.5 us and 12.5 GB/s a link (InfiniBand
 # HDR-like); eth: 10 us and 1.25 GB/s (10 Gb Ethernet-like).
-platform() { # net -> file
-  f=$OUT/$1.xml
+platform() { # net: writes $OUT/net.xml
   case $1 in
   ib) lat=1.5us bw=12.5GBps ;;
   eth) lat=10us bw=1.25GBps ;;
   esac
-  cat >"$f" <<EOF
+  cat >"$OUT/$1.xml" <<EOF
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
@@ -95,13 +94,9 @@ platform() { # net -> file
            bw="$bw" lat="$lat" sharing_policy="SPLITDUPLEX" bb_bw="10000GBps" bb_lat="0us"/>
 </platform>
 EOF
-  echo "$f"
 }
-i=0
-: >"$OUT/hosts"
-while [ $i -lt 1024 ]; do echo "node-$i" >>"$OUT/hosts"; i=$((i + 1)); done
 
-# smpirun with the settings every run shares; its log goes to $LOG
+# smpirun with the settings every run shares (the callers keep its messages)
 smpi() { # net np args...
   net=$1 np=$2
   shift 2
@@ -110,9 +105,10 @@ smpi() { # net np args...
 }
 
 status=0
+[ "$REPORT" = 1 ] || seq 0 1023 | sed 's/^/node-/' >"$OUT/hosts"
 for net in $NETS; do
   [ "$REPORT" = 0 ] || break
-  platform "$net" >/dev/null
+  platform "$net"
   prm=$OUT/$net.params
   LOG=$OUT/$net.log
   if [ ! -s "$prm" ]; then
