@@ -2,7 +2,8 @@
  * mpirun, on the same buffers.
  *
  *   mpirun -n P build/bench_mpi [--coll bcast|reduce|allreduce|allgather|scan|all]
- *          [--sizes 8,64,...] [--iters N] [--params FILE] [--root r]
+ *          [--sizes 8,64,...] [--iters N] [--params FILE] [--root r] [--mpi-only]
+ *          [--algorithm COLL:NAME]
  *
  * For every collective and size the two implementations alternate (optcast,
  * MPI, optcast, MPI, ...), N timed iterations each after one warm-up.  An
@@ -17,6 +18,12 @@
  * with both medians, optcast / MPI, what optcast ran and the time its
  * model predicted (microseconds).
  *
+ * --algorithm forces optcast's algorithm for one collective
+ * (oc_comm_set_algorithm, e.g. allreduce:direct) instead of the model's.
+ * --mpi-only times MPI's collective alone (optcast's columns print "-"), for
+ * sweeps over a library's single algorithms: a wrong result of MPI's then
+ * prints "coll size - WRONG" and the sweep goes on to the next size (exit 3
+ * at the end).  *
  * MPI's algorithm is whatever the library picks, or what the environment
  * forces (Open MPI: OMPI_MCA_coll_tuned_use_dynamic_rules=1 and
  * OMPI_MCA_coll_tuned_bcast_algorithm=N); bench/mpi_bench.sh runs the
@@ -134,8 +141,9 @@ static double timed(ctx *c, int which, int *bad) {
 int main(int argc, char **argv) {
   static const int64_t defsizes[] = {8, 64, 512, 4096, 32768, 262144, 1048576, 4194304};
   int64_t sizes[32];
-  int nsizes = 0, iters = 20, root = 0, only = -1, P, me, status = 0;
-  const char *params = NULL, *label = getenv("OPTCAST_BENCH_LABEL");
+  int nsizes = 0, iters = 20, root = 0, only = -1, P, me, status = 0, mpi_only = 0,
+      mpi_wrong = 0;
+  const char *params = NULL, *forced = NULL, *label = getenv("OPTCAST_BENCH_LABEL");
   oc_rtparams prm;
   MPI_Comm dup;
   oc_transport tp;
@@ -148,6 +156,8 @@ int main(int argc, char **argv) {
     if (strcmp(argv[i], "--iters") == 0) iters = atoi(v), i++;
     else if (strcmp(argv[i], "--root") == 0) root = atoi(v), i++;
     else if (strcmp(argv[i], "--params") == 0) params = v, i++;
+    else if (strcmp(argv[i], "--mpi-only") == 0) mpi_only = 1;
+    else if (strcmp(argv[i], "--algorithm") == 0) forced = v, i++;
     else if (strcmp(argv[i], "--coll") == 0) {
       for (only = 0; only < B_N && strcmp(v, NAMES[only]) != 0; only++) {
       }
@@ -191,6 +201,18 @@ int main(int argc, char **argv) {
   memset(&c, 0, sizeof c);
   if (oc_mpi_transport(dup, &tp) != OC_OK || oc_comm_new(&c.oc, &tp, &prm) != OC_OK)
     MPI_Abort(MPI_COMM_WORLD, 1);
+  if (forced != NULL) {
+    char coll[32];
+    const char *colon = strchr(forced, ':');
+    size_t cl = colon == NULL ? 0 : (size_t)(colon - forced);
+    if (cl > 0 && cl < sizeof coll) memcpy(coll, forced, cl);
+    if (cl == 0 || cl >= sizeof coll) coll[0] = 0;
+    else coll[cl] = 0;
+    if (coll[0] == 0 || oc_comm_set_algorithm(c.oc, coll, colon + 1) != OC_OK) {
+      if (me == 0) fprintf(stderr, "bench_mpi: --algorithm: '%s' is not COLL:NAME\n", forced);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+  }
   c.P = P;
   c.me = me;
   c.root = root;
@@ -213,16 +235,22 @@ int main(int argc, char **argv) {
       c.out = (int32_t *)malloc((size_t)c.n * 4 * (k == B_ALLGATHER ? (size_t)P : 1) + 4);
       fill(c.in, c.n, me);
       reference(&c);
-      timed(&c, 0, &bad); /* warm-up: plans cached, pages touched */
+      if (!mpi_only) timed(&c, 0, &bad); /* warm-up: plans cached, pages touched */
       timed(&c, 1, &bad);
       for (int it = 0; it < iters; it++) {
-        to[it] = timed(&c, 0, &bad);
+        to[it] = mpi_only ? 0 : timed(&c, 0, &bad);
         tm[it] = timed(&c, 1, &bad);
       }
       oc_comm_last_call(c.oc, &ci);
       {
         int anybad = 0;
         MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (anybad && mpi_only) {
+          if (me == 0) printf("%s %lld - WRONG\n", NAMES[k], (long long)bytes);
+          mpi_wrong = 1;
+          anybad = 0;
+          bad = -1; /* reported */
+        }
         if (anybad) {
           if (me == 0)
             fprintf(stderr, "bench_mpi: %s %lld bytes: WRONG result from %s\n", NAMES[k],
@@ -230,7 +258,10 @@ int main(int argc, char **argv) {
           status = 1;
         }
       }
-      if (me == 0 && status == 0) {
+      if (me == 0 && status == 0 && mpi_only && bad == 0) {
+        printf("%s %lld - %.2f - - - -\n", NAMES[k], (long long)bytes, median(tm, iters));
+        fflush(stdout);
+      } else if (me == 0 && status == 0 && !mpi_only) {
         double mo = median(to, iters), mm = median(tm, iters);
         printf("%s %lld %.2f %.2f %.3f %lld %s %.2f\n", NAMES[k], (long long)bytes, mo, mm,
                mo / mm, (long long)ci.segments, ci.algorithm ? ci.algorithm : "?",
@@ -247,5 +278,5 @@ int main(int argc, char **argv) {
   oc_comm_free(c.oc);
   MPI_Comm_free(&dup);
   MPI_Finalize();
-  return status;
+  return status != 0 ? status : mpi_wrong ? 3 : 0;
 }

@@ -190,7 +190,16 @@ typedef struct oc_transport {
   int (*wait)(void *ctx, oc_req *r, int64_t deadline_ns, int64_t *got);
   /* abandon a request that timed out (best effort) */
   void (*cancel)(void *ctx, oc_req *r);
+  unsigned flags; /* OC_TRANSPORT_* (0: none) */
 } oc_transport;
+
+/* The network shares a link's bandwidth among the messages in flight on it
+ * (a flow model, as SimGrid's SMPI simulates) instead of sending them one
+ * after the other: a rank that posts a stream of segments at once gets
+ * them all delivered together at the end.  The communicator then paces its
+ * streams (oc_comm_set_pacing).  oc_mpi_transport sets it when built with
+ * SMPI's smpicc. */
+#define OC_TRANSPORT_SHARED_LINKS 1u
 
 /* How the executor sees an element: its extent in memory, the span a
  * buffer of elements needs (true_lb, true_extent, as MPI's
@@ -242,8 +251,10 @@ void oc_comm_set_check(oc_comm *c, int on);
 /* The algorithm of one collective, instead of the model's choice:
  *   "allreduce": "auto" | "tree" (reduce + broadcast) | "doubling"
  *                (recursive doubling) | "ring" (commutative operators only:
- *                OC_EINVAL at the call otherwise)
- *   "scan":      "auto" | "doubling" | "chain"
+ *                OC_EINVAL at the call otherwise) | "direct" (reduce-scatter
+ *                and allgather, each one exchange of every rank with all)
+ *   "scan":      "auto" | "doubling" | "chain" | "direct" (every rank's value
+ *                straight to every higher rank)
  * OC_EINVAL for another collective or name.  (Broadcast, reduce and
  * allgather have one algorithm each.) */
 int oc_comm_set_algorithm(oc_comm *c, const char *collective, const char *algorithm);
@@ -251,6 +262,16 @@ int oc_comm_set_algorithm(oc_comm *c, const char *collective, const char *algori
  * = chosen from the model per call; otherwise every message carries at most
  * this many bytes. */
 void oc_comm_set_segment(oc_comm *c, int64_t bytes);
+/* Pacing: a rank posts the segments of a stream no closer together than the
+ * model's gap G = max(g, o_s) at the segment's size (the parameters
+ * interpolated), the LogP rule that consecutive sends of a processor are at
+ * least g apart, which the executor otherwise leaves to the network.  On a
+ * network that serves messages one after the other this only costs the
+ * waiting (a spin below 100 us, a sleep above); on one that shares its
+ * links (OC_TRANSPORT_SHARED_LINKS) it is what makes a pipeline a pipeline.
+ * Default: on for such transports, off otherwise, or the environment's
+ * OPTCAST_PACE=1 / 0. */
+void oc_comm_set_pacing(oc_comm *c, int on);
 
 /* What the last call on this rank ran: the tree's algorithm, segments and
  * the model's predicted time (units of unit_ns), for reports and tests. */

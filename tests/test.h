@@ -172,6 +172,8 @@
   X(rt_random)                                                                 \
   X(rt_messages)                                                               \
   X(rt_segments)                                                               \
+  X(rt_pacing)                                                                 \
+  X(rt_recv_ahead)                                                             \
   X(rt_algorithms)                                                             \
   X(rt_bad_calls)                                                              \
   X(cli_run)                                                                   \

@@ -3,6 +3,7 @@
  * serial reference for P in {1, 2, 3, 5, 8, 16, 33}, several sizes, types,
  * operators (one non-commutative) and roots; bad calls end in an error,
  * never a hang. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -421,6 +422,8 @@ static void sweep_kind(kind k) {
             run_all(&j, P);
             j.alg = "doubling";
             run_all(&j, P);
+            j.alg = "direct"; /* rank order kept: the matrix product too */
+            run_all(&j, P);
             if (j.op.commutative) {
               j.alg = "ring";
               run_all(&j, P);
@@ -429,6 +432,8 @@ static void sweep_kind(kind k) {
             j.alg = "doubling";
             run_all(&j, P);
             j.alg = "chain";
+            run_all(&j, P);
+            j.alg = "direct";
             run_all(&j, P);
           }
         }
@@ -477,7 +482,8 @@ void test_rt_sum(void) {
  * against the serial reference.  60 here, 1,500 in the sweep. */
 void test_rt_random(void) {
   static const kind kinds[] = {K_BCAST, K_REDUCE, K_ALLREDUCE, K_ALLGATHER, K_SCAN, K_SUM};
-  static const char *const ar[] = {NULL, "tree", "doubling", "ring"}, *const sc[] = {NULL, "doubling", "chain"};
+  static const char *const ar[] = {NULL, "tree", "doubling", "ring", "direct"},
+                           *const sc[] = {NULL, "doubling", "chain", "direct"};
   static const oc_opkind ops[] = {OC_OP_SUM, OC_OP_PROD, OC_OP_MIN, OC_OP_MAX, OC_OP_BXOR};
   int rounds = test_sweep() ? 1500 : test_valgrind() ? 10 : 60;
   job j;
@@ -503,10 +509,10 @@ void test_rt_random(void) {
         j.op = oc_reducer_builtin(OC_OP_SUM);
     }
     if (j.k == K_ALLREDUCE) {
-      j.alg = ar[test_range(0, 3)];
+      j.alg = ar[test_range(0, 4)];
       if (j.alg != NULL && strcmp(j.alg, "ring") == 0 && !j.op.commutative) j.alg = "doubling";
     } else if (j.k == K_SCAN) {
-      j.alg = sc[test_range(0, 2)];
+      j.alg = sc[test_range(0, 3)];
     }
     if (j.k == K_SUM) {
       j.n = test_range(1, 120);
@@ -588,8 +594,16 @@ static int alg_probe(oc_comm *c, void *arg) {
   if ((e = oc_coll_scan(c, x, y, 64, OC_INT32, &sum)) != OC_OK) return e;
   oc_comm_last_call(c, &ci);
   if (strcmp(ci.algorithm, "recursive-doubling") != 0) return 7;
+  if (oc_comm_set_algorithm(c, "scan", "direct") != OC_OK) return 23;
+  if ((e = oc_coll_scan(c, x, y, 32, OC_UINT64, &mat)) != OC_OK) return e;
+  oc_comm_last_call(c, &ci);
+  if (strcmp(ci.algorithm, "direct") != 0) return 24;
   if (oc_comm_set_algorithm(c, "bcast", "ring") != OC_EINVAL) return 8;
   if (oc_comm_set_algorithm(c, "allreduce", "binomial") != OC_EINVAL) return 9;
+  if (oc_comm_set_algorithm(c, "allreduce", "direct") != OC_OK) return 20;
+  if ((e = oc_coll_allreduce(c, x, y, 32, OC_UINT64, &mat)) != OC_OK) return e;
+  oc_comm_last_call(c, &ci);
+  if (strcmp(ci.algorithm, "direct-rs-ag") != 0) return 21;
   if (oc_comm_set_algorithm(c, "allreduce", "doubling") != OC_OK) return 11;
   if ((e = oc_coll_allreduce(c, x, y, 32, OC_UINT64, &mat)) != OC_OK) return e;
   oc_comm_last_call(c, &ci);
@@ -598,10 +612,11 @@ static int alg_probe(oc_comm *c, void *arg) {
   if (oc_comm_set_algorithm(c, "reduce", "auto") != OC_EINVAL) return 13;
   if (oc_comm_set_algorithm(c, "scan", "tree") != OC_EINVAL) return 14;
   {
-    /* reduce + broadcast is a reduce to 0 and a broadcast from 0: its
-     * prediction and messages are theirs summed; the same call again (the
-     * memoised choice) reports the same */
+    /* reduce + broadcast ("tree") is a reduce to 0 and a broadcast from 0:
+     * its prediction and messages are theirs summed; the same call again
+     * (the memoised choice) reports the same */
     oc_callinfo red, bc, ar, ar2;
+    if (oc_comm_set_algorithm(c, "allreduce", "tree") != OC_OK) return 22;
     if ((e = oc_coll_reduce(c, x, y, 64, OC_INT32, &sum, 0)) != OC_OK) return e;
     oc_comm_last_call(c, &red);
     if ((e = oc_coll_bcast(c, y, 64, OC_INT32, 0)) != OC_OK) return e;
@@ -638,6 +653,182 @@ void test_rt_segments(void) {
   CHECK_EQ(res[0], 1);
   CHECK(res[1] > 1);
   CHECK(res[2] > 0);
+}
+
+/* ---- the executor's pacing and receives ahead, seen through a wrapped
+ * threads transport ---- */
+typedef struct wrapx {
+  oc_transport in;
+  int64_t recvs_posted, recvs_at_first_wait; /* -1: no wait yet */
+} wrapx;
+
+static int wx_isend(void *ctx, const void *buf, int64_t n, const oc_elem *el, int peer,
+                    int tag, oc_req *r) {
+  wrapx *w = (wrapx *)ctx;
+  return w->in.isend(w->in.ctx, buf, n, el, peer, tag, r);
+}
+static int wx_irecv(void *ctx, void *buf, int64_t n, const oc_elem *el, int peer, int tag,
+                    oc_req *r) {
+  wrapx *w = (wrapx *)ctx;
+  w->recvs_posted++;
+  return w->in.irecv(w->in.ctx, buf, n, el, peer, tag, r);
+}
+static int wx_wait(void *ctx, oc_req *r, int64_t deadline_ns, int64_t *got) {
+  wrapx *w = (wrapx *)ctx;
+  if (w->recvs_at_first_wait < 0) w->recvs_at_first_wait = w->recvs_posted;
+  return w->in.wait(w->in.ctx, r, deadline_ns, got);
+}
+static void wx_cancel(void *ctx, oc_req *r) {
+  wrapx *w = (wrapx *)ctx;
+  w->in.cancel(w->in.ctx, r);
+}
+
+typedef struct wjob {
+  oc_threads *w;
+  const oc_rtparams *prm;
+  int kind, pace, rank;  /* kind: K_BCAST or K_REDUCE from rank 0 */
+  int64_t count, segment; /* int32 elements, segment bytes */
+  int64_t recvs_at_first_wait, call_ns;
+  int rc;
+} wjob;
+
+static void *wjob_main(void *arg) {
+  wjob *j = (wjob *)arg;
+  wrapx wx;
+  oc_transport tp;
+  oc_comm *c = NULL;
+  oc_reducer sum = oc_reducer_builtin(OC_OP_SUM);
+  int32_t *in = (int32_t *)malloc((size_t)j->count * 4), *out = (int32_t *)malloc((size_t)j->count * 4);
+  int64_t t0;
+  int P, bad = 0;
+  memset(&wx, 0, sizeof wx);
+  j->rc = oc_threads_endpoint(j->w, j->rank, &wx.in);
+  wx.recvs_at_first_wait = -1;
+  tp = wx.in;
+  tp.ctx = &wx;
+  tp.isend = wx_isend;
+  tp.irecv = wx_irecv;
+  tp.wait = wx_wait;
+  tp.cancel = wx_cancel;
+  if (j->rc == OC_OK) j->rc = oc_comm_new(&c, &tp, j->prm);
+  if (j->rc != OC_OK || in == NULL || out == NULL) {
+    if (j->rc == OC_OK) j->rc = OC_ENOMEM;
+    free(in);
+    free(out);
+    oc_comm_free(c);
+    return NULL;
+  }
+  P = oc_comm_size(c);
+  oc_comm_set_check(c, 0);
+  if (j->pace >= 0) oc_comm_set_pacing(c, j->pace); /* -1: the environment's */
+  oc_comm_set_segment(c, j->segment);
+  for (int64_t i = 0; i < j->count; i++) in[i] = (int32_t)(i * 7 + j->rank);
+  t0 = (int64_t)(oc_now_us() * 1000.0);
+  if (j->kind == K_BCAST) {
+    if (j->rank == 0) memcpy(out, in, (size_t)j->count * 4);
+    j->rc = oc_coll_bcast(c, out, j->count, OC_INT32, 0);
+    for (int64_t i = 0; i < j->count; i++) bad |= out[i] != (int32_t)(i * 7);
+  } else {
+    j->rc = oc_coll_reduce(c, in, j->rank == 0 ? out : NULL, j->count, OC_INT32, &sum, 0);
+    for (int64_t i = 0; j->rank == 0 && i < j->count; i++)
+      bad |= out[i] != (int32_t)(i * 7 * P + P * (P - 1) / 2);
+  }
+  j->call_ns = (int64_t)(oc_now_us() * 1000.0) - t0;
+  if (j->rc == OC_OK && bad) j->rc = WRONG;
+  j->recvs_at_first_wait = wx.recvs_at_first_wait;
+  oc_comm_free(c);
+  free(in);
+  free(out);
+  return NULL;
+}
+
+/* P ranks of one kind on the wrapped transport; every rank's rc checked */
+static void wjob_run(wjob *proto, int P, wjob *jobs) {
+  pthread_t th[8];
+  CHECK(P <= 8);
+  CHECK_OK(oc_threads_new(&proto->w, P));
+  for (int r = 0; r < P; r++) {
+    jobs[r] = *proto;
+    jobs[r].rank = r;
+    CHECK(pthread_create(&th[r], NULL, wjob_main, &jobs[r]) == 0);
+  }
+  for (int r = 0; r < P; r++) CHECK(pthread_join(th[r], NULL) == 0);
+  oc_threads_free(proto->w);
+  for (int r = 0; r < P; r++) CHECK_OK(jobs[r].rc);
+}
+
+/* one row of parameters at every size: L, o_s = o_r = o and g (us) */
+static void flat_params(oc_rtparams *p, double L, double o, double g) {
+  memset(p, 0, sizeof *p);
+  p->nrows = 2;
+  p->bytes[0] = 8;
+  p->bytes[1] = 1 << 20;
+  for (int i = 0; i < 2; i++) {
+    p->L[i] = L;
+    p->os[i] = p->orv[i] = o;
+    p->g[i] = g;
+  }
+}
+
+/* Pacing: a rank's consecutive sends at least G = max(g, o_s) apart, so
+ * the root of a broadcast (or a reducing child) that sends m segments is
+ * busy at least (m - 1) G, whatever the machine's load (only a lower
+ * bound is checked); results stay right. */
+void test_rt_pacing(void) {
+  oc_rtparams prm;
+  wjob proto, jobs[3];
+  const int64_t gap_ms = 15, m = 5;
+  flat_params(&prm, 5, 1, (double)gap_ms * 1000);
+  memset(&proto, 0, sizeof proto);
+  proto.prm = &prm;
+  proto.pace = 1;
+  proto.count = 256 * m; /* m segments of 1 KiB */
+  proto.segment = 1024;
+  proto.kind = K_BCAST;
+  wjob_run(&proto, 2, jobs);
+  CHECK(jobs[0].call_ns >= (m - 1) * gap_ms * 1000000);
+  proto.kind = K_REDUCE;
+  wjob_run(&proto, 2, jobs);
+  CHECK(jobs[1].call_ns >= (m - 1) * gap_ms * 1000000);
+  /* from the environment (each test runs in its own process) */
+  CHECK(setenv("OPTCAST_PACE", "1", 1) == 0);
+  proto.pace = -1;
+  proto.kind = K_BCAST;
+  wjob_run(&proto, 2, jobs);
+  CHECK(jobs[0].call_ns >= (m - 1) * gap_ms * 1000000);
+  CHECK(unsetenv("OPTCAST_PACE") == 0);
+  proto.kind = K_REDUCE;
+  /* off: the same calls, still right (no claim on their time) */
+  proto.pace = 0;
+  wjob_run(&proto, 3, jobs);
+  proto.kind = K_BCAST;
+  wjob_run(&proto, 3, jobs);
+}
+
+/* Receives posted ahead: a reducing rank posts enough segments' receives
+ * before it waits for the first to cover a message's latency at the gap,
+ * 2 + (o_s + L + o_r) / g, at most 32 and m; 2 when the latency is short. */
+void test_rt_recv_ahead(void) {
+  oc_rtparams prm;
+  wjob proto, jobs[2];
+  memset(&proto, 0, sizeof proto);
+  proto.prm = &prm;
+  proto.kind = K_REDUCE;
+  proto.count = 16 * 64; /* 64 segments of 64 bytes */
+  proto.segment = 64;
+  flat_params(&prm, 100, 0.5, 5); /* (0.5 + 100 + 0.5) / 5 = 20.2 */
+  wjob_run(&proto, 2, jobs);
+  CHECK_EQ(jobs[0].recvs_at_first_wait, 22);
+  flat_params(&prm, 1000, 0.5, 5); /* capped */
+  wjob_run(&proto, 2, jobs);
+  CHECK_EQ(jobs[0].recvs_at_first_wait, 32);
+  flat_params(&prm, 0.1, 0.05, 5); /* double buffered */
+  wjob_run(&proto, 2, jobs);
+  CHECK_EQ(jobs[0].recvs_at_first_wait, 2);
+  proto.count = 16 * 3; /* 3 segments: all three */
+  flat_params(&prm, 100, 0.5, 5);
+  wjob_run(&proto, 2, jobs);
+  CHECK_EQ(jobs[0].recvs_at_first_wait, 3);
 }
 
 /* ---- bad calls: an error, never a hang ---- */

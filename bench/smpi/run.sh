@@ -5,7 +5,7 @@
 #
 #   bench/smpi/run.sh [--smoke] [--nets "ib eth"] [--procs "16 64"]
 #                     [--sizes 8,1024,...] [--colls "bcast reduce ..."]
-#                     [--selectors "ompi mpich"] [--iters N] [--report]
+#                     [--selectors "ompi mpich"] [--iters N] [--algs] [--report]
 #
 # For each network, the PLogP parameters are first measured on the simulated
 # cluster itself (build-smpi/optcast_measure_mpi, 2 ranks) and handed to
@@ -17,6 +17,13 @@
 # the table to stdout.
 # --smoke: P = 16, two sizes, every collective, the ompi selector, on the
 # InfiniBand-like cluster; exit 1 unless every line came out (make check).
+# --algs: also every single SMPI algorithm of bcast, reduce, allreduce and
+# allgather (--cfg=smpi/COLL:NAME; the names are SMPI's own list, read from
+# the error it gives for an unknown one; its choosers default, ompi, mpich,
+# mvapich2, impi and automatic left out), MPI's collective alone
+# (bench_mpi --mpi-only), each algorithm in its own run so that one that
+# crashes or hangs (20 minutes) or gives a wrong result is reported and the
+# sweep goes on; the table gains the best single algorithm per cell.
 # --report: no runs, the table from the raw lines of earlier ones.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -29,11 +36,13 @@ SIZES="8,1024,65536,1048576,4194304"
 COLLS="bcast reduce allreduce allgather scan"
 SELECTORS="ompi mpich"
 ITERS=3
+ALGS=0
 die() { echo "smpi/run.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
   --smoke) SMOKE=1; shift; continue ;;
   --report) REPORT=1; shift; continue ;;
+  --algs) ALGS=1; shift; continue ;;
   --nets | --procs | --sizes | --colls | --selectors | --iters)
     [ $# -ge 2 ] || die "$1: missing value" ;;
   *) die "unknown argument '$1' (see the top of bench/smpi/run.sh)" ;;
@@ -96,13 +105,40 @@ platform() { # net: writes $OUT/net.xml
 EOF
 }
 
-# smpirun with the settings every run shares (the callers keep its messages)
+# smpirun with the settings every run shares (the callers keep its messages);
+# under `timeout $TMO` when TMO is set
+TMO=
 smpi() { # net np args...
   net=$1 np=$2
   shift 2
-  smpirun -np "$np" -platform "$OUT/$net.xml" -hostfile "$OUT/hosts" \
+  ${TMO:+timeout "$TMO"} smpirun -np "$np" -platform "$OUT/$net.xml" -hostfile "$OUT/hosts" \
     --cfg=smpi/simulate-computation:no --log=root.thres:warning "$@"
 }
+
+# the measured sizes: every power of two from 8 B to 4 MiB (SMPI's cost of a
+# message changes by pieces with its size; the runtime interpolates between rows)
+MSIZES=$(awk 'BEGIN { for (s = 8; s <= 4194304; s *= 2) printf "%s%d", (s > 8 ? "," : ""), s }')
+# the sizes a collective runs at: allgather's P^2 size bytes at most 2 GiB
+sizes_for() { # coll P
+  if [ "$1" = allgather ]; then
+    echo "$SIZES" | tr , '\n' | awk -v P="$2" 'P * P * $1 <= 2147483648' | paste -sd, -
+  else
+    echo "$SIZES"
+  fi
+}
+
+# SMPI's single algorithms for a collective: the list it prints for an
+# unknown name, without its choosers
+alg_names() { # net coll
+  smpi "$1" 2 --cfg=smpi/"$2":optcast-none build-smpi/bench_mpi --coll bcast --sizes 8 \
+    --iters 1 2>&1 | sed -n 's/.*Valid algorithms: \(.*\)\.$/\1/p' | tr ',' '\n' |
+    tr -d ' ' | grep -Evx 'default|ompi|mpich|mvapich2|impi|automatic|' || true
+}
+
+# The clusters compute for free (smpi/simulate-computation:no): the runtime's
+# model is told that a combination costs nothing (its default, 0.1 ns a byte,
+# is a real machine's vectorised sum)
+export OPTCAST_COMBINE_NS=0
 
 status=0
 [ "$REPORT" = 1 ] || seq 0 1023 | sed 's/^/node-/' >"$OUT/hosts"
@@ -113,7 +149,7 @@ for net in $NETS; do
   LOG=$OUT/$net.log
   if [ ! -s "$prm" ]; then
     echo "smpi/run.sh: $net: measuring the PLogP parameters (2 ranks)" >&2
-    smpi "$net" 2 build-smpi/optcast_measure_mpi --out "$prm" >"$LOG" 2>&1 ||
+    smpi "$net" 2 build-smpi/optcast_measure_mpi --sizes "$MSIZES" --out "$prm" >"$LOG" 2>&1 ||
       { cat "$LOG" >&2; die "$net: the measurement failed (log: $LOG)"; }
   fi
   for P in $PROCS; do
@@ -121,11 +157,8 @@ for net in $NETS; do
       raw=$OUT/$net-P$P-$sel.txt
       : >"$raw"
       for coll in $COLLS; do
-        sz=$SIZES
-        if [ "$coll" = allgather ]; then # P^2 size bytes in all: at most 2 GiB
-          sz=$(echo "$SIZES" | tr , '\n' | awk -v P="$P" 'P * P * $1 <= 2147483648' | paste -sd, -)
-          [ -n "$sz" ] || continue
-        fi
+        sz=$(sizes_for "$coll" "$P")
+        [ -n "$sz" ] || continue
         echo "smpi/run.sh: $net P=$P $sel $coll $sz" >&2
         if ! OPTCAST_BENCH_LABEL="SMPI selector $sel" smpi "$net" "$P" \
           --cfg=smpi/coll-selector:"$sel" build-smpi/bench_mpi --coll "$coll" --sizes "$sz" \
@@ -135,16 +168,46 @@ for net in $NETS; do
         fi
       done
     done
+    [ "$ALGS" = 1 ] || continue
+    raw=$OUT/$net-P$P-algs.txt
+    : >"$raw"
+    for coll in $COLLS; do
+      [ "$coll" != scan ] || continue # SMPI has one scan
+      sz=$(sizes_for "$coll" "$P")
+      [ -n "$sz" ] || continue
+      for name in $(alg_names "$net" "$coll"); do
+        echo "smpi/run.sh: $net P=$P $coll algorithm $name $sz" >&2
+        echo "== $name" >>"$raw"
+        rc=0
+        TMO=1200
+        OPTCAST_BENCH_LABEL="SMPI $coll algorithm $name" smpi "$net" "$P" \
+          --cfg=smpi/"$coll":"$name" build-smpi/bench_mpi --mpi-only --coll "$coll" \
+          --sizes "$sz" --iters "$ITERS" --params "$prm" >>"$raw" 2>>"$LOG" || rc=$?
+        TMO=
+        case $rc in
+        0) ;;
+        3) echo "smpi/run.sh: $net P=$P $coll $name: a wrong result (raw: $raw)" >&2 ;;
+        *) echo "!! $coll $name exit $rc" >>"$raw"
+           echo "smpi/run.sh: $net P=$P $coll $name: failed, exit $rc (log: $LOG)" >&2 ;;
+        esac
+      done
+    done
   done
 done
 
 # The table: a row per (network, collective, P, size)
-echo "| net | collective | P | bytes | optcast us | predicted us | $(echo $SELECTORS | sed 's/ / us | /g') us | optcast / best selector | optcast ran |"
-echo "| --- | --- | ---: | ---: | ---: | ---: |$(for s in $SELECTORS; do printf ' ---: |'; done) ---: | --- |"
+echo "| net | collective | P | bytes | optcast us | predicted us | $(echo $SELECTORS | sed 's/ / us | /g') us | optcast / best selector | best single SMPI algorithm, us | optcast / it | optcast ran |"
+echo "| --- | --- | ---: | ---: | ---: | ---: |$(for s in $SELECTORS; do printf ' ---: |'; done) ---: | --- | ---: | --- |"
 for net in $NETS; do
   for P in $PROCS; do
-    for f in $SELECTORS; do echo "== $f"; cat "$OUT/$net-P$P-$f.txt" 2>/dev/null || true; done |
+    { for f in $SELECTORS; do echo "== $f"; cat "$OUT/$net-P$P-$f.txt" 2>/dev/null || true; done
+      echo "=A"; cat "$OUT/$net-P$P-algs.txt" 2>/dev/null || true; } |
       awk -v net="$net" -v P="$P" -v sels="$SELECTORS" '
+        /^=A$/ { inalg = 1; next }
+        inalg && /^== / { an = $2; next }
+        inalg && $3 == "-" && $4 ~ /^[0-9.]+$/ {
+          k = $1 " " $2; if (!(k in ab) || $4 + 0 < ab[k] + 0) { ab[k] = $4; abn[k] = an }; next }
+        inalg { next }
         /^== / { sel = $2; next }
         NF < 8 || $1 !~ /^(bcast|reduce|allreduce|allgather|scan)$/ { next }
         { k = $1 " " $2; if (!(k in seen)) { seen[k] = 1; order[++n] = k; oc[k] = $3; pr[k] = $8 < 0 ? "-" : $8; alg[k] = $7 "/" $6 }
@@ -158,10 +221,24 @@ for net in $NETS; do
               row = row " | " (v == "" ? "-" : v)
               if (v != "" && (best < 0 || v + 0 < best)) best = v + 0
             }
-            printf "| %s | %s | %d | %s | %s | %s%s | %s | %s |\n", net, a[1], P, a[2], oc[k], pr[k], row,
-                   (best > 0 ? sprintf("%.2f", oc[k] / best) : "-"), alg[k]
+            printf "| %s | %s | %d | %s | %s | %s%s | %s | %s | %s | %s |\n", net, a[1], P, a[2], oc[k], pr[k], row,
+                   (best > 0 ? sprintf("%.2f", oc[k] / best) : "-"),
+                   ((k in ab) ? abn[k] " " ab[k] : "-"),
+                   ((k in ab) && ab[k] > 0 ? sprintf("%.2f", oc[k] / ab[k]) : "-"), alg[k]
           }
         }'
+  done
+done
+
+# the single algorithms that failed: crashed, hung or gave a wrong result
+for net in $NETS; do
+  for P in $PROCS; do
+    f=$OUT/$net-P$P-algs.txt
+    [ -s "$f" ] || continue
+    awk -v net="$net" -v P="$P" '
+      /^== / { an = $2; next }
+      $1 == "!!" { printf "- %s, P = %d: %s %s failed (%s %s)\n", net, P, $2, $3, $4, $5 }
+      $4 == "WRONG" { printf "- %s, P = %d: %s %s: wrong result at %s bytes\n", net, P, $1, an, $2 }' "$f"
   done
 done
 

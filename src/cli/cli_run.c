@@ -265,16 +265,16 @@ int cli_run_cmd(const cli_args *a) {
     return bad("--operands: only for 'optcast run sum'%s", "", "");
   }
   if (j.alg != NULL) {
-    static const char *const ar[] = {"auto", "tree", "ring", "doubling"},
-                             *const sc[] = {"auto", "doubling", "chain", "chain"};
+    static const char *const ar[] = {"auto", "tree", "ring", "doubling", "direct"},
+                             *const sc[] = {"auto", "doubling", "chain", "direct", "direct"};
     int okname = 0;
     if (j.k != C_ALLREDUCE && j.k != C_SCAN)
       return bad("--algorithm: %s has one algorithm (choices exist for allreduce and scan)%s",
                  coll_name, "");
-    for (int i = 0; i < 4; i++) okname |= strcmp(j.alg, j.k == C_SCAN ? sc[i] : ar[i]) == 0;
+    for (int i = 0; i < 5; i++) okname |= strcmp(j.alg, j.k == C_SCAN ? sc[i] : ar[i]) == 0;
     if (!okname) {
       fprintf(stderr, "optcast: --algorithm: unknown '%s' for %s (expected %s)\n", j.alg,
-              coll_name, j.k == C_SCAN ? "auto, doubling or chain" : "auto, tree, doubling or ring");
+              coll_name, j.k == C_SCAN ? "auto, doubling, chain or direct" : "auto, tree, doubling, ring or direct");
       return 2;
     }
   }

@@ -51,8 +51,10 @@ static const struct rt_cand {
      rt_cost_rd},
     {RT_ALLREDUCE, "allreduce", "ring", RT_ALG_RING, "ring", C_COMMUTATIVE | C_BLOCKS,
      rt_cost_ring},
+    {RT_ALLREDUCE, "allreduce", "direct", RT_ALG_DIRECT, "direct-rs-ag", 0, rt_cost_direct},
     {RT_SCAN, "scan", "doubling", RT_ALG_DOUBLING, "recursive-doubling", 0, rt_cost_scan_rd},
     {RT_SCAN, "scan", "chain", RT_ALG_CHAIN, "pipelined-chain", C_SEGMENTED, rt_cost_chain},
+    {RT_SCAN, "scan", "direct", RT_ALG_DIRECT, "direct", 0, rt_cost_scan_direct},
 };
 #define NCANDS (sizeof CANDS / sizeof CANDS[0])
 

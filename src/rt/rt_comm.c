@@ -29,6 +29,16 @@ int oc_comm_new(oc_comm **out, const oc_transport *tp, const oc_rtparams *params
   c->timeout_ms = 60000;
   env = getenv("OPTCAST_CHECK");
   c->check = env != NULL && strcmp(env, "1") == 0;
+  c->pace = (tp->flags & OC_TRANSPORT_SHARED_LINKS) != 0;
+  env = getenv("OPTCAST_PACE");
+  if (env != NULL && (strcmp(env, "0") == 0 || strcmp(env, "1") == 0)) c->pace = env[0] == '1';
+  c->combine_ns = 0.1;
+  env = getenv("OPTCAST_COMBINE_NS"); /* e.g. 0 where additions cost nothing (SMPI) */
+  if (env != NULL) {
+    char *end;
+    double v = strtod(env, &end);
+    if (end != env && *end == 0 && v >= 0 && v <= 1000) c->combine_ns = v;
+  }
   env = getenv("OPTCAST_SEGMENT");
   if (env != NULL) {
     int64_t v;
@@ -57,6 +67,7 @@ void oc_comm_set_timeout(oc_comm *c, int64_t ms) {
   c->timeout_ms = ms < 0 ? 0 : ms > OC_RT_TIMEOUT_MAX ? OC_RT_TIMEOUT_MAX : ms;
 }
 void oc_comm_set_check(oc_comm *c, int on) { c->check = on != 0; }
+void oc_comm_set_pacing(oc_comm *c, int on) { c->pace = on != 0; }
 
 /* the names are rt_choose.c's table's */
 int oc_comm_set_algorithm(oc_comm *c, const char *collective, const char *algorithm) {

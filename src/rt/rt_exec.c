@@ -9,10 +9,12 @@
  * appended) and goes on to the `to` peers.  The dependencies: a segment
  * is forwarded only after it arrived (all of its contributions combined);
  * combined segments go up one after the other while the next arrive
- * (receives of segment j + 1 posted before segment j is combined: double
- * buffered).  Sends go either peer by peer (each peer all m segments, a
+ * (the receives of the next few segments posted ahead into slots aside:
+ * recv_ahead).  Sends go either peer by peer (each peer all m segments, a
  * pipeline down a tree) or segment by segment (each segment to every
- * peer).
+ * peer).  With pacing on (oc_comm_set_pacing) consecutive sends are posted
+ * at least the model's gap G apart, as the schedule has them; otherwise as
+ * soon as they may go, at most SEND_WINDOW in flight.
  *
  * Broadcast: Karp et al.'s optimal LogP tree (rt_plan.c), run as Bar-Noy &
  * Kipnis's PIPELINE when the buffer is cut into m segments: a node
@@ -28,13 +30,14 @@
  *
  * Allreduce: the model's least of reduce to rank 0 + broadcast from it (two
  * runs of the executor; see docs/RUNTIME.md for what that leaves on the
- * table), the ring and recursive doubling (rt_pattern.c).
+ * table), the ring, the direct reduce-scatter + allgather and recursive
+ * doubling (rt_pattern.c).
  *
  * Scan as a pipelined chain (long messages): rank r receives segment j of
  * x_0 .. x_{r-1} from r - 1, prepends it to its own segment j and passes
  * segment j of x_0 .. x_r to r + 1 at once: a chain plan of the executor
- * (one peer in, one out); recursive doubling otherwise (rt_pattern.c).  The
- * model picks (rank order kept either way). */
+ * (one peer in, one out); recursive doubling or the direct scan otherwise
+ * (rt_pattern.c).  The model picks (rank order kept every way). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +62,7 @@ int rt_fold(const oc_elem *el, char *acc, char *child, int64_t n, int left) {
 typedef struct sendwin {
   oc_req *r; /* SEND_WINDOW requests */
   int64_t ns, head;
+  int64_t gap, last; /* pacing: ns between posts (0: none), the last post */
 } sendwin;
 
 static int win_send(oc_comm *c, sendwin *w, const void *buf, int64_t n, const oc_elem *el,
@@ -67,6 +71,10 @@ static int win_send(oc_comm *c, sendwin *w, const void *buf, int64_t n, const oc
   if (w->ns - w->head == SEND_WINDOW) {
     if ((e = rt_xwait(c, &w->r[w->head % SEND_WINDOW], -1)) != OC_OK) return e;
     w->head++;
+  }
+  if (w->gap > 0) { /* the model's gap since the last post (oc_comm_set_pacing) */
+    if (w->ns > 0) rt_sleep_until(w->last + w->gap);
+    w->last = rt_now_ns();
   }
   e = rt_xsend(c, buf, n, el, peer, tag, &w->r[w->ns % SEND_WINDOW]);
   if (e == OC_OK) w->ns++;
@@ -100,9 +108,10 @@ typedef struct rt_steps {
 
 typedef struct rt_run {
   const rt_steps *s;
-  oc_req *rr;          /* receive requests: m (into buf) or 2 nfrom (aside)    */
+  oc_req *rr;          /* receive requests: m (into buf) or win nfrom (aside)  */
   unsigned char *live; /* a receive posted and not yet waited for              */
-  char *tmp;           /* 2 nfrom segments: the receives aside                 */
+  char *tmp;           /* win nfrom segments: the receives aside               */
+  int64_t win;         /* aside: segments whose receives are posted ahead      */
   int64_t posted, ready; /* segments whose receives are posted; arrived        */
 } rt_run;
 
@@ -110,12 +119,12 @@ static int64_t seg_n(const rt_steps *s, int64_t j) {
   return oc_min64(s->len, s->count - j * s->len);
 }
 
-/* post segment j's receives: into buf, or into slot j % 2 aside */
+/* post segment j's receives: into buf, or into slot j % win aside */
 static int post(oc_comm *c, rt_run *x, int64_t j) {
   const rt_steps *s = x->s;
   int e = OC_OK;
   for (int64_t k = 0; k < s->nfrom && e == OC_OK; k++) {
-    int64_t b = s->combine ? (j % 2) * s->nfrom + k : j;
+    int64_t b = s->combine ? (j % x->win) * s->nfrom + k : j;
     char *into = s->combine ? rt_at(x->tmp, b * s->len, s->el) : rt_at(s->buf, j * s->len, s->el);
     e = rt_xrecv(c, into, seg_n(s, j), s->el, s->from[k], s->tag, &x->rr[b]);
     if (e == OC_OK) x->live[b] = 1;
@@ -135,28 +144,49 @@ static int arrive(oc_comm *c, rt_run *x, int64_t j) {
       e = rt_xwait(c, &x->rr[g], n);
       continue;
     }
-    if (x->posted < s->m) e = post(c, x, x->posted); /* the next while this one folds */
     for (int64_t k = 0; k < s->nfrom && e == OC_OK; k++) {
-      int64_t b = (g % 2) * s->nfrom + k;
+      int64_t b = (g % x->win) * s->nfrom + k;
       x->live[b] = 0;
       e = rt_xwait(c, &x->rr[b], n);
       if (e == OC_OK)
         e = rt_fold(s->el, rt_at(s->buf, g * s->len, s->el), rt_at(x->tmp, b * s->len, s->el),
                     n, k < s->nleft);
     }
+    if (e == OC_OK && x->posted < s->m) e = post(c, x, x->posted); /* its slots are free */
   }
   return e;
 }
 
+/* Segments received aside ahead of the one being combined: enough to
+ * cover a message's latency at the model's gap ((L + 2o) / G + 2, at
+ * least 2, at most RECV_AHEAD and m), within RECV_AHEAD_BYTES of buffers.
+ * A network that moves a message only once its receive is posted (SMPI;
+ * MPI's rendezvous) would otherwise charge a latency per segment. */
+#define RECV_AHEAD 32
+#define RECV_AHEAD_BYTES ((int64_t)16 << 20)
+static int64_t recv_ahead(const oc_comm *c, const rt_steps *s) {
+  int64_t seg = s->len * (int64_t)s->el->extent, w = 2;
+  double L, os, orv, g;
+  oc_rtparams_at(&c->prm, seg, &L, &os, &orv, &g);
+  if (g > 0 && os + L + orv < g * RECV_AHEAD) w = 2 + (int64_t)((os + L + orv) / g);
+  else w = RECV_AHEAD;
+  w = oc_min64(oc_min64(w, RECV_AHEAD), s->m);
+  while (w > 2 && w * s->nfrom * seg > RECV_AHEAD_BYTES) w--;
+  return oc_max64(w, 1);
+}
+
 static int rt_exec_steps(oc_comm *c, const rt_steps *s) {
   rt_run x;
-  sendwin sw = {NULL, 0, 0};
-  int64_t nrecv = s->nfrom == 0 ? 0 : s->combine ? 2 * s->nfrom : s->m;
+  sendwin sw = {NULL, 0, 0, 0, 0};
+  int64_t win = s->combine && s->nfrom > 0 ? recv_ahead(c, s) : 0;
+  int64_t nrecv = s->nfrom == 0 ? 0 : s->combine ? win * s->nfrom : s->m;
   int e = OC_OK;
   void *traw = NULL;
   memset(&x, 0, sizeof x);
   x.s = s;
+  x.win = win;
   x.ready = s->nfrom == 0 ? s->m : 0;
+  sw.gap = s->nto > 0 ? rt_pace_gap(c, s->len * (int64_t)s->el->extent) : 0;
   {
     /* requests: the receives, SEND_WINDOW sends; then the receives' flags */
     size_t nreq = (size_t)nrecv + SEND_WINDOW;
@@ -167,12 +197,12 @@ static int rt_exec_steps(oc_comm *c, const rt_steps *s) {
     x.live = (unsigned char *)(base + nreq * sizeof(oc_req));
   }
   if (s->combine && s->nfrom > 0) {
-    x.tmp = rt_tmp_alloc(s->el, 2 * s->nfrom * s->len, &traw);
+    x.tmp = rt_tmp_alloc(s->el, win * s->nfrom * s->len, &traw);
     if (x.tmp == NULL) return OC_ENOMEM;
   }
-  /* receives: every segment's at once into buf, or the first one's aside */
+  /* receives: every segment's at once into buf, or the first win aside */
   if (s->nfrom > 0)
-    for (int64_t j = 0; j < (s->combine ? 1 : s->m) && e == OC_OK; j++) e = post(c, &x, j);
+    for (int64_t j = 0; j < (s->combine ? win : s->m) && e == OC_OK; j++) e = post(c, &x, j);
   if (s->by_peer) {
     for (int64_t k = 0; k < s->nto && e == OC_OK; k++)
       for (int64_t j = 0; j < s->m && e == OC_OK; j++)
@@ -270,11 +300,12 @@ int rt__allreduce(oc_comm *c, const void *own, void *result, int64_t count,
   int e, P = c->tp.size;
   if (count > 0 && P > 1) {
     if ((e = rt_choose(c, RT_ALLREDUCE, count, el, &ch)) != OC_OK) return e;
-    if (ch.alg == RT_ALG_RING || ch.alg == RT_ALG_DOUBLING) {
+    if (ch.alg == RT_ALG_RING || ch.alg == RT_ALG_DOUBLING || ch.alg == RT_ALG_DIRECT) {
       rt_copy_elems(result, own, count, el);
-      e = ch.alg == RT_ALG_RING ? rt_allreduce_ring(c, (char *)result, count, el)
-                                : rt_allreduce_rd(c, (char *)result, count, el);
-      if (ch.alg == RT_ALG_RING)
+      e = ch.alg == RT_ALG_RING     ? rt_allreduce_ring(c, (char *)result, count, el)
+          : ch.alg == RT_ALG_DIRECT ? rt_allreduce_direct(c, (char *)result, count, el)
+                                    : rt_allreduce_rd(c, (char *)result, count, el);
+      if (ch.alg == RT_ALG_RING || ch.alg == RT_ALG_DIRECT)
         rt_set_info(c, ch.name, P, rt_blk_len(count, P, 0) * (int64_t)el->extent, ch.t);
       else
         rt_set_info(c, ch.name, 1, count * (int64_t)el->extent, ch.t);
@@ -302,10 +333,11 @@ int rt__scan(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
   rt_steps s;
   if (count > 0 && (e = rt_choose(c, RT_SCAN, count, el, &ch)) != OC_OK) return e;
   tag = rt_next_tag(c, RT_SCAN, 0, ch.m, NULL);
-  rt_set_info(c, ch.m > 0 ? "pipelined-chain" : "recursive-doubling", 1, 0, ch.t);
+  rt_set_info(c, ch.name, 1, count * (int64_t)el->extent, ch.t);
   if (count == 0) return OC_OK;
   if (sendbuf != OC_IN_PLACE) rt_copy_elems(recvbuf, sendbuf, count, el);
   if (P == 1) return OC_OK;
+  if (ch.alg == RT_ALG_DIRECT) return rt_scan_direct(c, (char *)recvbuf, count, el, tag);
   if (ch.m == 0) return rt_scan_rd(c, (char *)recvbuf, count, el, tag);
   c->last.segments = ch.m;
   c->last.segment_bytes = rt_seg_len(count, ch.m) * (int64_t)el->extent;

@@ -27,7 +27,8 @@
 /* the most bytes one rank's buffer of a call may span (2^60) */
 #define OC_RT_BYTES_MAX ((int64_t)1 << 60)
 
-enum { RT_ALG_AUTO = 0, RT_ALG_TREE, RT_ALG_RING, RT_ALG_DOUBLING, RT_ALG_CHAIN };
+enum { RT_ALG_AUTO = 0, RT_ALG_TREE, RT_ALG_RING, RT_ALG_DOUBLING, RT_ALG_CHAIN,
+       RT_ALG_DIRECT };
 /* the collectives (also the kinds mixed into tags and signatures) */
 enum { RT_BCAST = 1, RT_REDUCE, RT_ALLGATHER, RT_SCAN, RT_SUM, RT_CHECK, RT_ALLREDUCE,
        RT_NCOLL };
@@ -80,7 +81,8 @@ typedef struct rt_shape {
   const oc_elem *el;
 } rt_shape;
 typedef int rt_cost_fn(oc_comm *c, const rt_shape *s, int64_t *t);
-rt_cost_fn rt_cost_tree, rt_cost_ring, rt_cost_rd, rt_cost_scan_rd, rt_cost_chain;
+rt_cost_fn rt_cost_tree, rt_cost_ring, rt_cost_rd, rt_cost_scan_rd, rt_cost_chain,
+    rt_cost_direct, rt_cost_scan_direct;
 /* the tree a pipeline of m segments of `bytes` runs on (LogP with the gap
  * m G), and its time: kind RT_BCAST or RT_REDUCE */
 int rt_model_tree(const oc_comm *c, int kind, int64_t bytes, int64_t m, oc_params *tree,
@@ -116,6 +118,13 @@ int rt_xsend(oc_comm *c, const void *buf, int64_t n, const oc_elem *el, int peer
 int rt_xrecv(oc_comm *c, void *buf, int64_t n, const oc_elem *el, int peer,
              int tag, oc_req *r);
 int rt_xwait(oc_comm *c, oc_req *r, int64_t expect);
+/* the monotonic clock (ns), and waiting until it reads t: a spin below
+ * 100 us, a sleep above (on SMPI both simulated) */
+int64_t rt_now_ns(void);
+void rt_sleep_until(int64_t t);
+/* the pacing gap of a stream of `bytes`-byte segments: G = max(g, o_s) in
+ * ns, or 0 with pacing off */
+int64_t rt_pace_gap(const oc_comm *c, int64_t bytes);
 void rt_drain(oc_comm *c, oc_req *r, int64_t n, const unsigned char *live);
 /* One exchange: nout elements of `out` to peer `to` and nin into `in` from
  * peer `from` at once (either peer < 0: that half skipped); returns when
@@ -143,6 +152,8 @@ struct oc_comm {
   int64_t timeout_ms;  /* 0: none                                      */
   int64_t seg_bytes;   /* 0: chosen from the model                     */
   int check;           /* agree on the arguments first                 */
+  int pace;            /* streams keep the model's gap (oc_comm_set_pacing) */
+  double combine_ns;   /* the model's cost of combining a byte (ns)      */
   int alg[RT_NCOLL];   /* per collective: RT_ALG_AUTO or the forced one */
   uint64_t seq;        /* collective calls made                        */
   oc_callinfo last;
@@ -176,6 +187,8 @@ int rt_fold(const oc_elem *el, char *acc, char *in, int64_t n, int left);
 /* the patterns, on result (already holding this rank's data) */
 int rt_allreduce_ring(oc_comm *c, char *res, int64_t count, const oc_elem *el);
 int rt_allreduce_rd(oc_comm *c, char *acc, int64_t count, const oc_elem *el);
+int rt_allreduce_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el);
 int rt_scan_rd(oc_comm *c, char *res, int64_t count, const oc_elem *el, int tag);
+int rt_scan_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el, int tag);
 
 #endif

@@ -17,8 +17,12 @@
  *           back to back (rank 1's receives posted ahead: recv_stream)
  *           and rank 1 acknowledges the last one; g(m) =
  *           (time - RTT(0)) / N, the inverse of the message rate;
- *   L       = RTT(m0) / 2 - g(m0) at the first (smallest) size m0, clipped
- *           at 0 (PLogP: RTT(m) = 2 (L + g(m)); L does not depend on m).
+ *   L(m)    = RTT(m) / 2 - g(m), clipped at 0 for the first (smallest)
+ *           size m0 and at L(m0) for the others (PLogP: RTT(m) = 2 (L +
+ *           g(m)) with L independent of m; on SimGrid's SMPI the latency
+ *           grows by pieces with the size, a message of 16 KiB taking 12 us
+ *           one way on a cluster whose L(8 B) is 6 us, and the pipelines'
+ *           model needs that).
  * Every figure is the median over the repetitions.  Other ranks take part
  * only in the final broadcast of the table.  Parameters are in
  * microseconds, ready for oc_rtparams_write.  All pairs of ranks (0,1),
@@ -236,8 +240,9 @@ int oc_measure(oc_comm *c, const int64_t *sizes, int nsizes, int reps,
         out->g[i] = res[3];
         out->os[i] = res[1];
         out->orv[i] = orr;
-        /* PLogP's L does not depend on the size: from the first size */
-        out->L[i] = i > 0 ? out->L[0] : (res[0] / 2 - res[3] > 0 ? res[0] / 2 - res[3] : 0);
+        /* L(m) = RTT(m)/2 - g(m), at least L(m0) */
+        out->L[i] = res[0] / 2 - res[3] > 0 ? res[0] / 2 - res[3] : 0;
+        if (i > 0 && out->L[i] < out->L[0]) out->L[i] = out->L[0];
         if (progress != NULL && me == 0) progress(i + 1, nsizes, sizes[i], arg);
       }
     }

@@ -269,6 +269,9 @@ int oc_mpi_transport(MPI_Comm comm, oc_transport *out) {
   out->irecv = mp_irecv;
   out->wait = mp_wait;
   out->cancel = mp_cancel;
+#ifdef SMPI_H
+  out->flags = OC_TRANSPORT_SHARED_LINKS; /* SimGrid's flows share the links */
+#endif
   return OC_OK;
 }
 

@@ -1,6 +1,6 @@
-/* rt_pattern.c - the hand-coded exchange patterns: the ring and recursive
- * doubling allreduces, recursive doubling scan and the all-to-all
- * allgather.  Each round is one exchange (rt_xchg) with a peer computed
+/* rt_pattern.c - the hand-coded exchange patterns: the ring, direct and
+ * recursive doubling allreduces, recursive doubling and direct scans and
+ * the all-to-all allgather.  Each round is one exchange (rt_xchg) with a peer computed
  * from the round; unlike the trees they do not stream segments of one
  * buffer between fixed peers, so they are not plans of the generic
  * executor (rt_exec.c). */
@@ -39,6 +39,99 @@ int rt_allreduce_ring(oc_comm *c, char *res, int64_t count, const oc_elem *el) {
     }
   free(raw);
   return e;
+}
+
+/* ---- direct allreduce: reduce-scatter and allgather in one exchange each -------
+ * The buffer in P blocks.  Every rank sends block j straight to rank j and
+ * receives its own block from everyone (P - 1 messages out and in at once),
+ * folds the P copies in rank order (x_0 op ... op x_{P-1}: any associative
+ * operator), then sends its finished block to everyone and receives theirs
+ * (Karp et al.'s all-to-all, section 4.1, on blocks).  Two latencies and
+ * 2 (P - 1) / P of the buffer out of each rank: the bandwidth optimum, with
+ * the latency of two rounds where the ring pays 2 (P - 1); for networks
+ * whose per-message costs are small (o, g << L), as in the reduce-scatter
+ * by all-to-all of Rabenseifner's allreduce (cost: rt_model.c). */
+/* requests for n messages out and in: the requests, the receives' sizes
+ * and their live flags, in the communicator's scratch */
+typedef struct xreqs {
+  oc_req *rq;
+  int64_t *want;
+  unsigned char *live;
+} xreqs;
+
+static int xreqs_get(oc_comm *c, size_t n, xreqs *x) {
+  char *base = (char *)rt_scratch(c, n * (sizeof(oc_req) + sizeof(int64_t) + 1));
+  if (base == NULL) return OC_ENOMEM;
+  x->rq = (oc_req *)(void *)base;
+  x->want = (int64_t *)(void *)(base + n * sizeof(oc_req));
+  x->live = (unsigned char *)(base + n * (sizeof(oc_req) + sizeof(int64_t)));
+  return OC_OK;
+}
+
+/* wait for requests 0 .. nr-1, the first nrecv receives of want[i] elements */
+static int exchange(oc_comm *c, const xreqs *x, int64_t nr, int64_t nrecv, int e) {
+  oc_req *rq = x->rq;
+  unsigned char *live = x->live;
+  for (int64_t i = 0; i < nr && e == OC_OK; i++) {
+    live[i] = 0;
+    e = rt_xwait(c, &rq[i], i < nrecv ? x->want[i] : -1);
+  }
+  if (e != OC_OK) {
+    rt_drain(c, rq, nrecv, live); /* receives cancelled, sends waited for */
+    for (int64_t i = nrecv; i < nr; i++)
+      if (live[i]) (void)rt_xwait(c, &rq[i], -1);
+  }
+  return e;
+}
+
+int rt_allreduce_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el) {
+  int P = c->tp.size, me = c->tp.rank, tag = rt_next_tag(c, RT_ALLREDUCE, -3, P, NULL);
+  int64_t bmax = rt_blk_len(count, P, 0), n = rt_blk_len(count, P, me), nr = 0, nrecv;
+  char *mine = rt_at(res, rt_blk_lo(count, P, me), el), *tmp;
+  xreqs x;
+  void *raw = NULL;
+  int e = xreqs_get(c, 2 * (size_t)(P - 1), &x);
+  if (e != OC_OK) return e;
+  if ((tmp = rt_tmp_alloc(el, (int64_t)(P - 1) * bmax, &raw)) == NULL) return OC_ENOMEM;
+  /* reduce-scatter: my block from everyone into tmp slot src, theirs out */
+  for (int i = 1; i < P && e == OC_OK && n > 0; i++) {
+    int src = (me - i + P) % P;
+    x.want[nr] = n;
+    e = rt_xrecv(c, rt_at(tmp, (int64_t)(src < me ? src : src - 1) * bmax, el), n, el, src,
+                 tag, &x.rq[nr]);
+    if (e == OC_OK) x.live[nr++] = 1;
+  }
+  nrecv = nr;
+  for (int i = 1; i < P && e == OC_OK; i++) {
+    int to = (me + i) % P;
+    if (rt_blk_len(count, P, to) == 0) continue;
+    e = rt_xsend(c, rt_at(res, rt_blk_lo(count, P, to), el), rt_blk_len(count, P, to), el, to,
+                 tag, &x.rq[nr]);
+    if (e == OC_OK) x.live[nr++] = 1;
+  }
+  e = exchange(c, &x, nr, nrecv, e);
+  /* fold in rank order: x_{me-1}, ..., x_0 prepended, x_{me+1}, ... appended */
+  for (int r = me - 1; r >= 0 && e == OC_OK && n > 0; r--)
+    e = rt_fold(el, mine, rt_at(tmp, (int64_t)r * bmax, el), n, 1);
+  for (int r = me + 1; r < P && e == OC_OK && n > 0; r++)
+    e = rt_fold(el, mine, rt_at(tmp, (int64_t)(r - 1) * bmax, el), n, 0);
+  free(raw);
+  /* allgather: the finished blocks */
+  nr = 0;
+  for (int i = 1; i < P && e == OC_OK; i++) {
+    int src = (me - i + P) % P;
+    if (rt_blk_len(count, P, src) == 0) continue;
+    x.want[nr] = rt_blk_len(count, P, src);
+    e = rt_xrecv(c, rt_at(res, rt_blk_lo(count, P, src), el), x.want[nr], el, src, tag,
+                 &x.rq[nr]);
+    if (e == OC_OK) x.live[nr++] = 1;
+  }
+  nrecv = nr;
+  for (int i = 1; i < P && e == OC_OK && n > 0; i++) {
+    e = rt_xsend(c, mine, n, el, (me + i) % P, tag, &x.rq[nr]);
+    if (e == OC_OK) x.live[nr++] = 1;
+  }
+  return exchange(c, &x, nr, nrecv, e);
 }
 
 /* ---- recursive doubling allreduce (any associative operator) ---------------------
@@ -100,6 +193,37 @@ int rt_scan_rd(oc_comm *c, char *res, int64_t count, const oc_elem *el, int tag)
     e = rt_xchg(c, res, count, to, rb, count, from, el, tag);
     if (e == OC_OK && from >= 0) e = el->combine(el, rb, res, count);
   }
+  free(raw);
+  return e;
+}
+
+/* ---- direct scan (short messages) -------------------------------------------------
+ * Every rank sends its own value straight to every higher rank (P - 1 - r
+ * messages out, r in, all in flight at once) and folds what came in rank
+ * order, x_0 op ... op x_r: one round, for networks whose per-message
+ * costs are small against L; rank r holds r values aside (cost:
+ * rt_model.c, which prices it out where that is large). */
+int rt_scan_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el, int tag) {
+  int P = c->tp.size, me = c->tp.rank, e = OC_OK;
+  int64_t nr = 0, nrecv;
+  xreqs x;
+  void *raw = NULL;
+  char *tmp = NULL;
+  if ((e = xreqs_get(c, (size_t)(P - 1), &x)) != OC_OK) return e;
+  if (me > 0 && (tmp = rt_tmp_alloc(el, (int64_t)me * count, &raw)) == NULL) return OC_ENOMEM;
+  for (int r = 0; r < me && e == OC_OK; r++) {
+    x.want[nr] = count;
+    e = rt_xrecv(c, rt_at(tmp, (int64_t)r * count, el), count, el, r, tag, &x.rq[nr]);
+    if (e == OC_OK) x.live[nr++] = 1;
+  }
+  nrecv = nr;
+  for (int r = me + 1; r < P && e == OC_OK; r++) {
+    e = rt_xsend(c, res, count, el, r, tag, &x.rq[nr]);
+    if (e == OC_OK) x.live[nr++] = 1;
+  }
+  e = exchange(c, &x, nr, nrecv, e); /* the sends done before res changes */
+  for (int r = me - 1; r >= 0 && e == OC_OK; r--)
+    e = rt_fold(el, res, rt_at(tmp, (int64_t)r * count, el), count, 1);
   free(raw);
   return e;
 }

@@ -16,10 +16,33 @@
 #include "optcast_rt.h"
 #include "rt/rt_internal.h"
 
-static int64_t now_ns(void) {
+int64_t rt_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+#define now_ns rt_now_ns
+
+void rt_sleep_until(int64_t t) {
+  int64_t d = t - now_ns();
+  if (d <= 0) return;
+#ifndef SMPI_HELPERS_H /* smpicc's: a spin would never see simulated time pass */
+  if (d < 100000) { /* a timer sleeps 50 us and more: spin */
+    while (now_ns() < t) {
+    }
+    return;
+  }
+#endif
+  struct timespec ts = {(time_t)(d / 1000000000), (long)(d % 1000000000)};
+  nanosleep(&ts, NULL);
+}
+
+int64_t rt_pace_gap(const oc_comm *c, int64_t bytes) {
+  double os, g;
+  if (!c->pace) return 0;
+  oc_rtparams_at(&c->prm, bytes, NULL, &os, NULL, &g);
+  g = g > os ? g : os;
+  return g > 0 && g < 1e9 ? (int64_t)(g * 1000.0) : 0;
 }
 
 static int64_t deadline(const oc_comm *c) {
