@@ -46,7 +46,15 @@ int64_t rt_pace_gap(const oc_comm *c, int64_t bytes) {
 }
 
 static int64_t deadline(const oc_comm *c) {
+#ifdef SMPI_HELPERS_H
+  /* smpicc: the MPI transport's wait blocks in MPI_Wait and SMPI itself
+   * reports a deadlock, and every clock reading costs simulated time (0.01
+   * us: a rank waiting for 63 messages paid 0.6 us for its deadlines) */
+  (void)c;
+  return -1;
+#else
   return c->timeout_ms == 0 ? -1 : now_ns() + c->timeout_ms * 1000000;
+#endif
 }
 
 int rt_xsend(oc_comm *c, const void *buf, int64_t n, const oc_elem *el,
