@@ -165,11 +165,10 @@ static int arrive(oc_comm *c, rt_run *x, int64_t j) {
 #define RECV_AHEAD 32
 #define RECV_AHEAD_BYTES ((int64_t)16 << 20)
 static int64_t recv_ahead(const oc_comm *c, const rt_steps *s) {
-  int64_t seg = s->len * (int64_t)s->el->extent, w = 2;
+  int64_t seg = s->len * (int64_t)s->el->extent, w = RECV_AHEAD;
   double L, os, orv, g;
   oc_rtparams_at(&c->prm, seg, &L, &os, &orv, &g);
   if (g > 0 && os + L + orv < g * RECV_AHEAD) w = 2 + (int64_t)((os + L + orv) / g);
-  else w = RECV_AHEAD;
   w = oc_min64(oc_min64(w, RECV_AHEAD), s->m);
   while (w > 2 && w * s->nfrom * seg > RECV_AHEAD_BYTES) w--;
   return oc_max64(w, 1);

@@ -41,7 +41,6 @@
 #include "optcast_rt.h"
 #include "rt/rt_internal.h"
 
-
 /* model for kind at segment size `bytes`: stream tree parameters */
 static int stream_params(const oc_comm *c, int kind, int64_t bytes, int64_t m,
                          oc_params *tree, int64_t *G) {

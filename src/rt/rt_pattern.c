@@ -1,9 +1,10 @@
 /* rt_pattern.c - the hand-coded exchange patterns: the ring, direct and
  * recursive doubling allreduces, recursive doubling and direct scans and
- * the all-to-all allgather.  Each round is one exchange (rt_xchg) with a peer computed
- * from the round; unlike the trees they do not stream segments of one
- * buffer between fixed peers, so they are not plans of the generic
- * executor (rt_exec.c). */
+ * the all-to-all allgather.  The ring and recursive doubling exchange with
+ * one peer a round (rt_xchg), the direct patterns and the allgather have
+ * all their messages in flight at once (exchange); unlike the trees they do
+ * not stream segments of one buffer between fixed peers, so they are not
+ * plans of the generic executor (rt_exec.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,16 +42,7 @@ int rt_allreduce_ring(oc_comm *c, char *res, int64_t count, const oc_elem *el) {
   return e;
 }
 
-/* ---- direct allreduce: reduce-scatter and allgather in one exchange each -------
- * The buffer in P blocks.  Every rank sends block j straight to rank j and
- * receives its own block from everyone (P - 1 messages out and in at once),
- * folds the P copies in rank order (x_0 op ... op x_{P-1}: any associative
- * operator), then sends its finished block to everyone and receives theirs
- * (Karp et al.'s all-to-all, section 4.1, on blocks).  Two latencies and
- * 2 (P - 1) / P of the buffer out of each rank: the bandwidth optimum, with
- * the latency of two rounds where the ring pays 2 (P - 1); for networks
- * whose per-message costs are small (o, g << L), as in the reduce-scatter
- * by all-to-all of Rabenseifner's allreduce (cost: rt_model.c). */
+/* ---- many messages in flight at once ------------------------------------------- */
 /* requests for n messages out and in: the requests, the receives' sizes
  * and their live flags, in the communicator's scratch */
 typedef struct xreqs {
@@ -84,6 +76,16 @@ static int exchange(oc_comm *c, const xreqs *x, int64_t nr, int64_t nrecv, int e
   return e;
 }
 
+/* ---- direct allreduce: reduce-scatter and allgather in one exchange each -------
+ * The buffer in P blocks.  Every rank sends block j straight to rank j and
+ * receives its own block from everyone (P - 1 messages out and in at once),
+ * folds the P copies in rank order (x_0 op ... op x_{P-1}: any associative
+ * operator), then sends its finished block to everyone and receives theirs
+ * (Karp et al.'s all-to-all, section 4.1, on blocks).  Two latencies and
+ * 2 (P - 1) / P of the buffer out of each rank: the bandwidth optimum, with
+ * the latency of two rounds where the ring pays 2 (P - 1); for networks
+ * whose per-message costs are small (o, g << L), as in the reduce-scatter
+ * by all-to-all of Rabenseifner's allreduce (cost: rt_model.c). */
 int rt_allreduce_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el) {
   int P = c->tp.size, me = c->tp.rank, tag = rt_next_tag(c, RT_ALLREDUCE, -3, P, NULL);
   int64_t bmax = rt_blk_len(count, P, 0), n = rt_blk_len(count, P, me), nr = 0, nrecv;
@@ -235,41 +237,26 @@ int rt_scan_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el, int 
 int rt__allgather(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
                   const oc_elem *el) {
   int P = c->tp.size, me = c->tp.rank, tag, e = OC_OK;
-  oc_req *rq = NULL;
-  unsigned char *live = NULL;
+  xreqs x;
   char *mine;
-  int64_t nr = 0;
+  int64_t nr = 0, nrecv;
   tag = rt_next_tag(c, RT_ALLGATHER, 0, 1, NULL);
   rt_set_info(c, "karp-all-to-all", 1, 0, -1);
   if (count == 0) return OC_OK;
   mine = rt_at(recvbuf, (int64_t)me * count, el);
   if (sendbuf != OC_IN_PLACE) rt_copy_elems(mine, sendbuf, count, el);
   if (P == 1) return OC_OK;
-  {
-    size_t nreq = 2 * (size_t)(P - 1);
-    char *base = (char *)rt_scratch(c, nreq * (sizeof(oc_req) + 1));
-    if (base == NULL) return OC_ENOMEM;
-    rq = (oc_req *)(void *)base;
-    live = (unsigned char *)(base + nreq * sizeof(oc_req));
-  }
+  if ((e = xreqs_get(c, 2 * (size_t)(P - 1), &x)) != OC_OK) return e;
   for (int i = 1; i < P && e == OC_OK; i++) {
     int src = (me - i + P) % P;
-    e = rt_xrecv(c, rt_at(recvbuf, (int64_t)src * count, el), count, el, src, tag, &rq[nr]);
-    if (e == OC_OK) live[nr++] = 1;
+    x.want[nr] = count;
+    e = rt_xrecv(c, rt_at(recvbuf, (int64_t)src * count, el), count, el, src, tag, &x.rq[nr]);
+    if (e == OC_OK) x.live[nr++] = 1;
   }
+  nrecv = nr;
   for (int i = 1; i < P && e == OC_OK; i++) {
-    e = rt_xsend(c, mine, count, el, (me + i) % P, tag, &rq[nr]);
-    if (e == OC_OK) live[nr++] = 1;
+    e = rt_xsend(c, mine, count, el, (me + i) % P, tag, &x.rq[nr]);
+    if (e == OC_OK) x.live[nr++] = 1;
   }
-  for (int64_t i = 0; i < nr && e == OC_OK; i++) {
-    live[i] = 0;
-    e = rt_xwait(c, &rq[i], i < P - 1 ? count : -1);
-  }
-  if (e != OC_OK) {
-    /* receives (the first P - 1) cancelled; sends waited for */
-    rt_drain(c, rq, nr < P - 1 ? nr : P - 1, live);
-    for (int64_t i = P - 1; i < nr; i++)
-      if (live[i]) (void)rt_xwait(c, &rq[i], -1);
-  }
-  return e;
+  return exchange(c, &x, nr, nrecv, e);
 }

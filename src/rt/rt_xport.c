@@ -21,14 +21,13 @@ int64_t rt_now_ns(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
-#define now_ns rt_now_ns
 
 void rt_sleep_until(int64_t t) {
-  int64_t d = t - now_ns();
+  int64_t d = t - rt_now_ns();
   if (d <= 0) return;
 #ifndef SMPI_HELPERS_H /* smpicc's: a spin would never see simulated time pass */
   if (d < 100000) { /* a timer sleeps 50 us and more: spin */
-    while (now_ns() < t) {
+    while (rt_now_ns() < t) {
     }
     return;
   }
@@ -53,7 +52,7 @@ static int64_t deadline(const oc_comm *c) {
   (void)c;
   return -1;
 #else
-  return c->timeout_ms == 0 ? -1 : now_ns() + c->timeout_ms * 1000000;
+  return c->timeout_ms == 0 ? -1 : rt_now_ns() + c->timeout_ms * 1000000;
 #endif
 }
 
