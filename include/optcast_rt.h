@@ -249,15 +249,31 @@ void oc_comm_set_timeout(oc_comm *c, int64_t ms);
  * MPI).  Default: off, or the environment's OPTCAST_CHECK=1. */
 void oc_comm_set_check(oc_comm *c, int on);
 /* The algorithm of one collective, instead of the model's choice:
+ *   "bcast":     "auto" = "pipeline" (Karp's tree pipelined, the planner's
+ *                `pipeline`) | a planner construction run as the planner
+ *                builds it: "karp" | "chain" | "binary" | "binomial" |
+ *                "two-tree" | "circulant-bcast"
+ *   "reduce":    "auto" = "pipeline" (its reversal; the ordered reduction
+ *                tree for a non-commutative operator) | the same
+ *                constructions run backwards (commutative operators only:
+ *                OC_EINVAL at the call otherwise)
  *   "allreduce": "auto" | "tree" (reduce + broadcast) | "doubling"
  *                (recursive doubling) | "ring" (commutative operators only:
  *                OC_EINVAL at the call otherwise) | "direct" (reduce-scatter
- *                and allgather, each one exchange of every rank with all)
+ *                and allgather, each one exchange of every rank with all) |
+ *                "rabenseifner" | "circulant" (Karp et al.'s, one packet;
+ *                both commutative only)
  *   "scan":      "auto" | "doubling" | "chain" | "direct" (every rank's value
  *                straight to every higher rank)
- * OC_EINVAL for another collective or name.  (Broadcast, reduce and
- * allgather have one algorithm each.) */
+ * The planner's constructions are taken only by name; the segment count
+ * is the one the planner's simulation of the schedule puts lowest (at most
+ * 2^16 messages P m simulated).  OC_EINVAL for another collective or name.
+ * (Allgather has one algorithm.) */
 int oc_comm_set_algorithm(oc_comm *c, const char *collective, const char *algorithm);
+/* The names oc_comm_set_algorithm takes for a collective, comma-separated
+ * into buf (n bytes, truncated); returns how many (0: the collective has
+ * no choice or is unknown). */
+int oc_algorithm_names(const char *collective, char *buf, size_t n);
 /* Segment size in bytes: 0 (default, or the environment's OPTCAST_SEGMENT)
  * = chosen from the model per call; otherwise every message carries at most
  * this many bytes. */

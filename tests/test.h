@@ -174,6 +174,10 @@
   X(rt_segments)                                                               \
   X(rt_pacing)                                                                 \
   X(rt_recv_ahead)                                                             \
+  X(rtview_bcast)                                                              \
+  X(rtview_reduce)                                                             \
+  X(rtview_allreduce)                                                          \
+  X(rtview_auto)                                                               \
   X(rt_algorithms)                                                             \
   X(rt_bad_calls)                                                              \
   X(cli_run)                                                                   \

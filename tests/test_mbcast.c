@@ -361,7 +361,7 @@ void test_mbcast_rank_views(void) {
   static const oc_mbcast_alg ALGS[] = {OC_MB_KARP,     OC_MB_CHAIN,   OC_MB_BINARY,
                                        OC_MB_BINOMIAL, OC_MB_TWOTREE, OC_MB_MULTITREE,
                                        OC_MB_RAREST,   OC_MB_SPLIT,   OC_MB_SCATTER_RD,
-                                       OC_MB_SCATTER_RING, OC_MB_CIRCULANT};
+                                       OC_MB_SCATTER_RING, OC_MB_CIRCULANT, OC_MB_PIPELINE};
   const int nalg = (int)(sizeof ALGS / sizeof ALGS[0]);
   int rounds = test_sweep() ? 3000 : 300, executed = 0;
   for (int it = 0; it < rounds; it++) {

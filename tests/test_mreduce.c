@@ -735,7 +735,7 @@ static int exec_views(const oc_params *p, int64_t root, int64_t m, const oc_mred
 void test_mreduce_rank_views(void) {
   static const oc_mbcast_alg ALGS[] = {OC_MB_KARP,     OC_MB_CHAIN,   OC_MB_BINARY,
                                        OC_MB_BINOMIAL, OC_MB_TWOTREE, OC_MB_MULTITREE,
-                                       OC_MB_CIRCULANT};
+                                       OC_MB_CIRCULANT, OC_MB_PIPELINE};
   int rounds = test_sweep() ? 2000 : (test_valgrind() ? 40 : 200), circ = 0;
   for (int it = 0; it < rounds; it++) {
     oc_params p;

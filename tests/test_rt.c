@@ -609,7 +609,8 @@ static int alg_probe(oc_comm *c, void *arg) {
   oc_comm_last_call(c, &ci);
   if (strcmp(ci.algorithm, "recursive-doubling") != 0) return 12;
   if (oc_comm_set_algorithm(c, "allreduce", "auto") != OC_OK) return 10;
-  if (oc_comm_set_algorithm(c, "reduce", "auto") != OC_EINVAL) return 13;
+  if (oc_comm_set_algorithm(c, "reduce", "auto") != OC_OK) return 13;
+  if (oc_comm_set_algorithm(c, "reduce", "ring") != OC_EINVAL) return 25;
   if (oc_comm_set_algorithm(c, "scan", "tree") != OC_EINVAL) return 14;
   {
     /* reduce + broadcast ("tree") is a reduce to 0 and a broadcast from 0:
@@ -951,6 +952,15 @@ void test_cli_run(void) {
   RUNC("run", "scan", "--procs", "6", "--count", "100", "--algorithm", "chain", "--segment", "40");
   CHECK_EQ(RR.code, 0);
   CHECK(strstr(RR.out, "algorithm pipelined-chain, 10 segment(s) of 40 bytes") != NULL);
+  RUNC("run", "reduce", "--procs", "5", "--count", "3000", "--algorithm", "two-tree",
+       "--segment", "1000", "--root", "2");
+  CHECK_EQ(RR.code, 0);
+  CHECK(strstr(RR.out, "algorithm reversed two-tree, 12 segment(s) of 1000 bytes") != NULL);
+  RUNC("run", "allreduce", "--procs", "5", "--count", "3000", "--algorithm", "rabenseifner");
+  CHECK_EQ(RR.code, 0);
+  CHECK(strstr(RR.out, "algorithm rabenseifner, 5 segment(s) of 2400 bytes") != NULL);
+  RUNC("run", "reduce", "--procs", "3", "--op", "prod", "--type", "float", "--algorithm", "chain");
+  CHECK_EQ(RR.code, 0); /* float products commute */
   RUNC("run", "sum", "--procs", "3", "--operands", "17", "--root", "2");
   CHECK_EQ(RR.code, 0);
   CHECK(strstr(RR.out, "17 operands") != NULL);

@@ -88,7 +88,13 @@ int oc_bcast_schedule(const oc_bcast *b, oc_sched *out);
  *               al.; MPICH)
  *  RAREST       rarest segment first: a free processor sends the segment
  *               fewest hold to the next processor lacking it (ours; for a
- *               few packets at large L; at most 32 segments) */
+ *               few packets at large L; at most 32 segments)
+ *  PIPELINE     Bar-Noy & Kipnis's PIPELINE in LogP, the runtime's
+ *               broadcast: Karp's tree for a child that takes the whole
+ *               stream of k segments (gap k s max(g, o)), each node
+ *               streaming all k to its first child, then to the next.  By
+ *               name only: OC_MB_BEST does not try it (it would change
+ *               the planners' published figures; see docs) */
 typedef enum oc_mbcast_alg {
   OC_MB_KARP = 0,
   OC_MB_CHAIN,
@@ -101,6 +107,7 @@ typedef enum oc_mbcast_alg {
   OC_MB_SCATTER_RING,
   OC_MB_RAREST,
   OC_MB_CIRCULANT,
+  OC_MB_PIPELINE,
   OC_MB_COUNT,
   OC_MB_BEST = -1 /* oc_mbcast_plan: the fastest of all */
 } oc_mbcast_alg;

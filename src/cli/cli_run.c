@@ -56,6 +56,7 @@ typedef struct runjob {
   int P, root, iters, check;
   int64_t count, operands, segment, timeout;
   const char *alg; /* --algorithm, or NULL */
+  const char *coll_name;
   oc_type t;
   oc_reducer op;
   pthread_barrier_t bar;
@@ -105,7 +106,7 @@ static int run_rank(oc_comm *c, void *arg) {
   if (j->segment > 0) oc_comm_set_segment(c, j->segment);
   if (j->check) oc_comm_set_check(c, 1);
   if (j->alg != NULL) /* checked by cmd_run */
-    (void)oc_comm_set_algorithm(c, j->k == C_SCAN ? "scan" : "allreduce", j->alg);
+    (void)oc_comm_set_algorithm(c, j->coll_name, j->alg);
   /* on an error this rank still meets the others at every barrier */
   if (j->k == C_SUM)
     e = oc_coll_sum_share(c, j->operands, j->count, j->t, j->root, &first, &held);
@@ -214,6 +215,7 @@ int cli_run_cmd(const cli_args *a) {
     return bad("run: unknown collective '%s' (expected bcast, reduce, allreduce, allgather, scan or sum)%s",
                coll_name, "");
   j.k = (coll)v;
+  j.coll_name = coll_name;
   o.json = a->set[O_JSON];
   j.check = a->set[O_CHECK];
   for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
@@ -264,17 +266,20 @@ int cli_run_cmd(const cli_args *a) {
   } else if (operands >= 0) {
     return bad("--operands: only for 'optcast run sum'%s", "", "");
   }
-  if (j.alg != NULL) {
-    static const char *const ar[] = {"auto", "tree", "ring", "doubling", "direct"},
-                             *const sc[] = {"auto", "doubling", "chain", "direct", "direct"};
-    int okname = 0;
-    if (j.k != C_ALLREDUCE && j.k != C_SCAN)
-      return bad("--algorithm: %s has one algorithm (choices exist for allreduce and scan)%s",
-                 coll_name, "");
-    for (int i = 0; i < 5; i++) okname |= strcmp(j.alg, j.k == C_SCAN ? sc[i] : ar[i]) == 0;
+  if (j.alg != NULL) { /* the names the runtime takes (oc_algorithm_names) */
+    char names[512];
+    int nn = oc_algorithm_names(coll_name, names, sizeof names), okname = 0;
+    if (nn == 0)
+      return bad("--algorithm: %s has one algorithm%s", coll_name, "");
+    for (const char *q = names; *q != '\0';) {
+      size_t len = strcspn(q, ",");
+      okname |= strlen(j.alg) == len && strncmp(q, j.alg, len) == 0;
+      q += len;
+      q += strspn(q, ", ");
+    }
     if (!okname) {
       fprintf(stderr, "optcast: --algorithm: unknown '%s' for %s (expected %s)\n", j.alg,
-              coll_name, j.k == C_SCAN ? "auto, doubling, chain or direct" : "auto, tree, doubling, ring or direct");
+              coll_name, names);
       return 2;
     }
   }

@@ -277,23 +277,29 @@ int oc_lp_twotree(oc_lprog *b, int64_t seg) {
  * in the tree's send order.  s = m is the tree for the whole message, s = 1
  * the single-item tree pipelined packet by packet. */
 int oc_lp_karp_tree(const oc_params *p, int64_t s, oc_bcast **out) {
+  return oc_lp_pipeline_tree(p, s, 1, out);
+}
+
+int oc_lp_pipeline_tree(const oc_params *p, int64_t s, int64_t k, oc_bcast **out) {
   oc_params q;
   int64_t G = oc_max64(p->g, p->o);
   int e;
-  if (oc_mul_sat(s, G) > OC_PARAM_MAX || oc_add_sat(p->L, oc_mul_sat(s - 1, G)) > OC_PARAM_MAX)
+  if (oc_mul_sat(oc_mul_sat(k, s), G) > OC_PARAM_MAX ||
+      oc_add_sat(p->L, oc_mul_sat(s - 1, G)) > OC_PARAM_MAX)
     return OC_ERANGE;
-  if ((e = oc_params_logp(&q, p->P, p->L + (s - 1) * G, p->o, s * G)) != OC_OK) return e;
+  if ((e = oc_params_logp(&q, p->P, p->L + (s - 1) * G, p->o, k * s * G)) != OC_OK) return e;
   return oc_bcast_new(out, &q, 0, OC_BCAST_KARP); /* relative ranks */
 }
 
-int oc_lp_karp(oc_lprog *b, const oc_params *p, int64_t seg) {
+/* Karp's tree segment by segment (stream 0), or the pipeline (stream 1) */
+static int lp_karp_tree_prog(oc_lprog *b, const oc_params *p, int64_t seg, int stream) {
   oc_bcast *bc = NULL;
   oc_sched tree;
   size_t *first = NULL, *cnt = NULL, *kids = NULL;
-  int64_t s = seg <= 0 ? b->m : oc_min64(seg, b->m);
+  int64_t s = seg <= 0 ? b->m : oc_min64(seg, b->m), k = oc_lp_nsegs(0, b->m, s);
   int e;
   oc_sched_init(&tree);
-  if ((e = oc_lp_karp_tree(p, s, &bc)) != OC_OK) goto out;
+  if ((e = oc_lp_pipeline_tree(p, s, stream ? k : 1, &bc)) != OC_OK) goto out;
   if ((e = oc_bcast_schedule(bc, &tree)) != OC_OK) goto out;
   if ((e = oc_sched_sort(&tree)) != OC_OK) goto out; /* each sender's children in order */
   first = (size_t *)calloc((size_t)b->P + 1, sizeof *first);
@@ -311,9 +317,13 @@ int oc_lp_karp(oc_lprog *b, const oc_params *p, int64_t seg) {
   }
   for (int64_t v = 0; v < b->P; v++) {
     oc_lprog_begin(b, v);
-    for (int64_t j = 0; j < oc_lp_nsegs(0, b->m, s); j++)
+    if (stream) /* each child the whole stream in turn */
       for (size_t c = first[v]; c < first[v + 1]; c++)
-        oc_lp_emit_seg(b, (int64_t)kids[c], 0, b->m, s, j);
+        for (int64_t j = 0; j < k; j++) oc_lp_emit_seg(b, (int64_t)kids[c], 0, b->m, s, j);
+    else
+      for (int64_t j = 0; j < k; j++)
+        for (size_t c = first[v]; c < first[v + 1]; c++)
+          oc_lp_emit_seg(b, (int64_t)kids[c], 0, b->m, s, j);
   }
 out:
   free(first);
@@ -322,6 +332,14 @@ out:
   oc_bcast_free(bc);
   oc_sched_free(&tree);
   return e;
+}
+
+int oc_lp_karp(oc_lprog *b, const oc_params *p, int64_t seg) {
+  return lp_karp_tree_prog(b, p, seg, 0);
+}
+
+int oc_lp_pipeline(oc_lprog *b, const oc_params *p, int64_t seg) {
+  return lp_karp_tree_prog(b, p, seg, 1);
 }
 
 /* ---- d trees with disjoint inner nodes ---------------------------------------

@@ -69,7 +69,7 @@
 
 static const char *const MB_NAMES[OC_MB_COUNT] = {
     "karp", "chain", "binary", "binomial", "two-tree", "multi-tree", "split-binary",
-    "scatter-rd", "scatter-ring", "rarest-first", "circulant-bcast"};
+    "scatter-rd", "scatter-ring", "rarest-first", "circulant-bcast", "pipeline"};
 
 const char *oc_mbcast_degree_unit(oc_mbcast_alg a, int64_t degree) {
   return a != OC_MB_CIRCULANT ? "trees" : degree == 1 ? "stream" : "streams";
@@ -138,6 +138,7 @@ int oc_mbcast_run(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_i
   case OC_MB_SCATTER_RING: oc_lp_scatter_allgather(&b, 1); break;
   case OC_MB_RAREST: e = oc_lp_rarest(&b, p, seg); break;
   case OC_MB_CIRCULANT: e = oc_lp_circulant(&b, p, degree, seg); break;
+  case OC_MB_PIPELINE: e = oc_lp_pipeline(&b, p, seg); break;
   default: e = OC_EINVAL; break;
   }
   if (e == OC_OK) e = oc_lprog_finish(&b);
@@ -328,6 +329,7 @@ int oc_mb_rank_bounded(const oc_params *p, int64_t sx, int64_t m, oc_mbcast_alg 
   for (int a = 0; a < OC_MB_COUNT; a++) {
     int ndeg = a == OC_MB_MULTITREE ? (int)oc_min64(nd, MB_LARGE_DEGREES) : 1;
     if ((alg != OC_MB_BEST && a != (int)alg) || a == (int)skip) continue;
+    if (alg == OC_MB_BEST && a == OC_MB_PIPELINE) continue; /* by name only */
     if (a == OC_MB_CIRCULANT) { /* its best rate; the proxies' P must have a schedule too */
       if (oc_mb_circ_ok(P) != OC_OK || oc_mb_circ_ok(P1) != OC_OK) continue;
     }
@@ -420,6 +422,7 @@ int oc_mb_plan_sx(const oc_params *p, int64_t sx, int64_t root, int64_t m, oc_mb
   for (int a = 0; a < OC_MB_COUNT && !large; a++) {
     oc_mbcast_info c;
     if (alg != OC_MB_BEST && a != (int)alg) continue;
+    if (alg == OC_MB_BEST && a == OC_MB_PIPELINE) continue; /* by name only */
     memset(&c, 0, sizeof c);
     if (a == OC_MB_MULTITREE)
       e = mb_best_degree(p, sx, root, m, &c, &r.timed);

@@ -263,6 +263,27 @@ int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_
   k = (m + s - 1) / s;
   if (cfg->alg == OC_MB_RAREST) return mr_rarest(p, root, m, s, cfg->pace, v, out);
   if (cfg->alg == OC_MB_MULTITREE && (cfg->degree < 2 || cfg->degree > n)) return OC_EINVAL;
+  if (cfg->alg == OC_MB_PIPELINE) { /* the stream tree, as oc_lp_pipeline builds it */
+    int64_t got = 0; /* segments received so far (none at the root) */
+    if ((e = oc_lp_pipeline_tree(p, s, k, &bc)) != OC_OK) return e;
+    if ((e = oc_bcast_rank(bc, v, &bv)) == OC_OK) {
+      if (bv.parent < 0) got = k;
+      for (int64_t c = 0; c < bv.nchildren && e == OC_OK; c++) {
+        int64_t child = 0, when;
+        if ((e = oc_bcast_child(bc, &bv, c, &child, &when)) != OC_OK) break;
+        for (int64_t j = 0; j < k && e == OC_OK; j++) {
+          int64_t lo = j * s, len = oc_min64(m, lo + s) - lo;
+          if (j == got) /* forwarded once it has arrived */
+            e = mr_push(out, OC_MB_RECV, (bv.parent + root) % P, lo, len), got++;
+          if (e == OC_OK) e = mr_push(out, OC_MB_SEND, (child + root) % P, lo, len);
+        }
+      }
+      for (; got < k && e == OC_OK; got++) /* a leaf: the receptions alone */
+        e = mr_push(out, OC_MB_RECV, (bv.parent + root) % P, got * s,
+                    oc_min64(m, got * s + s) - got * s);
+    }
+    goto out;
+  }
   if (cfg->alg == OC_MB_KARP) { /* the tree for a segment, as oc_lp_karp builds it */
     if ((e = oc_lp_karp_tree(p, s, &bc)) != OC_OK) return e;
     if ((e = oc_bcast_rank(bc, v, &bv)) != OC_OK) goto out;
@@ -680,6 +701,7 @@ int oc_mreduce_rank(const oc_params *p, int64_t root, int64_t m, const oc_mreduc
     return e;
   }
   out->n = 0;
+  out->rank = rank;
   for (size_t i = b.n; i-- > 0 && e == OC_OK;)
     e = mr_push_full(out, b.step[i].kind == OC_MB_SEND ? OC_MB_RECV : OC_MB_SEND, b.step[i].peer,
                      b.step[i].item, b.step[i].len, 0, -1);

@@ -663,6 +663,7 @@ static int search_reversed(const oc_params *p, int64_t root, int64_t m, oc_mbcas
     int nd = 1;
     if (alg != OC_MB_BEST && a != (int)alg) continue;
     if (alg == OC_MB_BEST && a == OC_MB_CIRCULANT) continue; /* MR_NO_CIRC */
+    if (alg == OC_MB_BEST && a == OC_MB_PIPELINE) continue; /* by name only */
     deg[0] = 0;
     if (a == OC_MB_MULTITREE) {
       nd = oc_mb_degree_order(p, m, deg);

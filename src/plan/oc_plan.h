@@ -126,6 +126,11 @@ void oc_lp_scatter_allgather(oc_lprog *b, int ring);
 int oc_lp_twotree(oc_lprog *b, int64_t seg);
 int oc_lp_multitree(oc_lprog *b, int64_t d, int64_t seg); /* 2 <= d <= P-1 */
 int oc_lp_karp(oc_lprog *b, const oc_params *p, int64_t seg);
+/* Bar-Noy & Kipnis's PIPELINE carried into LogP (the runtime's broadcast):
+ * Karp's tree for a child that takes the whole stream of k segments (gap
+ * k s G), each node streaming all k segments to its first child, then to
+ * the next */
+int oc_lp_pipeline(oc_lprog *b, const oc_params *p, int64_t seg);
 /* rarest segment first (oc_lpshape.c): at most OC_LP_RAREST_MAX segments
  * (OC_ERANGE beyond) */
 #define OC_LP_RAREST_MAX 32
@@ -188,6 +193,8 @@ int oc_lp_rarest_ops(const oc_params *p, int64_t m, int64_t seg, int spread, int
 /* Karp's tree (root 0: relative ranks) for a segment of s packets sent as
  * one long message: L' = L + (s-1)G, g' = sG (OC_ERANGE past the limits) */
 int oc_lp_karp_tree(const oc_params *p, int64_t s, oc_bcast **out);
+/* the same for a stream of k segments of s packets a child (k = 1: Karp's) */
+int oc_lp_pipeline_tree(const oc_params *p, int64_t s, int64_t k, oc_bcast **out);
 
 /* The multi-tree's degrees 2 .. 64 (up to min(P-1, m)) in the order of
  * oc_mbcast.c's estimate, best first, into deg (OC_MB_DEGREES entries at

@@ -21,18 +21,44 @@ enum {
   C_BLOCKS = 4,      /* chosen by the model only with P > 2 and blocks of at
                       * least OC_RT_SEGMENT_MIN bytes: each of its 2(P - 1)
                       * steps pays the per-message costs the figures miss  */
-  C_RANGE_STOPS = 8  /* segment counts past the model's range end the search
+  C_RANGE_STOPS = 8, /* segment counts past the model's range end the search
                       * (the tree's m G overflows); none in range is OC_ERANGE */
+  C_SIMULATED = 16   /* the planner's constructions, priced by simulating
+                      * the whole schedule (rt_view_time), up to
+                      * RT_VIEW_PRICE_MAX messages P m: only when named
+                      * (oc_comm_set_algorithm).  The model's own choice
+                      * does not simulate: each rank would, once per call
+                      * shape (16 threads pricing a 4 MiB broadcast up to
+                      * 2^14 messages took 8 s, 64 took 31 s) */
 };
 
-/* allreduce's tree: reduce to 0 + broadcast from 0, each on its cached plan */
+/* allreduce's tree: reduce to 0 + broadcast from 0, each as chosen */
 static int cost_reduce_bcast(oc_comm *c, const rt_shape *s, int64_t *t) {
-  rt_plan *r, *b;
-  int e = rt_plan_get(c, RT_REDUCE, s->count, s->el, 0, !s->el->commutative, &r);
-  if (e == OC_OK) e = rt_plan_get(c, RT_BCAST, s->count, s->el, 0, 0, &b);
-  if (e == OC_OK) *t = oc_add_sat(r->predicted, b->predicted);
+  rt_choice r, b;
+  int e = rt_choose(c, RT_REDUCE, s->count, s->el, &r);
+  if (e == OC_OK) e = rt_choose(c, RT_BCAST, s->count, s->el, &b);
+  if (e == OC_OK) *t = oc_add_sat(r.t, b.t);
   return e;
 }
+
+/* a planner's schedule run as it is (rt_view.c): its simulated time, at the
+ * segment count for bcast and reduce, at its own packets for allreduce */
+static int cost_view(oc_comm *c, const rt_shape *s, int64_t *t) {
+  int64_t m = s->coll == RT_ALLREDUCE ? rt_view_packets(c, s->alg, s->count) : s->m;
+  int e = OC_ERANGE;
+  if (oc_max64(m, 1) <= RT_VIEW_PRICE_MAX / c->tp.size)
+    e = rt_view_time(c, s->coll, s->alg, s->count, s->el, oc_max64(m, 1), t);
+  if (e == OC_ERANGE && s->coll == RT_ALLREDUCE) { /* too large to simulate: runs unpriced */
+    *t = 0;
+    return OC_OK;
+  }
+  return e;
+}
+
+#define V_FLAGS (C_SEGMENTED | C_RANGE_STOPS | C_SIMULATED)
+#define V_BCAST(a, n) {RT_BCAST, "bcast", n, RT_ALG_MB + (a), n, V_FLAGS, cost_view}
+#define V_REDUCE(a, n) \
+  {RT_REDUCE, "reduce", n, RT_ALG_MB + (a), "reversed " n, V_FLAGS | C_COMMUTATIVE, cost_view}
 
 static const struct rt_cand {
   int coll;
@@ -42,16 +68,26 @@ static const struct rt_cand {
   unsigned flags;
   rt_cost_fn *cost;
 } CANDS[] = {
-    {RT_BCAST, "bcast", NULL, RT_ALG_TREE, "karp-pipeline", C_SEGMENTED | C_RANGE_STOPS,
+    {RT_BCAST, "bcast", "pipeline", RT_ALG_TREE, "karp-pipeline", C_SEGMENTED | C_RANGE_STOPS,
      rt_cost_tree},
-    {RT_REDUCE, "reduce", NULL, RT_ALG_TREE, "karp-reduce", C_SEGMENTED | C_RANGE_STOPS,
+    V_BCAST(OC_MB_KARP, "karp"), V_BCAST(OC_MB_CHAIN, "chain"),
+    V_BCAST(OC_MB_BINARY, "binary"), V_BCAST(OC_MB_BINOMIAL, "binomial"),
+    V_BCAST(OC_MB_TWOTREE, "two-tree"), V_BCAST(OC_MB_CIRCULANT, "circulant-bcast"),
+    {RT_REDUCE, "reduce", "pipeline", RT_ALG_TREE, "karp-reduce", C_SEGMENTED | C_RANGE_STOPS,
      rt_cost_tree},
+    V_REDUCE(OC_MB_KARP, "karp"), V_REDUCE(OC_MB_CHAIN, "chain"),
+    V_REDUCE(OC_MB_BINARY, "binary"), V_REDUCE(OC_MB_BINOMIAL, "binomial"),
+    V_REDUCE(OC_MB_TWOTREE, "two-tree"), V_REDUCE(OC_MB_CIRCULANT, "circulant-bcast"),
     {RT_ALLREDUCE, "allreduce", "tree", RT_ALG_TREE, "reduce+bcast", 0, cost_reduce_bcast},
     {RT_ALLREDUCE, "allreduce", "doubling", RT_ALG_DOUBLING, "recursive-doubling", 0,
      rt_cost_rd},
     {RT_ALLREDUCE, "allreduce", "ring", RT_ALG_RING, "ring", C_COMMUTATIVE | C_BLOCKS,
      rt_cost_ring},
     {RT_ALLREDUCE, "allreduce", "direct", RT_ALG_DIRECT, "direct-rs-ag", 0, rt_cost_direct},
+    {RT_ALLREDUCE, "allreduce", "rabenseifner", RT_ALG_RABEN, "rabenseifner",
+     C_SIMULATED | C_COMMUTATIVE, cost_view},
+    {RT_ALLREDUCE, "allreduce", "circulant", RT_ALG_CIRCULANT, "circulant",
+     C_SIMULATED | C_COMMUTATIVE, cost_view},
     {RT_SCAN, "scan", "doubling", RT_ALG_DOUBLING, "recursive-doubling", 0, rt_cost_scan_rd},
     {RT_SCAN, "scan", "chain", RT_ALG_CHAIN, "pipelined-chain", C_SEGMENTED, rt_cost_chain},
     {RT_SCAN, "scan", "direct", RT_ALG_DIRECT, "direct", 0, rt_cost_scan_direct},
@@ -69,18 +105,39 @@ int rt_alg_lookup(const char *collective, const char *algorithm, int *coll, int 
   return OC_EINVAL;
 }
 
+int oc_algorithm_names(const char *collective, char *buf, size_t n) {
+  int k = 0;
+  size_t used = 0;
+  if (buf != NULL && n > 0) buf[0] = '\0';
+  if (collective == NULL) return 0;
+  for (size_t i = 0; i < NCANDS; i++) {
+    const char *name = k == 0 ? "auto" : CANDS[i].opt;
+    if (CANDS[i].opt == NULL || strcmp(CANDS[i].coll_name, collective) != 0) continue;
+    for (int twice = k == 0 ? 2 : 1; twice > 0; twice--, name = CANDS[i].opt) {
+      if (buf != NULL && used + 1 < n) {
+        int w = snprintf(buf + used, n - used, "%s%s", k > 0 ? ", " : "", name);
+        if (w > 0) used = used + (size_t)w < n ? used + (size_t)w : n - 1;
+      }
+      k++;
+    }
+  }
+  return k;
+}
+
 /* Segment counts for candidate k: the caller's segment size (one count),
  * else m = 1, 2, 4, ... up to OC_RT_SEGMENTS_MAX while a segment keeps
  * OC_RT_SEGMENT_MIN bytes; *m, *t replaced by any cheaper than *t. */
 static int search(oc_comm *c, const struct rt_cand *k, int64_t count, const oc_elem *el,
                   int64_t *best_m, int64_t *best_t) {
-  rt_shape s = {k->coll, count, 0, 0, el};
+  rt_shape s = {k->coll, k->alg, count, 0, 0, el};
   int64_t t, m;
   int e;
   if (c->seg_bytes > 0) {
     s.len = oc_max64(1, c->seg_bytes / (int64_t)el->extent);
     s.m = oc_max64(1, rt_seg_len(count, s.len));
-    if ((e = k->cost(c, &s, &t)) != OC_OK) return e;
+    e = k->cost(c, &s, &t);
+    if (e == OC_ERANGE && (k->flags & C_RANGE_STOPS)) return OC_OK; /* none in range */
+    if (e != OC_OK) return e;
     if (t < *best_t) {
       *best_t = t;
       *best_m = s.m;
@@ -106,6 +163,7 @@ static int allowed(const oc_comm *c, const struct rt_cand *k, int64_t count,
                    const oc_elem *el) {
   int forced = c->alg[k->coll];
   if (forced != RT_ALG_AUTO) return k->alg == forced;
+  if (k->flags & C_SIMULATED) return 0; /* by name only */
   if ((k->flags & C_COMMUTATIVE) && !el->commutative) return 0;
   if ((k->flags & C_BLOCKS) &&
       (c->tp.size <= 2 || count / c->tp.size * (int64_t)el->extent < OC_RT_SEGMENT_MIN))
@@ -143,7 +201,7 @@ int rt_choose(oc_comm *c, int coll, int64_t count, const oc_elem *el, rt_choice 
         any = 1;
         continue;
       }
-    } else if ((e = k->cost(c, &(rt_shape){coll, count, 0, 1, el}, &t)) != OC_OK) {
+    } else if ((e = k->cost(c, &(rt_shape){coll, k->alg, count, 0, 1, el}, &t)) != OC_OK) {
       return e;
     } else if (any && t >= best.t) {
       continue;

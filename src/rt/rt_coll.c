@@ -44,6 +44,7 @@ int oc_exec_reduce(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count
   if (count > 0 && (own == NULL || (c->tp.rank == root && recvbuf == NULL)))
     return OC_EINVAL;
   if ((e = rt_agree(c, RT_REDUCE, root, count, el)) != OC_OK) return e;
+  if (c->alg[RT_REDUCE] >= RT_ALG_MB && !el->commutative) return OC_EINVAL;
   return rt__reduce(c, own, recvbuf, count, el, root);
 }
 
@@ -58,7 +59,9 @@ int oc_exec_allreduce(oc_comm *c, const void *sendbuf, void *recvbuf,
   own = sendbuf == OC_IN_PLACE ? recvbuf : sendbuf;
   if (count > 0 && (own == NULL || recvbuf == NULL)) return OC_EINVAL;
   if ((e = rt_agree(c, RT_ALLREDUCE, 0, count, el)) != OC_OK) return e;
-  if (c->alg[RT_ALLREDUCE] == RT_ALG_RING && !el->commutative) return OC_EINVAL;
+  if ((c->alg[RT_ALLREDUCE] == RT_ALG_RING || c->alg[RT_ALLREDUCE] == RT_ALG_RABEN ||
+       c->alg[RT_ALLREDUCE] == RT_ALG_CIRCULANT) && !el->commutative)
+    return OC_EINVAL; /* the planner's reductions need a commutative operator */
   return rt__allreduce(c, own, recvbuf, count, el);
 }
 

@@ -1,51 +1,42 @@
-/* rt_exec.c - the executor: ONE generic per-rank executor (rt_exec_steps)
- * running a rank's own plan over a transport with non-blocking sends and
- * receives, and the collectives on it (each a short wrapper picking a
- * cached plan and a segment count).
+/* rt_exec.c - the collectives' entry points and the segment-stream
+ * executor (rt_exec_steps) for what is not a planner schedule yet.
  *
- * A rank's plan: its buffer cut into m segments of len elements; segment
- * j arrives from the `from` peers (received into the buffer, or received
- * aside and combined into it: the first nleft prepended, the rest
- * appended) and goes on to the `to` peers.  The dependencies: a segment
+ * Broadcast, commutative reduce, and the ring, Rabenseifner and circulant
+ * allreduces run the planner's own schedule: this rank's view of it,
+ * executed by rt_view.c (view_call below).  The default broadcast is the
+ * planner's `pipeline`: Karp et al.'s optimal LogP tree for a child that
+ * takes the whole stream, run as Bar-Noy & Kipnis's PIPELINE over m
+ * segments (each node streams all m to child 0, then to child 1, ...); the
+ * default commutative reduce is the same run backwards.  m and the
+ * construction come from rt_choose.c.
+ *
+ * The stream executor: a rank's buffer cut into m segments of len
+ * elements; segment j arrives from the `from` peers (received into the
+ * buffer, or received aside and combined into it: the first nleft
+ * prepended, the rest appended) and goes on to the `to` peers.  A segment
  * is forwarded only after it arrived (all of its contributions combined);
- * combined segments go up one after the other while the next arrive
- * (the receives of the next few segments posted ahead into slots aside:
- * recv_ahead).  Sends go either peer by peer (each peer all m segments, a
- * pipeline down a tree) or segment by segment (each segment to every
- * peer).  With pacing on (oc_comm_set_pacing) consecutive sends are posted
- * at least the model's gap G apart, as the schedule has them; otherwise as
- * soon as they may go, at most SEND_WINDOW in flight.
+ * combined segments go up one after the other while the next arrive (the
+ * receives of the next few segments posted ahead into slots aside:
+ * recv_ahead).  Sends go either peer by peer or segment by segment.  With
+ * pacing on (oc_comm_set_pacing) consecutive sends are posted at least the
+ * model's gap G apart, as the schedule has them; otherwise as soon as they
+ * may go, at most SEND_WINDOW in flight (the window both executors share).
+ * Its plans: the ordered reduce (a non-commutative operator: the
+ * time-reversed optimal tree of rt_plan.c, children folded in rank order)
+ * and the scan as a pipelined chain (rank r receives segment j of x_0 ..
+ * x_{r-1} from r - 1, prepends it to its own and passes it to r + 1).
  *
- * Broadcast: Karp et al.'s optimal LogP tree (rt_plan.c), run as Bar-Noy &
- * Kipnis's PIPELINE when the buffer is cut into m segments: a node
- * receives the segments from its parent and streams all m of them to
- * child 0, then to child 1, ...; each segment is forwarded as soon as it
- * has arrived.  m is the power of two (or 1) minimising T_bcast(m)
- * (rt_model.c, rt_choose.c), at most OC_RT_SEGMENTS_MAX; the caller may fix
- * the segment size instead.
- *
- * Reduce: the time-reversed optimal tree, pipelined the same way: segment
- * j of every child is received and combined into the accumulator, then
- * sent up while segment j + 1 arrives.
- *
- * Allreduce: the model's least of reduce to rank 0 + broadcast from it (two
- * runs of the executor; see docs/RUNTIME.md for what that leaves on the
- * table), the ring, the direct reduce-scatter + allgather and recursive
- * doubling (rt_pattern.c).
- *
- * Scan as a pipelined chain (long messages): rank r receives segment j of
- * x_0 .. x_{r-1} from r - 1, prepends it to its own segment j and passes
- * segment j of x_0 .. x_r to r + 1 at once: a chain plan of the executor
- * (one peer in, one out); recursive doubling or the direct scan otherwise
- * (rt_pattern.c).  The model picks (rank order kept every way). */
+ * Allreduce: the model's least of reduce to rank 0 + broadcast from it, the
+ * planner's ring, Rabenseifner and circulant, the direct reduce-scatter +
+ * allgather and recursive doubling (rt_pattern.c).  Scan: the chain,
+ * recursive doubling or the direct scan (rt_pattern.c); rank order kept
+ * every way. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/oc_core.h"
 #include "optcast_rt.h"
 #include "rt/rt_internal.h"
-
-#define SEND_WINDOW 64
 
 /* acc := child (op) acc when left, acc (op) child when right */
 int rt_fold(const oc_elem *el, char *acc, char *child, int64_t n, int left) {
@@ -58,15 +49,9 @@ int rt_fold(const oc_elem *el, char *acc, char *child, int64_t n, int left) {
 
 /* ---- a window of sends in flight ------------------------------------------------
  * Sends are posted non-blocking; at most SEND_WINDOW are in flight, the
- * oldest waited for before a new one.  win_drain waits for the rest. */
-typedef struct sendwin {
-  oc_req *r; /* SEND_WINDOW requests */
-  int64_t ns, head;
-  int64_t gap, last; /* pacing: ns between posts (0: none), the last post */
-} sendwin;
-
-static int win_send(oc_comm *c, sendwin *w, const void *buf, int64_t n, const oc_elem *el,
-                    int peer, int tag) {
+ * oldest waited for before a new one.  rt_win_drain waits for the rest. */
+int rt_win_send(oc_comm *c, rt_sendwin *w, const void *buf, int64_t n, const oc_elem *el,
+                int peer, int tag) {
   int e;
   if (w->ns - w->head == SEND_WINDOW) {
     if ((e = rt_xwait(c, &w->r[w->head % SEND_WINDOW], -1)) != OC_OK) return e;
@@ -81,8 +66,16 @@ static int win_send(oc_comm *c, sendwin *w, const void *buf, int64_t n, const oc
   return e;
 }
 
+/* every send up to number upto (counted from 0) done */
+int rt_win_wait_upto(oc_comm *c, rt_sendwin *w, int64_t upto) {
+  int e = OC_OK;
+  for (; w->head <= upto && w->head < w->ns && e == OC_OK; w->head++)
+    e = rt_xwait(c, &w->r[w->head % SEND_WINDOW], -1);
+  return e;
+}
+
 /* every send still in flight; e, or the first error of these */
-static int win_drain(oc_comm *c, sendwin *w, int e) {
+int rt_win_drain(oc_comm *c, rt_sendwin *w, int e) {
   for (; w->head < w->ns; w->head++) {
     int e2 = rt_xwait(c, &w->r[w->head % SEND_WINDOW], -1);
     if (e == OC_OK) e = e2;
@@ -176,7 +169,7 @@ static int64_t recv_ahead(const oc_comm *c, const rt_steps *s) {
 
 static int rt_exec_steps(oc_comm *c, const rt_steps *s) {
   rt_run x;
-  sendwin sw = {NULL, 0, 0, 0, 0};
+  rt_sendwin sw = {NULL, 0, 0, 0, 0};
   int64_t win = s->combine && s->nfrom > 0 ? recv_ahead(c, s) : 0;
   int64_t nrecv = s->nfrom == 0 ? 0 : s->combine ? win * s->nfrom : s->m;
   int e = OC_OK;
@@ -206,18 +199,18 @@ static int rt_exec_steps(oc_comm *c, const rt_steps *s) {
     for (int64_t k = 0; k < s->nto && e == OC_OK; k++)
       for (int64_t j = 0; j < s->m && e == OC_OK; j++)
         if ((e = arrive(c, &x, j)) == OC_OK)
-          e = win_send(c, &sw, rt_at(s->buf, j * s->len, s->el), seg_n(s, j), s->el,
+          e = rt_win_send(c, &sw, rt_at(s->buf, j * s->len, s->el), seg_n(s, j), s->el,
                        s->to[k], s->tag);
   } else {
     for (int64_t j = 0; j < s->m && e == OC_OK; j++) {
       e = arrive(c, &x, j);
       for (int64_t k = 0; k < s->nto && e == OC_OK; k++)
-        e = win_send(c, &sw, rt_at(s->buf, j * s->len, s->el), seg_n(s, j), s->el,
+        e = rt_win_send(c, &sw, rt_at(s->buf, j * s->len, s->el), seg_n(s, j), s->el,
                      s->to[k], s->tag);
     }
   }
   if (e == OC_OK) e = arrive(c, &x, s->m - 1);
-  e = win_drain(c, &sw, e);
+  e = rt_win_drain(c, &sw, e);
   if (e != OC_OK) rt_drain(c, x.rr, nrecv, x.live);
   free(traw);
   return e;
@@ -225,27 +218,22 @@ static int rt_exec_steps(oc_comm *c, const rt_steps *s) {
 
 /* ---- the collectives on it ---------------------------------------------------------- */
 
-int rt__bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int root) {
-  rt_plan *pl;
-  rt_steps s;
-  int e, tag;
-  if ((e = rt_plan_get(c, RT_BCAST, count, el, root, 0, &pl)) != OC_OK) return e;
-  tag = rt_next_tag(c, RT_BCAST, root, pl->m, &pl->params);
-  rt_set_info(c, "karp-pipeline", pl->m, pl->len * (int64_t)el->extent, pl->predicted);
+/* a planner's construction (oc_comm_set_algorithm): its view of this rank */
+static int view_call(oc_comm *c, int coll, const rt_choice *ch, char *buf, int64_t count,
+                     const oc_elem *el, int root) {
+  int64_t m = coll == RT_ALLREDUCE ? rt_view_packets(c, ch->alg, count) : oc_max64(ch->m, 1);
+  int tag = rt_next_tag(c, coll, root, m, NULL);
+  rt_set_info(c, ch->name, m, rt_part_len(count, m, 0) * (int64_t)el->extent, ch->t);
   if (count == 0 || c->tp.size == 1) return OC_OK;
-  memset(&s, 0, sizeof s);
-  s.buf = (char *)buf;
-  s.count = count;
-  s.m = pl->m;
-  s.len = pl->len;
-  s.el = el;
-  s.tag = tag;
-  s.from = &pl->parent;
-  s.nfrom = pl->parent >= 0;
-  s.to = pl->kids;
-  s.nto = pl->nkids;
-  s.by_peer = 1;
-  return rt_exec_steps(c, &s);
+  return rt_run_view(c, coll, ch->alg, buf, count, el, root, m, tag);
+}
+
+int rt__bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int root) {
+  rt_choice ch;
+  int e;
+  if ((e = rt_choose(c, RT_BCAST, count, el, &ch)) != OC_OK) return e;
+  if (ch.alg == RT_ALG_TREE) ch.alg = RT_ALG_MB + OC_MB_PIPELINE; /* the planner's pipeline */
+  return view_call(c, RT_BCAST, &ch, (char *)buf, count, el, root);
 }
 
 /* Reduce into `result` (root) or up to the parent; own: this rank's data. */
@@ -254,8 +242,22 @@ int rt__reduce(oc_comm *c, const void *own, void *result, int64_t count,
   int ordered = !el->commutative, e, tag;
   rt_plan *pl;
   rt_steps s;
+  rt_choice ch;
   void *araw = NULL;
-  if ((e = rt_plan_get(c, RT_REDUCE, count, el, root, ordered, &pl)) != OC_OK) return e;
+  if ((e = rt_choose(c, RT_REDUCE, count, el, &ch)) != OC_OK) return e;
+  if (ch.alg == RT_ALG_TREE && !ordered) /* the planner's pipeline, run backwards */
+    ch.alg = RT_ALG_MB + OC_MB_PIPELINE;
+  if (ch.alg >= RT_ALG_MB) { /* the planner's reversed construction (commutative) */
+    char *acc = (char *)result;
+    if (c->tp.rank != root) {
+      if ((acc = rt_tmp_alloc(el, count, &araw)) == NULL) return OC_ENOMEM;
+    }
+    if (count > 0) rt_copy_elems(acc, own, count, el);
+    e = view_call(c, RT_REDUCE, &ch, acc, count, el, root);
+    free(araw);
+    return e;
+  }
+  if ((e = rt_plan_get(c, count, el, root, ordered, &pl)) != OC_OK) return e;
   tag = rt_next_tag(c, RT_REDUCE, root, pl->m, &pl->params);
   rt_set_info(c, ordered ? "karp-reduce-ordered" : "karp-reduce", pl->m,
               pl->len * (int64_t)el->extent, pl->predicted);
@@ -299,12 +301,15 @@ int rt__allreduce(oc_comm *c, const void *own, void *result, int64_t count,
   int e, P = c->tp.size;
   if (count > 0 && P > 1) {
     if ((e = rt_choose(c, RT_ALLREDUCE, count, el, &ch)) != OC_OK) return e;
-    if (ch.alg == RT_ALG_RING || ch.alg == RT_ALG_DOUBLING || ch.alg == RT_ALG_DIRECT) {
+    if (ch.alg == RT_ALG_RING || ch.alg == RT_ALG_RABEN || ch.alg == RT_ALG_CIRCULANT) {
+      rt_copy_elems(result, own, count, el); /* the planner's schedule, as it is */
+      return view_call(c, RT_ALLREDUCE, &ch, (char *)result, count, el, -1);
+    }
+    if (ch.alg == RT_ALG_DOUBLING || ch.alg == RT_ALG_DIRECT) {
       rt_copy_elems(result, own, count, el);
-      e = ch.alg == RT_ALG_RING     ? rt_allreduce_ring(c, (char *)result, count, el)
-          : ch.alg == RT_ALG_DIRECT ? rt_allreduce_direct(c, (char *)result, count, el)
-                                    : rt_allreduce_rd(c, (char *)result, count, el);
-      if (ch.alg == RT_ALG_RING || ch.alg == RT_ALG_DIRECT)
+      e = ch.alg == RT_ALG_DIRECT ? rt_allreduce_direct(c, (char *)result, count, el)
+                                  : rt_allreduce_rd(c, (char *)result, count, el);
+      if (ch.alg == RT_ALG_DIRECT)
         rt_set_info(c, ch.name, P, rt_blk_len(count, P, 0) * (int64_t)el->extent, ch.t);
       else
         rt_set_info(c, ch.name, 1, count * (int64_t)el->extent, ch.t);

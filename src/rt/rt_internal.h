@@ -28,7 +28,8 @@
 #define OC_RT_BYTES_MAX ((int64_t)1 << 60)
 
 enum { RT_ALG_AUTO = 0, RT_ALG_TREE, RT_ALG_RING, RT_ALG_DOUBLING, RT_ALG_CHAIN,
-       RT_ALG_DIRECT };
+       RT_ALG_DIRECT, RT_ALG_RABEN, RT_ALG_CIRCULANT,
+       RT_ALG_MB = 32 /* + oc_mbcast_alg: the planner's broadcast construction */ };
 /* the collectives (also the kinds mixed into tags and signatures) */
 enum { RT_BCAST = 1, RT_REDUCE, RT_ALLGATHER, RT_SCAN, RT_SUM, RT_CHECK, RT_ALLREDUCE,
        RT_NCOLL };
@@ -43,6 +44,13 @@ static inline int64_t rt_blk_lo(int64_t count, int P, int b) {
 }
 static inline int64_t rt_blk_len(int64_t count, int P, int b) {
   return count / P + (b < count % P ? 1 : 0);
+}
+/* the same for a 64-bit number of parts (the packets of a view) */
+static inline int64_t rt_part_lo(int64_t count, int64_t m, int64_t j) {
+  return (count / m) * j + (j < count % m ? j : count % m);
+}
+static inline int64_t rt_part_len(int64_t count, int64_t m, int64_t j) {
+  return count / m + (j < count % m ? 1 : 0);
 }
 /* element i of a buffer */
 static inline char *rt_at(const void *base, int64_t i, const oc_elem *el) {
@@ -66,17 +74,17 @@ typedef struct rt_plan {
 } rt_plan;
 
 void rt_plan_clear(rt_plan *pl);
-/* kind RT_BCAST or RT_REDUCE: the cached plan of that shape, built (the
- * segment count from rt_choose) when the cache holds another */
-int rt_plan_get(oc_comm *c, int kind, int64_t count, const oc_elem *el, int root,
-                int ordered, rt_plan **out);
+/* the ordered reduce's cached plan of that shape, built (the segment count
+ * from rt_choose) when the cache holds another */
+int rt_plan_get(oc_comm *c, int64_t count, const oc_elem *el, int root, int ordered,
+                rt_plan **out);
 
 /* ---- the cost model (rt_model.c) ---------------------------------------------
  * A candidate's predicted time in model units for a call of collective
  * coll on count elements, cut into m segments of len elements
  * (unsegmented algorithms ignore len and m). */
 typedef struct rt_shape {
-  int coll;
+  int coll, alg;
   int64_t count, len, m;
   const oc_elem *el;
 } rt_shape;
@@ -157,7 +165,7 @@ struct oc_comm {
   int alg[RT_NCOLL];   /* per collective: RT_ALG_AUTO or the forced one */
   uint64_t seq;        /* collective calls made                        */
   oc_callinfo last;
-  rt_plan plans[2];    /* the trees: [0] broadcast, [1] reduce          */
+  rt_plan plan;        /* the ordered reduce's tree (rt_plan.c)          */
   rt_memo memo[RT_NCOLL];
   void *scratch;       /* request arrays of the last calls, reused       */
   size_t scratch_cap;
@@ -170,6 +178,22 @@ void rt_begin(oc_comm *c);
 /* the call's oc_callinfo: algorithm, m segments of len elements, time */
 void rt_set_info(oc_comm *c, const char *alg, int64_t m, int64_t seg_bytes,
                  int64_t predicted);
+
+/* ---- a window of sends in flight (rt_exec.c) ----------------------------------
+ * At most SEND_WINDOW sends posted and not yet waited for; with gap > 0
+ * consecutive posts at least gap ns apart (pacing). */
+#define SEND_WINDOW 64
+typedef struct rt_sendwin {
+  oc_req *r;         /* SEND_WINDOW requests                            */
+  int64_t ns, head;  /* sends posted; the oldest not yet waited for     */
+  int64_t gap, last; /* pacing: ns between posts (0: none), the last post */
+} rt_sendwin;
+int rt_win_send(oc_comm *c, rt_sendwin *w, const void *buf, int64_t n, const oc_elem *el,
+                int peer, int tag);
+/* sends number 0 .. upto (in posting order) done */
+int rt_win_wait_upto(oc_comm *c, rt_sendwin *w, int64_t upto);
+/* every send done; returns e, or the first error of these */
+int rt_win_drain(oc_comm *c, rt_sendwin *w, int e);
 
 /* ---- the executor (rt_exec.c) and the patterns (rt_pattern.c) ----------------
  * The work of each collective, arguments already checked and agreed. */
@@ -185,10 +209,29 @@ int rt__allgather(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
 /* acc := in (op) acc when left, acc (op) in when right (in overwritten) */
 int rt_fold(const oc_elem *el, char *acc, char *in, int64_t n, int left);
 /* the patterns, on result (already holding this rank's data) */
-int rt_allreduce_ring(oc_comm *c, char *res, int64_t count, const oc_elem *el);
 int rt_allreduce_rd(oc_comm *c, char *acc, int64_t count, const oc_elem *el);
 int rt_allreduce_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el);
 int rt_scan_rd(oc_comm *c, char *res, int64_t count, const oc_elem *el, int tag);
 int rt_scan_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el, int tag);
+
+/* ---- the planner's schedules, run as they are (rt_view.c) ------------------------
+ * rt_exec_view: a rank's view (oc_mb_rank) on buf, count elements cut into
+ * m packets (rt_part_lo).  The runtime's choice alg (RT_ALG_MB + a
+ * broadcast construction for bcast and reduce, its reversal; RT_ALG_RING,
+ * RT_ALG_RABEN, RT_ALG_CIRCULANT for allreduce) as the planner's view of
+ * this rank (rt_view_of), its time by the planner's simulation
+ * (rt_view_time; rt_choose.c simulates at most RT_VIEW_PRICE_MAX messages
+ * P m, for a construction named by the caller),
+ * and both at once (rt_run_view). */
+#define RT_VIEW_PRICE_MAX ((int64_t)1 << 16)
+int rt_exec_view(oc_comm *c, char *buf, int64_t count, const oc_elem *el, int64_t m,
+                 const oc_mb_rank *v, int tag);
+int rt_view_of(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el, int root,
+               int64_t m, oc_mb_rank *out);
+int rt_view_time(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el, int64_t m,
+                 int64_t *t);
+int64_t rt_view_packets(const oc_comm *c, int alg, int64_t count);
+int rt_run_view(oc_comm *c, int coll, int alg, char *buf, int64_t count, const oc_elem *el,
+                int root, int64_t m, int tag);
 
 #endif

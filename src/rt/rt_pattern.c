@@ -1,7 +1,8 @@
-/* rt_pattern.c - the hand-coded exchange patterns: the ring, direct and
+/* rt_pattern.c - the hand-coded exchange patterns: the direct and
  * recursive doubling allreduces, recursive doubling and direct scans and
- * the all-to-all allgather.  The ring and recursive doubling exchange with
- * one peer a round (rt_xchg), the direct patterns and the allgather have
+ * the all-to-all allgather (the ring allreduce is the planner's own now,
+ * run by rt_view.c).  Recursive doubling exchanges with one peer a round
+ * (rt_xchg), the direct patterns and the allgather have
  * all their messages in flight at once (exchange); unlike the trees they do
  * not stream segments of one buffer between fixed peers, so they are not
  * plans of the generic executor (rt_exec.c). */
@@ -11,36 +12,6 @@
 #include "core/oc_core.h"
 #include "optcast_rt.h"
 #include "rt/rt_internal.h"
-
-/* ---- ring allreduce (commutative operators, long messages) -------------------
- * Patarasuk & Yuan's bandwidth-optimal allreduce: the buffer in P blocks;
- * P - 1 ring steps of reduce-scatter (send block r - s to the right,
- * combine block r - s - 1 from the left), after which rank r holds block
- * r + 1 complete, then P - 1 steps of allgather around the same ring.
- * Each rank sends 2 (P - 1) / P of the buffer, the least any allreduce can
- * (cost: rt_model.c).  The fold order differs between blocks, so only for
- * commutative operators; used when the model puts it below reduce +
- * broadcast. */
-int rt_allreduce_ring(oc_comm *c, char *res, int64_t count, const oc_elem *el) {
-  int P = c->tp.size, me = c->tp.rank, right = (me + 1) % P, left = (me + P - 1) % P;
-  int tag = rt_next_tag(c, RT_ALLREDUCE, -1, P, NULL), e = OC_OK;
-  void *raw = NULL;
-  char *tmp = rt_tmp_alloc(el, rt_blk_len(count, P, 0), &raw);
-  if (tmp == NULL) return OC_ENOMEM;
-  for (int phase = 0; phase < 2 && e == OC_OK; phase++)
-    for (int st = 0; st < P - 1 && e == OC_OK; st++) {
-      /* phase 0: reduce-scatter; phase 1: allgather of the finished blocks */
-      int sb = ((phase == 0 ? me - st : me + 1 - st) % P + P) % P;
-      int rb = ((phase == 0 ? me - st - 1 : me - st) % P + P) % P;
-      int64_t rn = rt_blk_len(count, P, rb);
-      char *blk = rt_at(res, rt_blk_lo(count, P, rb), el);
-      e = rt_xchg(c, rt_at(res, rt_blk_lo(count, P, sb), el), rt_blk_len(count, P, sb), right,
-                  phase == 0 ? tmp : blk, rn, left, el, tag);
-      if (e == OC_OK && phase == 0) e = el->combine(el, tmp, blk, rn);
-    }
-  free(raw);
-  return e;
-}
 
 /* ---- many messages in flight at once ------------------------------------------- */
 /* requests for n messages out and in: the requests, the receives' sizes

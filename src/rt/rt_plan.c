@@ -1,14 +1,15 @@
-/* rt_plan.c - the per-rank plan cache: the calling rank's part of the
- * model's tree (its parent, its children in send / combine order) and the
- * segment count, built from oc_bcast_rank / oc_reduce_rank (O(log P)
- * set-up, no O(P) state) and kept per communicator for the next call of
- * the same shape.
+/* rt_plan.c - the per-rank plan cache of the ordered reduce (a
+ * non-commutative operator): the calling rank's part of the model's
+ * reduction tree (its parent, its children in combine order) and the
+ * segment count, built from oc_reduce_rank (O(log P) set-up, no O(P)
+ * state) and kept per communicator for the next call of the same shape.
+ * (Broadcasts and commutative reductions run the planner's own schedules:
+ * rt_view.c.)
  *
- * Broadcast: Karp et al.'s optimal LogP tree for (L, o, mG) (see
- * rt_model.c).  Reduce: the time-reversed optimal tree of oc_reduce_new
- * (Karp et al. section 5; rank-order fold for non-commutative operators);
- * children are combined in rank order: left of the node nearest first,
- * each prepended (in op acc), right of it nearest first, appended. */
+ * The tree: the time-reversed optimal tree of oc_reduce_new (Karp et al.
+ * section 5) with its rank-order fold; children are combined in rank
+ * order: left of the node nearest first, each prepended (in op acc), right
+ * of it nearest first, appended. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,26 +20,6 @@
 void rt_plan_clear(rt_plan *pl) {
   free(pl->kids);
   memset(pl, 0, sizeof *pl);
-}
-
-static int bcast_kids(oc_comm *c, rt_plan *pl, int root) {
-  oc_bcast *b = NULL;
-  oc_bcast_view v;
-  int e = oc_bcast_new(&b, &pl->params, root, OC_BCAST_KARP);
-  if (e == OC_OK) e = oc_bcast_rank(b, c->tp.rank, &v);
-  if (e == OC_OK) {
-    pl->parent = (int)v.parent;
-    pl->nkids = v.nchildren;
-    pl->kids = (int *)malloc((size_t)oc_max64(1, v.nchildren) * sizeof *pl->kids);
-    if (pl->kids == NULL) e = OC_ENOMEM;
-    for (int64_t k = 0; e == OC_OK && k < v.nchildren; k++) {
-      int64_t kr, st;
-      e = oc_bcast_child(b, &v, k, &kr, &st);
-      pl->kids[k] = (int)kr;
-    }
-  }
-  oc_bcast_free(b);
-  return e;
 }
 
 /* insertion sort of kids[lo..hi) : descending when down, else ascending */
@@ -97,9 +78,10 @@ static int reduce_kids(oc_comm *c, rt_plan *pl, int root, int ordered) {
 
 /* Choose the segment count (rt_choose) and build this rank's part of the
  * tree for it. */
-int rt_plan_get(oc_comm *c, int kind, int64_t count, const oc_elem *el, int root,
-                int ordered, rt_plan **out) {
-  rt_plan *pl = &c->plans[kind == RT_BCAST ? 0 : 1];
+int rt_plan_get(oc_comm *c, int64_t count, const oc_elem *el, int root, int ordered,
+                rt_plan **out) {
+  const int kind = RT_REDUCE;
+  rt_plan *pl = &c->plan;
   rt_choice ch;
   int e;
   *out = pl;
@@ -114,8 +96,7 @@ int rt_plan_get(oc_comm *c, int kind, int64_t count, const oc_elem *el, int root
   /* the tree the choice was priced on */
   e = rt_model_tree(c, kind, (int64_t)el->extent * pl->len, pl->m, &pl->params,
                     &pl->predicted);
-  if (e == OC_OK) e = kind == RT_BCAST ? bcast_kids(c, pl, root)
-                                       : reduce_kids(c, pl, root, ordered);
+  if (e == OC_OK) e = reduce_kids(c, pl, root, ordered);
   if (e) {
     rt_plan_clear(pl);
     return e;

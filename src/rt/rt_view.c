@@ -1,0 +1,488 @@
+/* rt_view.c - the planner's own schedules, run as they are: a rank's view
+ * (oc_mb_rank, from oc_mbcast_rank / oc_mreduce_rank: its receptions and
+ * sends of packet ranges in its program's order, no O(P) state) executed
+ * step by step over the transport (rt_exec_view), and the collectives
+ * that run that way (rt_view_bcast, rt_view_reduce, rt_view_allreduce).
+ *
+ * The buffer of count elements is cut into the view's m packets, packet j
+ * the elements [rt_part_lo(count, m, j), rt_part_lo(count, m, j + 1)) (the
+ * first count % m one element longer); a step of packets [item, item+len)
+ * moves the elements of those packets, and a step without elements is
+ * skipped on both ends.
+ *
+ * The steps run in the view's order: a send is posted (paced, in the send
+ * window) when it is reached, once every reception before it into its
+ * packets has landed; a reception into a slot aside is waited for when it
+ * is reached (the view lists a reduction's receptions in the order its
+ * program combines them), one straight into the buffer only when a later
+ * step needs its packets, or at the end: in the planner's model a
+ * reception holds up nothing but the steps that use its data (a two-tree
+ * node receives from two parents in turn, and waiting for each in the
+ * view's order would tie the trees together).  Receptions are posted
+ * ahead, in the view's order (so a peer's messages match in the order it
+ * sends them): one that is the first step touching its packets straight
+ * into the buffer (a broadcast's), any other into a slot aside (2 + (o_s
+ * + L + o_r) / g of them at the slot's size, enough to cover a message's
+ * latency, at most RT_VIEW_AHEAD, for each peer the rank receives from
+ * aside, within RT_VIEW_AHEAD_BYTES; a network
+ * that moves a message only once its receive is posted, as SMPI and MPI's
+ * rendezvous, would otherwise charge a latency each), copied or combined
+ * into the buffer when reached, after every send still reading those
+ * packets is done.  A send with hist >= 0 carries the packets' value after
+ * the rank had handled hist messages of them: from the buffer when that is
+ * the value it holds, else from a snapshot taken when it was (Karp et al.'s
+ * circulant sends older partial results).  Combining receptions fold
+ * acc := in (op) acc: the planner's reductions assume a commutative
+ * operator, and so do the callers here.
+ *
+ * Work and memory O(n + m) for n steps and m packets (the packets' touch,
+ * reception count and last-send marks), plus the slots and snapshots. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/oc_core.h"
+#include "optcast_rt.h"
+#include "rt/rt_internal.h"
+
+#define RT_VIEW_AHEAD 32
+#define RT_VIEW_AHEAD_BYTES ((int64_t)16 << 20)
+
+enum { V_SKIP = 1, V_DIRECT = 2 }; /* per step */
+
+typedef struct vrun {
+  const oc_mb_rank *v;
+  char *buf;
+  int64_t count, m, P, me;
+  const oc_elem *el;
+  unsigned char *flag;  /* per step: V_*                                  */
+  int64_t *snap;        /* per step: a send's snapshot offset (elements) or -1 */
+  int64_t *cnt;         /* per packet: receptions handled                  */
+  int64_t *lastsend;    /* per packet: the last send reading it, or -1     */
+  int64_t *pend;        /* per packet: the direct reception (step) still to
+                           land in it, or -1                               */
+  int64_t *sfirst, *snext; /* snapshot requests by first packet: lists of steps */
+  char *sbuf;           /* the snapshots                                   */
+  int64_t nrecv, *rord; /* receptions; per step its number among them      */
+  oc_req *rq;
+  unsigned char *live;
+  char *slots;          /* aside receptions: win slots of slot elements    */
+  int64_t win, slot, posted;
+  int64_t *aq, aq_head, aq_tail; /* aside receptions posted, in order (steps) */
+  int64_t *slot_of;     /* per step: its slot                              */
+  int64_t *freeslot, nfree;
+  rt_sendwin *sw;
+} vrun;
+
+static int64_t v_lo(const vrun *x, int64_t item) { return rt_part_lo(x->count, x->m, item); }
+
+/* snapshots of the packets that just reached cnt (a reception of
+ * [a, a+len) handled, or the start with len = m) */
+static void v_snapshots(vrun *x, int64_t a, int64_t len) {
+  if (x->sfirst == NULL) return;
+  for (int64_t p = a; p < a + len; p++)
+    for (int64_t i = x->sfirst[p]; i >= 0; i = x->snext[i]) {
+      const oc_mb_step *s = &x->v->step[i];
+      if (x->cnt[p] == s->hist) {
+        int64_t lo = v_lo(x, s->item);
+        rt_copy_elems(rt_at(x->sbuf, x->snap[i], x->el), rt_at(x->buf, lo, x->el),
+                      v_lo(x, s->item + s->len) - lo, x->el);
+      }
+    }
+}
+
+/* the plan's pass: skips, direct receptions, snapshots needed */
+static int v_prepare(vrun *x, int64_t *snap_elems, int64_t *slot_elems, int64_t *naside) {
+  const oc_mb_rank *v = x->v;
+  unsigned char *touched = (unsigned char *)calloc((size_t)x->m, 1);
+  int e = OC_OK;
+  if (touched == NULL) return OC_ENOMEM;
+  *snap_elems = *slot_elems = *naside = 0;
+  for (size_t i = 0; i < v->n && e == OC_OK; i++) {
+    const oc_mb_step *s = &v->step[i];
+    int64_t lo, n, first = 1, c0;
+    x->snap[i] = -1;
+    x->rord[i] = -1;
+    if (s->item < 0 || s->len < 1 || s->item > x->m - s->len || s->peer < 0 ||
+        s->peer >= x->P || s->peer == x->me) {
+      e = OC_EINVAL;
+      break;
+    }
+    lo = v_lo(x, s->item);
+    n = v_lo(x, s->item + s->len) - lo;
+    if (n == 0) {
+      x->flag[i] = V_SKIP;
+      continue;
+    }
+    c0 = x->cnt[s->item];
+    for (int64_t p = s->item; p < s->item + s->len; p++) {
+      if (touched[p]) first = 0;
+      touched[p] = 1;
+      if (s->kind == OC_MB_SEND && s->hist >= 0 && x->cnt[p] != c0)
+        e = OC_EINVAL; /* an older value of packets at different stages */
+    }
+    if (s->kind == OC_MB_RECV) {
+      x->rord[i] = x->nrecv++;
+      if (s->copy && first) {
+        x->flag[i] = V_DIRECT;
+      } else {
+        *slot_elems = oc_max64(*slot_elems, n);
+        (*naside)++;
+      }
+      for (int64_t p = s->item; p < s->item + s->len; p++) x->cnt[p]++;
+    } else if (s->hist >= 0 && s->hist != c0) {
+      if (s->hist > c0 || x->sfirst == NULL) {
+        e = OC_EINVAL; /* a value the rank will only have later */
+        break;
+      }
+      x->snap[i] = *snap_elems;
+      *snap_elems += n;
+      x->snext[i] = x->sfirst[s->item];
+      x->sfirst[s->item] = (int64_t)i;
+    }
+  }
+  free(touched);
+  for (int64_t p = 0; p < x->m; p++) x->cnt[p] = 0;
+  return e;
+}
+
+static int v_land(oc_comm *c, vrun *x, size_t i);
+
+static int v_overlap(const oc_mb_step *a, const oc_mb_step *b) {
+  return a->item < b->item + b->len && b->item < a->item + a->len;
+}
+
+/* an aside reception lands (step i): the earlier ones into its packets
+ * first, then waited for, copied or added into the buffer once no send
+ * still reads those packets, counted; its slot free */
+static int v_land_aside(oc_comm *c, vrun *x, size_t i) {
+  const oc_mb_step *s = &x->v->step[i];
+  int64_t r = x->rord[i], lo = v_lo(x, s->item), n = v_lo(x, s->item + s->len) - lo, busy = -1;
+  char *slot = rt_at(x->slots, x->slot_of[i] * x->slot, x->el);
+  int e = OC_OK;
+  for (int64_t p = s->item; p < s->item + s->len && e == OC_OK; p++)
+    if (x->pend[p] >= 0) e = v_land(c, x, (size_t)x->pend[p]);
+  for (int64_t q = x->aq_head; q < x->aq_tail && e == OC_OK; q++) {
+    size_t j = (size_t)x->aq[q];
+    if (j >= i) break;
+    if (x->live[x->rord[j]] && v_overlap(&x->v->step[j], s)) e = v_land_aside(c, x, j);
+  }
+  if (e != OC_OK) return e;
+  x->live[r] = 0;
+  if ((e = rt_xwait(c, &x->rq[r], n)) != OC_OK) return e;
+  for (int64_t p = s->item; p < s->item + s->len; p++) busy = oc_max64(busy, x->lastsend[p]);
+  if (busy >= 0 && (e = rt_win_wait_upto(c, x->sw, busy)) != OC_OK) return e;
+  if (s->copy)
+    rt_copy_elems(rt_at(x->buf, lo, x->el), slot, n, x->el);
+  else
+    e = x->el->combine(x->el, slot, rt_at(x->buf, lo, x->el), n);
+  x->freeslot[x->nfree++] = x->slot_of[i];
+  for (int64_t p = s->item; p < s->item + s->len; p++) x->cnt[p]++;
+  v_snapshots(x, s->item, s->len);
+  while (x->aq_head < x->aq_tail && !x->live[x->rord[x->aq[x->aq_head]]]) x->aq_head++;
+  return e;
+}
+
+/* post receptions in the view's order up to step `upto` at least, and
+ * further while slots are free */
+static int v_post(oc_comm *c, vrun *x, size_t upto, int tag) {
+  const oc_mb_rank *v = x->v;
+  int e = OC_OK;
+  for (; (size_t)x->posted < v->n && e == OC_OK; x->posted++) {
+    size_t i = (size_t)x->posted;
+    const oc_mb_step *s = &v->step[i];
+    int64_t lo, n, r = x->rord[i];
+    char *into;
+    if (s->kind != OC_MB_RECV || (x->flag[i] & V_SKIP)) continue;
+    lo = v_lo(x, s->item);
+    n = v_lo(x, s->item + s->len) - lo;
+    if (x->flag[i] & V_DIRECT) {
+      into = rt_at(x->buf, lo, x->el);
+    } else {
+      if (x->nfree == 0 && i > upto) break; /* ahead only into free slots */
+      if (x->nfree == 0 && (e = v_land_aside(c, x, (size_t)x->aq[x->aq_head])) != OC_OK)
+        break; /* the oldest lands to free its slot */
+      x->slot_of[i] = x->freeslot[--x->nfree];
+      into = rt_at(x->slots, x->slot_of[i] * x->slot, x->el);
+      x->aq[x->aq_tail++] = (int64_t)i;
+    }
+    e = rt_xrecv(c, into, n, x->el, (int)s->peer, tag, &x->rq[r]);
+    if (e == OC_OK) x->live[r] = 1;
+  }
+  return e;
+}
+
+/* a direct reception lands: waited for, counted, its packets free */
+static int v_land(oc_comm *c, vrun *x, size_t i) {
+  const oc_mb_step *s = &x->v->step[i];
+  int64_t r = x->rord[i], lo = v_lo(x, s->item), n = v_lo(x, s->item + s->len) - lo;
+  int e;
+  x->live[r] = 0;
+  e = rt_xwait(c, &x->rq[r], n);
+  for (int64_t p = s->item; p < s->item + s->len; p++) {
+    x->pend[p] = -1;
+    x->cnt[p]++;
+  }
+  v_snapshots(x, s->item, s->len);
+  return e;
+}
+
+/* step k needs the packets of step k: every reception listed before it
+ * into them landed (direct ones reached, aside ones posted before k) */
+static int v_need(oc_comm *c, vrun *x, size_t k) {
+  const oc_mb_step *s = &x->v->step[k];
+  int e = OC_OK;
+  for (int64_t p = s->item; p < s->item + s->len && e == OC_OK; p++)
+    if (x->pend[p] >= 0) e = v_land(c, x, (size_t)x->pend[p]);
+  for (int64_t q = x->aq_head; q < x->aq_tail && e == OC_OK; q++) {
+    size_t j = (size_t)x->aq[q];
+    if (j >= k) break;
+    if (x->live[x->rord[j]] && v_overlap(&x->v->step[j], s)) e = v_land_aside(c, x, j);
+  }
+  return e;
+}
+
+static int v_cmp64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* the distinct peers of the aside receptions (at least 1) */
+static int64_t v_aside_peers(const vrun *x) {
+  int64_t *pe = (int64_t *)malloc((x->v->n + 1) * sizeof(int64_t)), k = 0, d = 0;
+  if (pe == NULL) return 1;
+  for (size_t i = 0; i < x->v->n; i++)
+    if (x->v->step[i].kind == OC_MB_RECV && !(x->flag[i] & (V_SKIP | V_DIRECT)))
+      pe[k++] = x->v->step[i].peer;
+  qsort(pe, (size_t)k, sizeof *pe, v_cmp64);
+  for (int64_t i = 0; i < k; i++) d += i == 0 || pe[i] != pe[i - 1];
+  free(pe);
+  return oc_max64(d, 1);
+}
+
+int rt_exec_view(oc_comm *c, char *buf, int64_t count, const oc_elem *el, int64_t m,
+                 const oc_mb_rank *v, int tag) {
+  vrun x;
+  rt_sendwin sw = {NULL, 0, 0, 0, 0};
+  int64_t snap_elems, slot_elems, naside, maxsend = 0, ahead_slot = 0;
+  void *sraw = NULL, *lraw = NULL;
+  int e = OC_OK, any_hist = 0;
+  size_t n = v->n;
+  if (m < 1 || count < 0) return OC_EINVAL;
+  memset(&x, 0, sizeof x);
+  x.v = v;
+  x.buf = buf;
+  x.count = count;
+  x.m = m;
+  x.P = c->tp.size;
+  x.me = c->tp.rank;
+  x.el = el;
+  for (size_t i = 0; i < n; i++) any_hist |= v->step[i].kind == OC_MB_SEND && v->step[i].hist >= 0;
+  x.flag = (unsigned char *)calloc(n + 1, 1);
+  x.snap = (int64_t *)malloc((n + 1) * sizeof(int64_t));
+  x.rord = (int64_t *)malloc((n + 1) * sizeof(int64_t));
+  x.cnt = (int64_t *)calloc((size_t)m, sizeof(int64_t));
+  x.lastsend = (int64_t *)malloc((size_t)m * sizeof(int64_t));
+  x.pend = (int64_t *)malloc((size_t)m * sizeof(int64_t));
+  x.slot_of = (int64_t *)malloc((n + 1) * sizeof(int64_t));
+  x.aq = (int64_t *)malloc((n + 1) * sizeof(int64_t));
+  x.sw = &sw;
+  if (any_hist) {
+    x.sfirst = (int64_t *)malloc((size_t)m * sizeof(int64_t));
+    x.snext = (int64_t *)malloc((n + 1) * sizeof(int64_t));
+  }
+  if (x.flag == NULL || x.snap == NULL || x.rord == NULL || x.cnt == NULL ||
+      x.lastsend == NULL || x.pend == NULL || x.slot_of == NULL || x.aq == NULL || (any_hist && (x.sfirst == NULL || x.snext == NULL))) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  for (int64_t p = 0; p < m; p++) {
+    x.lastsend[p] = x.pend[p] = -1;
+    if (x.sfirst != NULL) x.sfirst[p] = -1;
+  }
+  if ((e = v_prepare(&x, &snap_elems, &slot_elems, &naside)) != OC_OK) goto out;
+  /* slots: enough to cover a message's latency, as the tree executor's */
+  for (size_t i = 0; i < n; i++)
+    if (v->step[i].kind == OC_MB_SEND && !(x.flag[i] & V_SKIP))
+      maxsend = oc_max64(maxsend, v_lo(&x, v->step[i].item + v->step[i].len) -
+                                      v_lo(&x, v->step[i].item));
+  if (naside > 0) { /* enough to cover a message's latency at the gap, as the tree executor */
+    int64_t bytes = slot_elems * (int64_t)el->extent;
+    double L, os, orv, g;
+    oc_rtparams_at(&c->prm, bytes, &L, &os, &orv, &g);
+    int64_t w = RT_VIEW_AHEAD, peers = v_aside_peers(&x);
+    if (g > 0 && os + L + orv < g * RT_VIEW_AHEAD) w = 2 + (int64_t)((os + L + orv) / g);
+    /* that many per peer the receptions come from (a root adding what 63
+     * children send posts all 63 at once) */
+    x.win = oc_min64(oc_mul_sat(oc_min64(w, RT_VIEW_AHEAD), peers), naside);
+    while (x.win > 1 && x.win * bytes > RT_VIEW_AHEAD_BYTES) x.win--;
+    x.slot = slot_elems;
+    ahead_slot = x.win * slot_elems;
+    if ((x.freeslot = (int64_t *)malloc((size_t)x.win * sizeof(int64_t))) == NULL) {
+      e = OC_ENOMEM;
+      goto out;
+    }
+    for (x.nfree = 0; x.nfree < x.win; x.nfree++) x.freeslot[x.nfree] = x.win - 1 - x.nfree;
+    if ((x.slots = rt_tmp_alloc(el, ahead_slot, &lraw)) == NULL) {
+      e = OC_ENOMEM;
+      goto out;
+    }
+  }
+  if (snap_elems > 0 && (x.sbuf = rt_tmp_alloc(el, snap_elems, &sraw)) == NULL) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  {
+    size_t nreq = (size_t)x.nrecv + SEND_WINDOW;
+    char *base = (char *)rt_scratch(c, nreq * sizeof(oc_req) + (size_t)x.nrecv + 1);
+    if (base == NULL) {
+      e = OC_ENOMEM;
+      goto out;
+    }
+    x.rq = (oc_req *)(void *)base;
+    sw.r = x.rq + x.nrecv;
+    x.live = (unsigned char *)(base + nreq * sizeof(oc_req));
+  }
+  sw.gap = rt_pace_gap(c, maxsend * (int64_t)el->extent);
+  v_snapshots(&x, 0, m); /* values of hist 0: the rank's own */
+  for (size_t i = 0; i < n && e == OC_OK; i++) {
+    const oc_mb_step *s = &v->step[i];
+    int64_t lo, len;
+    if (x.flag[i] & V_SKIP) continue;
+    lo = v_lo(&x, s->item);
+    len = v_lo(&x, s->item + s->len) - lo;
+    if ((e = v_post(c, &x, i, tag)) != OC_OK) break;
+    if ((e = v_need(c, &x, i)) != OC_OK) break; /* its data, landed */
+    if (s->kind == OC_MB_SEND) {
+      const char *from = x.snap[i] >= 0 ? rt_at(x.sbuf, x.snap[i], el) : rt_at(buf, lo, el);
+      e = rt_win_send(c, &sw, from, len, el, (int)s->peer, tag);
+      if (e == OC_OK && x.snap[i] < 0)
+        for (int64_t p = s->item; p < s->item + s->len; p++) x.lastsend[p] = sw.ns - 1;
+      continue;
+    }
+    if (x.flag[i] & V_DIRECT) { /* waited for when a step needs its packets */
+      for (int64_t p = s->item; p < s->item + s->len; p++) x.pend[p] = (int64_t)i;
+      continue;
+    }
+    e = v_land_aside(c, &x, i); /* an aside one when the view reaches it */
+  }
+  for (size_t i = 0; i < n && e == OC_OK; i++) /* the direct receptions no step needed */
+    if ((x.flag[i] & V_DIRECT) && x.live[x.rord[i]]) e = v_land(c, &x, i);
+  e = rt_win_drain(c, &sw, e);
+  if (e != OC_OK && x.rq != NULL) rt_drain(c, x.rq, x.nrecv, x.live);
+out:
+  free(x.flag);
+  free(x.snap);
+  free(x.rord);
+  free(x.cnt);
+  free(x.lastsend);
+  free(x.pend);
+  free(x.slot_of);
+  free(x.aq);
+  free(x.freeslot);
+  free(x.sfirst);
+  free(x.snext);
+  free(sraw);
+  free(lraw);
+  return e;
+}
+
+/* ---- the collectives that run a planner's view ------------------------------------ */
+
+/* the planner's LogP parameters at a packet of `bytes` (model units); a
+ * reduction's with the combination of a packet in its overhead, o + a (a
+ * = c->combine_ns a byte, as rt_model.c prices the reduce): its tree is
+ * the broadcast's for those, run backwards */
+static int v_params(const oc_comm *c, int coll, int64_t bytes, oc_params *p) {
+  int e = oc_rtparams_model(&c->prm, oc_max64(bytes, 1), c->tp.size, c->unit_ns, p);
+  if (e == OC_OK && coll == RT_REDUCE) {
+    double a = c->combine_ns * (double)bytes / c->unit_ns;
+    int64_t o = oc_add_sat(p->o, (int64_t)a + 1);
+    if (a > (double)OC_PARAM_MAX || o > OC_PARAM_MAX) return OC_ERANGE;
+    p->o = o;
+    if (p->g < 1) p->g = 1;
+  }
+  return e;
+}
+
+/* the broadcast construction a / the reduce family of a runtime choice */
+static void v_bcast_cfg(int alg, oc_mbcast_info *cfg) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->alg = (oc_mbcast_alg)(alg - RT_ALG_MB);
+  cfg->seg = 1; /* a packet a message: the runtime's segment */
+}
+
+int rt_view_of(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el, int root,
+               int64_t m, oc_mb_rank *out) {
+  oc_params p;
+  int64_t pk = rt_part_len(count, m, 0) * (int64_t)el->extent;
+  int e = v_params(c, coll, pk, &p);
+  if (e != OC_OK) return e;
+  if (coll == RT_BCAST || coll == RT_REDUCE) {
+    oc_mbcast_info b;
+    v_bcast_cfg(alg, &b);
+    if (coll == RT_BCAST) return oc_mbcast_rank(&p, root, m, &b, c->tp.rank, out);
+    {
+      oc_mreduce_info r;
+      memset(&r, 0, sizeof r);
+      r.family = OC_MR_REVERSED;
+      r.red = b;
+      return oc_mreduce_rank(&p, root, m, &r, c->tp.rank, out);
+    }
+  }
+  if (coll == RT_ALLREDUCE) {
+    oc_mreduce_info r;
+    memset(&r, 0, sizeof r);
+    r.family = alg == RT_ALG_RING ? OC_MR_RING : alg == RT_ALG_RABEN ? OC_MR_RABEN
+                                                                   : OC_MR_CIRCULANT;
+    return oc_mreduce_rank(&p, -1, m, &r, c->tp.rank, out);
+  }
+  return OC_EINVAL;
+}
+
+/* the planner's time for the view the runtime would run (model units): the
+ * planner simulates the whole schedule (O(P m); the caller bounds P m) */
+int rt_view_time(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el, int64_t m,
+                 int64_t *t) {
+  oc_params p;
+  int64_t pk = rt_part_len(count, m, 0) * (int64_t)el->extent;
+  int e;
+  if ((e = v_params(c, coll, pk, &p)) != OC_OK) return e;
+  if (coll == RT_BCAST || coll == RT_REDUCE) {
+    oc_mbcast_info b;
+    v_bcast_cfg(alg, &b);
+    if (coll == RT_BCAST) return oc_mbcast_run(&p, 0, m, &b, NULL, t);
+    {
+      oc_mreduce_info r;
+      memset(&r, 0, sizeof r);
+      r.family = OC_MR_REVERSED;
+      r.red = b;
+      return oc_mreduce_run(&p, 0, m, &r, NULL, t);
+    }
+  }
+  {
+    oc_mreduce_info r;
+    memset(&r, 0, sizeof r);
+    r.family = alg == RT_ALG_RING ? OC_MR_RING : alg == RT_ALG_RABEN ? OC_MR_RABEN
+                                                                   : OC_MR_CIRCULANT;
+    return oc_mreduce_run(&p, -1, m, &r, NULL, t);
+  }
+}
+
+/* packets of a view-run allreduce: the ring and Rabenseifner's one a rank
+ * (blocks as the hand-coded patterns had them), the circulant the whole
+ * vector (Karp et al.'s one-packet circulant) */
+int64_t rt_view_packets(const oc_comm *c, int alg, int64_t count) {
+  if (alg == RT_ALG_RING || alg == RT_ALG_RABEN) return oc_max64(1, oc_min64(count, c->tp.size));
+  return 1;
+}
+
+int rt_run_view(oc_comm *c, int coll, int alg, char *buf, int64_t count, const oc_elem *el,
+                int root, int64_t m, int tag) {
+  oc_mb_rank v;
+  int e;
+  memset(&v, 0, sizeof v);
+  e = rt_view_of(c, coll, alg, count, el, root, m, &v);
+  if (e == OC_OK) e = rt_exec_view(c, buf, count, el, m, &v, tag);
+  oc_mb_rank_free(&v);
+  return e;
+}

@@ -1,0 +1,374 @@
+/* test_rtview.c - the runtime runs the planner's own per-rank schedules.
+ *
+ * Each rank's transport is the threads transport wrapped by a recorder
+ * that logs every send and receive the runtime posts (peer, bytes, in
+ * posting order).  After a call the test builds the planner's view of that
+ * rank itself (oc_mbcast_rank / oc_mreduce_rank at the packet size and
+ * segment count the call reports) and checks that the recorded sends and
+ * receives are exactly the view's steps, in the view's order (sends and
+ * receives each); rank 0 also has the planner build the whole schedule of
+ * the same instance and the verifier check it (every LogP rule, each
+ * rank's result).  Every rank's result is checked against a serial
+ * reference.  Random instances of
+ * every construction the runtime takes from the planner, from one packet
+ * to many, P = 2..9, every root. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "optcast.h"
+#include "optcast_rt.h"
+#include "test.h"
+
+typedef struct rec_op {
+  int send; /* 1 send, 0 receive */
+  int peer;
+  int64_t bytes;
+} rec_op;
+
+typedef struct recx {
+  oc_transport in;
+  rec_op *op;
+  size_t n, cap;
+  int overflow;
+} recx;
+
+static void rec_push(recx *w, int send, int peer, int64_t bytes) {
+  if (w->n == w->cap) {
+    w->overflow = 1;
+    return;
+  }
+  w->op[w->n++] = (rec_op){send, peer, bytes};
+}
+static int rx_isend(void *ctx, const void *buf, int64_t n, const oc_elem *el, int peer, int tag,
+                    oc_req *r) {
+  recx *w = (recx *)ctx;
+  rec_push(w, 1, peer, n * (int64_t)el->extent);
+  return w->in.isend(w->in.ctx, buf, n, el, peer, tag, r);
+}
+static int rx_irecv(void *ctx, void *buf, int64_t n, const oc_elem *el, int peer, int tag,
+                    oc_req *r) {
+  recx *w = (recx *)ctx;
+  rec_push(w, 0, peer, n * (int64_t)el->extent);
+  return w->in.irecv(w->in.ctx, buf, n, el, peer, tag, r);
+}
+static int rx_wait(void *ctx, oc_req *r, int64_t deadline_ns, int64_t *got) {
+  recx *w = (recx *)ctx;
+  return w->in.wait(w->in.ctx, r, deadline_ns, got);
+}
+static void rx_cancel(void *ctx, oc_req *r) {
+  recx *w = (recx *)ctx;
+  w->in.cancel(w->in.ctx, r);
+}
+
+enum { V_BCAST, V_REDUCE, V_ALLREDUCE };
+
+typedef struct vjob {
+  oc_threads *w;
+  int coll, root, rank, P;
+  const char *alg;          /* oc_comm_set_algorithm's name */
+  int64_t count, segment;   /* int32 elements; segment bytes (0: the model's) */
+  int rc;
+  char why[160];
+} vjob;
+
+#define OPS_MAX 200000
+
+/* The planner's view of this rank for the call just made; with verify,
+ * also the planner's whole schedule for it, through the verifier (its
+ * time as the planner says). */
+/* The planner's name of what the call ran (by the model's choice), or
+ * NULL: one of the runtime's own patterns (direct, recursive doubling,
+ * reduce + broadcast, the ordered reduce) */
+static const char *ran_name(int coll, const char *alg) {
+  static const char *const V[] = {"karp", "chain", "binary", "binomial", "two-tree",
+                                  "circulant-bcast", "ring", "rabenseifner", "circulant"};
+  if (strcmp(alg, "karp-pipeline") == 0 || strcmp(alg, "karp-reduce") == 0) return "pipeline";
+  if (coll == V_REDUCE && strncmp(alg, "reversed ", 9) == 0) alg += 9;
+  for (size_t i = 0; i < sizeof V / sizeof *V; i++)
+    if (strcmp(alg, V[i]) == 0) return V[i];
+  return NULL;
+}
+
+static int planner_view(vjob *j, const oc_callinfo *ci, oc_mb_rank *v, int verify) {
+  oc_rtparams prm;
+  oc_params p;
+  oc_sched s;
+  oc_verdict vd;
+  int64_t m = ci->segments, t = -1;
+  int e;
+  if (strcmp(j->alg, "auto") == 0 && (j->alg = ran_name(j->coll, ci->algorithm)) == NULL)
+    return -1004; /* not a planner's schedule */
+  oc_rtparams_default(&prm);
+  e = oc_rtparams_model(&prm, ci->segment_bytes > 0 ? ci->segment_bytes : 1, j->P, ci->unit_ns,
+                        &p);
+  if (e != OC_OK) return e;
+  if (j->coll == V_REDUCE) { /* the combination in the overhead: o + a (rt_view.c) */
+    const char *env = getenv("OPTCAST_COMBINE_NS");
+    double ns = env != NULL ? atof(env) : 0.1;
+    p.o += (int64_t)(ns * (double)ci->segment_bytes / ci->unit_ns) + 1;
+  }
+  oc_sched_init(&s);
+  memset(&vd, 0, sizeof vd);
+  if (j->coll == V_BCAST || j->coll == V_REDUCE) {
+    oc_mbcast_info b;
+    memset(&b, 0, sizeof b);
+    if ((e = oc_mbcast_alg_parse(j->alg, &b.alg)) != OC_OK) return e;
+    b.seg = 1;
+    if (j->coll == V_BCAST) {
+      e = oc_mbcast_rank(&p, j->root, m, &b, j->rank, v);
+      if (e == OC_OK && verify) e = oc_mbcast_run(&p, j->root, m, &b, &s, &t);
+      if (e == OC_OK && verify) e = oc_verify_bcast(&p, j->root, m, &s, &vd);
+    } else {
+      oc_mreduce_info r;
+      memset(&r, 0, sizeof r);
+      r.family = OC_MR_REVERSED;
+      r.red = b;
+      e = oc_mreduce_rank(&p, j->root, m, &r, j->rank, v);
+      if (e == OC_OK && verify) e = oc_mreduce_run(&p, j->root, m, &r, &s, &t);
+      if (e == OC_OK && verify) e = oc_verify_vreduce(&p, j->root, m, &s, &vd);
+    }
+  } else {
+    oc_mreduce_info r;
+    memset(&r, 0, sizeof r);
+    r.family = strcmp(j->alg, "ring") == 0           ? OC_MR_RING
+               : strcmp(j->alg, "rabenseifner") == 0 ? OC_MR_RABEN
+                                                     : OC_MR_CIRCULANT;
+    e = oc_mreduce_rank(&p, -1, m, &r, j->rank, v);
+    if (e == OC_OK && verify) e = oc_mreduce_run(&p, -1, m, &r, &s, &t);
+    if (e == OC_OK && verify) e = oc_verify_vreduce(&p, -1, m, &s, &vd);
+  }
+  oc_sched_free(&s);
+  if (e == OC_OK && verify && (!vd.ok || vd.time != t)) e = -1003;
+  return e;
+}
+
+/* elements of packets [a, b) of count cut into m (the first count % m one longer) */
+static int64_t part_lo(int64_t count, int64_t m, int64_t j) {
+  return (count / m) * j + (j < count % m ? j : count % m);
+}
+
+/* the recorded operations against the view: the sends in the view's
+ * order, and the receptions in the view's order (the runtime posts
+ * receptions ahead of the sends before them; steps without elements are
+ * moved by neither end) */
+static int compare_kind(const vjob *j, const oc_callinfo *ci, const recx *w,
+                        const oc_mb_rank *v, int send, char *why, size_t nwhy) {
+  size_t k = 0;
+  int64_t m = ci->segments;
+  for (size_t i = 0; i < v->n; i++) {
+    const oc_mb_step *s = &v->step[i];
+    int64_t bytes = (part_lo(j->count, m, s->item + s->len) - part_lo(j->count, m, s->item)) * 4;
+    if (bytes == 0 || (s->kind == OC_MB_SEND) != send) continue;
+    while (k < w->n && w->op[k].send != send) k++;
+    if (k == w->n) {
+      snprintf(why, nwhy, "rank %d: fewer %s recorded than the view has (step %zu)", j->rank,
+               send ? "sends" : "receives", i);
+      return 0;
+    }
+    if (w->op[k].peer != (int)s->peer || w->op[k].bytes != bytes) {
+      snprintf(why, nwhy, "rank %d op %zu: recorded %s peer %d %lld B, view step %zu peer %lld %lld B",
+               j->rank, k, send ? "send" : "recv", w->op[k].peer, (long long)w->op[k].bytes, i,
+               (long long)s->peer, (long long)bytes);
+      return 0;
+    }
+    k++;
+  }
+  while (k < w->n && w->op[k].send != send) k++;
+  if (k != w->n) {
+    snprintf(why, nwhy, "rank %d: more %s recorded than the view has", j->rank,
+             send ? "sends" : "receives");
+    return 0;
+  }
+  return 1;
+}
+
+static int compare(const vjob *j, const oc_callinfo *ci, const recx *w, const oc_mb_rank *v,
+                   char *why, size_t nwhy) {
+  return compare_kind(j, ci, w, v, 1, why, nwhy) && compare_kind(j, ci, w, v, 0, why, nwhy);
+}
+
+static void *vjob_main(void *arg) {
+  vjob *j = (vjob *)arg;
+  recx wx;
+  oc_transport tp;
+  oc_comm *c = NULL;
+  oc_callinfo ci;
+  oc_mb_rank v;
+  oc_reducer sum = oc_reducer_builtin(OC_OP_SUM);
+  int32_t *in = (int32_t *)malloc((size_t)j->count * 4 + 4);
+  int32_t *out = (int32_t *)malloc((size_t)j->count * 4 + 4);
+  int P = j->P, bad = 0;
+  memset(&wx, 0, sizeof wx);
+  memset(&v, 0, sizeof v);
+  wx.cap = OPS_MAX;
+  wx.op = (rec_op *)malloc(OPS_MAX * sizeof *wx.op);
+  j->rc = oc_threads_endpoint(j->w, j->rank, &wx.in);
+  tp = wx.in;
+  tp.ctx = &wx;
+  tp.isend = rx_isend;
+  tp.irecv = rx_irecv;
+  tp.wait = rx_wait;
+  tp.cancel = rx_cancel;
+  if (j->rc == OC_OK && (in == NULL || out == NULL || wx.op == NULL)) j->rc = OC_ENOMEM;
+  if (j->rc == OC_OK) j->rc = oc_comm_new(&c, &tp, NULL);
+  if (j->rc == OC_OK) {
+    oc_comm_set_check(c, 0); /* no messages besides the collective's */
+    oc_comm_set_timeout(c, 60000);
+    oc_comm_set_segment(c, j->segment);
+    j->rc = oc_comm_set_algorithm(c, j->coll == V_BCAST    ? "bcast"
+                                     : j->coll == V_REDUCE ? "reduce"
+                                                           : "allreduce",
+                                  j->alg);
+  }
+  for (int64_t i = 0; i < j->count && in != NULL; i++) in[i] = (int32_t)(i * 3 + j->rank * 11);
+  if (j->rc == OC_OK) {
+    if (j->coll == V_BCAST) {
+      if (j->rank == j->root) memcpy(out, in, (size_t)j->count * 4);
+      j->rc = oc_coll_bcast(c, out, j->count, OC_INT32, j->root);
+      for (int64_t i = 0; i < j->count; i++)
+        bad |= out[i] != (int32_t)(i * 3 + j->root * 11);
+    } else if (j->coll == V_REDUCE) {
+      j->rc = oc_coll_reduce(c, in, j->rank == j->root ? out : NULL, j->count, OC_INT32, &sum,
+                             j->root);
+      for (int64_t i = 0; j->rank == j->root && i < j->count; i++)
+        bad |= out[i] != (int32_t)(i * 3 * P + 11 * P * (P - 1) / 2);
+    } else {
+      j->rc = oc_coll_allreduce(c, in, out, j->count, OC_INT32, &sum);
+      for (int64_t i = 0; i < j->count; i++)
+        bad |= out[i] != (int32_t)(i * 3 * P + 11 * P * (P - 1) / 2);
+    }
+  }
+  if (j->rc == OC_OK && bad) {
+    j->rc = -1000;
+    snprintf(j->why, sizeof j->why, "rank %d: wrong result", j->rank);
+  }
+  if (j->rc == OC_OK) {
+    oc_comm_last_call(c, &ci);
+    if (wx.overflow) {
+      j->rc = -1001;
+      snprintf(j->why, sizeof j->why, "rank %d: more than %d operations", j->rank, OPS_MAX);
+    } else if ((j->rc = planner_view(j, &ci, &v, j->rank == 0)) != OC_OK) {
+      snprintf(j->why, sizeof j->why, "rank %d: no planner view, or its schedule not verified (%d)",
+               j->rank, j->rc);
+    } else if (!compare(j, &ci, &wx, &v, j->why, sizeof j->why)) {
+      j->rc = -1002;
+    }
+  }
+  oc_mb_rank_free(&v);
+  oc_comm_free(c);
+  free(wx.op);
+  free(in);
+  free(out);
+  return NULL;
+}
+
+/* one instance on P threads; 1 when every rank agreed with its view, 2
+ * when the model chose one of the runtime's own patterns */
+static int run_one(int coll, const char *alg, int P, int root, int64_t count, int64_t segment) {
+  pthread_t th[16];
+  vjob jobs[16];
+  oc_threads *w = NULL;
+  memset(jobs, 0, sizeof jobs);
+  int ok = 1;
+  CHECK(P <= 16);
+  CHECK_OK(oc_threads_new(&w, P));
+  for (int r = 0; r < P; r++) {
+    memset(&jobs[r], 0, sizeof jobs[r]);
+    jobs[r].w = w;
+    jobs[r].coll = coll;
+    jobs[r].alg = alg;
+    jobs[r].P = P;
+    jobs[r].root = root;
+    jobs[r].rank = r;
+    jobs[r].count = count;
+    jobs[r].segment = segment;
+    CHECK(pthread_create(&th[r], NULL, vjob_main, &jobs[r]) == 0);
+  }
+  for (int r = 0; r < P; r++) CHECK(pthread_join(th[r], NULL) == 0);
+  oc_threads_free(w);
+  if (jobs[0].rc == -1004) { /* the runtime's own pattern: every rank the same */
+    for (int r = 0; r < P; r++) CHECK_EQ(jobs[r].rc, -1004);
+    return 2;
+  }
+  for (int r = 0; r < P && ok; r++)
+    if (jobs[r].rc != OC_OK) {
+      fprintf(stderr, "  %s %s P=%d root=%d count=%lld segment=%lld: %s (rc %d)\n",
+              coll == V_BCAST ? "bcast" : coll == V_REDUCE ? "reduce" : "allreduce", alg, P,
+              root, (long long)count, (long long)segment, jobs[r].why, jobs[r].rc);
+      ok = 0;
+    }
+  return ok;
+}
+
+/* "pipeline": the runtime's default broadcast and (commutative) reduce */
+static const char *const BCAST_ALGS[] = {"pipeline", "karp",     "chain",          "binary",
+                                         "binomial", "two-tree", "circulant-bcast"};
+static const char *const ALLREDUCE_ALGS[] = {"ring", "rabenseifner", "circulant"};
+
+/* size classes: one packet, a few, many (the segment size fixed so that
+ * the count of packets is known), and counts below P */
+static void draw(uint64_t *s, int *P, int *root, int64_t *count, int64_t *segment) {
+  int cls;
+  *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+  *P = 2 + (int)((*s >> 33) % 8);
+  *root = (int)((*s >> 20) % (uint64_t)*P);
+  cls = (int)((*s >> 40) % 4);
+  *count = cls == 0 ? 1 + (int64_t)((*s >> 45) % 8)          /* below P, maybe   */
+           : cls == 1 ? 16 + (int64_t)((*s >> 45) % 500)     /* one packet        */
+           : cls == 2 ? 500 + (int64_t)((*s >> 45) % 4000)   /* a few packets     */
+                      : 4000 + (int64_t)((*s >> 45) % 20000); /* many packets      */
+  *segment = cls == 1 ? 0 : 4 * (1 + (int64_t)((*s >> 50) % 400));
+}
+
+/* instances: fewer under valgrind, more in the sweep */
+static int rounds(int n) { return test_valgrind() ? n / 20 : test_sweep() ? 10 * n : n; }
+
+/* every named construction of one collective on random instances */
+static void sweep(uint64_t seed, int coll, const char *const *algs, size_t nalgs, int n) {
+  int fails = 0;
+  for (int it = 0; it < n; it++) {
+    int P, root;
+    int64_t count, segment;
+    draw(&seed, &P, &root, &count, &segment);
+    for (size_t a = 0; a < nalgs; a++) fails += run_one(coll, algs[a], P, root, count, segment) != 1;
+  }
+  CHECK_EQ(fails, 0);
+}
+
+void test_rtview_bcast(void) {
+  sweep(12345, V_BCAST, BCAST_ALGS, sizeof BCAST_ALGS / sizeof *BCAST_ALGS, rounds(120));
+}
+
+void test_rtview_reduce(void) {
+  sweep(777, V_REDUCE, BCAST_ALGS, sizeof BCAST_ALGS / sizeof *BCAST_ALGS, rounds(120));
+}
+
+void test_rtview_allreduce(void) {
+  sweep(4242, V_ALLREDUCE, ALLREDUCE_ALGS, sizeof ALLREDUCE_ALGS / sizeof *ALLREDUCE_ALGS,
+        rounds(200));
+}
+
+/* The model's own choice (no algorithm named): whenever it is a planner's
+ * schedule (every broadcast, every commutative reduce; the ring,
+ * Rabenseifner's and the circulant among the allreduces), the executed
+ * sends and receives are its view.  Counts what ran. */
+void test_rtview_auto(void) {
+  uint64_t s = 99;
+  int fails = 0, planner = 0, own = 0;
+  for (int it = 0; it < rounds(150); it++) {
+    int P, root;
+    int64_t count, segment;
+    draw(&s, &P, &root, &count, &segment);
+    for (int coll = V_BCAST; coll <= V_ALLREDUCE; coll++) {
+      int r = run_one(coll, "auto", P, root, count, it % 2 ? segment : 0);
+      fails += r == 0;
+      planner += r == 1;
+      own += r == 2;
+    }
+  }
+  fprintf(stderr, "  the model's choice: %d planner schedules, %d of the runtime's own\n", planner,
+          own);
+  CHECK_EQ(fails, 0);
+  CHECK(planner > 0);
+}
