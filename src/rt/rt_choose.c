@@ -105,21 +105,23 @@ int rt_alg_lookup(const char *collective, const char *algorithm, int *coll, int 
   return OC_EINVAL;
 }
 
+/* name k of the list into buf (n bytes, truncated), after a comma */
+static void name_add(char *buf, size_t n, size_t *used, int k, const char *name) {
+  int w;
+  if (buf == NULL || *used + 1 >= n) return;
+  w = snprintf(buf + *used, n - *used, "%s%s", k > 0 ? ", " : "", name);
+  if (w > 0) *used = *used + (size_t)w < n ? *used + (size_t)w : n - 1;
+}
+
 int oc_algorithm_names(const char *collective, char *buf, size_t n) {
   int k = 0;
   size_t used = 0;
   if (buf != NULL && n > 0) buf[0] = '\0';
   if (collective == NULL) return 0;
   for (size_t i = 0; i < NCANDS; i++) {
-    const char *name = k == 0 ? "auto" : CANDS[i].opt;
     if (CANDS[i].opt == NULL || strcmp(CANDS[i].coll_name, collective) != 0) continue;
-    for (int twice = k == 0 ? 2 : 1; twice > 0; twice--, name = CANDS[i].opt) {
-      if (buf != NULL && used + 1 < n) {
-        int w = snprintf(buf + used, n - used, "%s%s", k > 0 ? ", " : "", name);
-        if (w > 0) used = used + (size_t)w < n ? used + (size_t)w : n - 1;
-      }
-      k++;
-    }
+    if (k == 0) name_add(buf, n, &used, k++, "auto");
+    name_add(buf, n, &used, k++, CANDS[i].opt);
   }
   return k;
 }

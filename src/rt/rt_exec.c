@@ -11,13 +11,13 @@
  * construction come from rt_choose.c.
  *
  * The stream executor: a rank's buffer cut into m segments of len
- * elements; segment j arrives from the `from` peers (received into the
- * buffer, or received aside and combined into it: the first nleft
- * prepended, the rest appended) and goes on to the `to` peers.  A segment
+ * elements; segment j arrives from the `from` peers (received aside and
+ * combined into it: the first nleft prepended, the rest appended) and goes
+ * on to the `to` peers.  A segment
  * is forwarded only after it arrived (all of its contributions combined);
  * combined segments go up one after the other while the next arrive (the
  * receives of the next few segments posted ahead into slots aside:
- * recv_ahead).  Sends go either peer by peer or segment by segment.  With
+ * recv_ahead).  Each segment goes to every `to` peer in turn.  With
  * pacing on (oc_comm_set_pacing) consecutive sends are posted at least the
  * model's gap G apart, as the schedule has them; otherwise as soon as they
  * may go, at most SEND_WINDOW in flight (the window both executors share).
@@ -85,23 +85,22 @@ int rt_win_drain(oc_comm *c, rt_sendwin *w, int e) {
 
 /* ---- the generic per-rank executor ------------------------------------------------ */
 
-/* A rank's plan: where each segment comes from and goes to. */
+/* A rank's plan: where each segment comes from (received aside and
+ * combined into buf) and goes to. */
 typedef struct rt_steps {
-  char *buf;           /* the rank's data: received into, combined into, sent from */
+  char *buf;           /* the rank's data: combined into, sent from            */
   int64_t count, m, len;
   const oc_elem *el;
   int tag;
   const int *from;     /* peers segments arrive from                           */
-  int64_t nfrom, nleft; /* combine: the first nleft prepended, the rest appended */
-  int combine;         /* 0: received into buf (nfrom <= 1); 1: aside, combined */
-  const int *to;       /* peers segments go to                                 */
+  int64_t nfrom, nleft; /* the first nleft prepended, the rest appended         */
+  const int *to;       /* peers each segment goes to                           */
   int64_t nto;
-  int by_peer;         /* 1: peer by peer (all m to to[0], then to[1], ...)     */
 } rt_steps;
 
 typedef struct rt_run {
   const rt_steps *s;
-  oc_req *rr;          /* receive requests: m (into buf) or win nfrom (aside)  */
+  oc_req *rr;          /* receive requests: win nfrom                          */
   unsigned char *live; /* a receive posted and not yet waited for              */
   char *tmp;           /* win nfrom segments: the receives aside               */
   int64_t win;         /* aside: segments whose receives are posted ahead      */
@@ -112,14 +111,14 @@ static int64_t seg_n(const rt_steps *s, int64_t j) {
   return oc_min64(s->len, s->count - j * s->len);
 }
 
-/* post segment j's receives: into buf, or into slot j % win aside */
+/* post segment j's receives into slot j % win aside */
 static int post(oc_comm *c, rt_run *x, int64_t j) {
   const rt_steps *s = x->s;
   int e = OC_OK;
   for (int64_t k = 0; k < s->nfrom && e == OC_OK; k++) {
-    int64_t b = s->combine ? (j % x->win) * s->nfrom + k : j;
-    char *into = s->combine ? rt_at(x->tmp, b * s->len, s->el) : rt_at(s->buf, j * s->len, s->el);
-    e = rt_xrecv(c, into, seg_n(s, j), s->el, s->from[k], s->tag, &x->rr[b]);
+    int64_t b = (j % x->win) * s->nfrom + k;
+    e = rt_xrecv(c, rt_at(x->tmp, b * s->len, s->el), seg_n(s, j), s->el, s->from[k], s->tag,
+                 &x->rr[b]);
     if (e == OC_OK) x->live[b] = 1;
   }
   x->posted = j + 1;
@@ -132,11 +131,6 @@ static int arrive(oc_comm *c, rt_run *x, int64_t j) {
   int e = OC_OK;
   for (; x->ready <= j && e == OC_OK; x->ready++) {
     int64_t g = x->ready, n = seg_n(s, g);
-    if (!s->combine) {
-      x->live[g] = 0;
-      e = rt_xwait(c, &x->rr[g], n);
-      continue;
-    }
     for (int64_t k = 0; k < s->nfrom && e == OC_OK; k++) {
       int64_t b = (g % x->win) * s->nfrom + k;
       x->live[b] = 0;
@@ -150,28 +144,27 @@ static int arrive(oc_comm *c, rt_run *x, int64_t j) {
   return e;
 }
 
-/* Segments received aside ahead of the one being combined: enough to
- * cover a message's latency at the model's gap ((L + 2o) / G + 2, at
- * least 2, at most RECV_AHEAD and m), within RECV_AHEAD_BYTES of buffers.
- * A network that moves a message only once its receive is posted (SMPI;
- * MPI's rendezvous) would otherwise charge a latency per segment. */
-#define RECV_AHEAD 32
-#define RECV_AHEAD_BYTES ((int64_t)16 << 20)
-static int64_t recv_ahead(const oc_comm *c, const rt_steps *s) {
-  int64_t seg = s->len * (int64_t)s->el->extent, w = RECV_AHEAD;
+/* Receives of a stream posted ahead of the one being combined: enough to
+ * cover a message's latency at the model's gap (rt_recv_ahead), at most m,
+ * within RT_RECV_AHEAD_BYTES of buffers (but 2 at least). */
+int64_t rt_recv_ahead(const oc_comm *c, int64_t bytes) {
+  int64_t w = RT_RECV_AHEAD;
   double L, os, orv, g;
-  oc_rtparams_at(&c->prm, seg, &L, &os, &orv, &g);
-  if (g > 0 && os + L + orv < g * RECV_AHEAD) w = 2 + (int64_t)((os + L + orv) / g);
-  w = oc_min64(oc_min64(w, RECV_AHEAD), s->m);
-  while (w > 2 && w * s->nfrom * seg > RECV_AHEAD_BYTES) w--;
+  oc_rtparams_at(&c->prm, bytes, &L, &os, &orv, &g);
+  if (g > 0 && os + L + orv < g * RT_RECV_AHEAD) w = 2 + (int64_t)((os + L + orv) / g);
+  return oc_min64(w, RT_RECV_AHEAD);
+}
+
+static int64_t recv_ahead(const oc_comm *c, const rt_steps *s) {
+  int64_t seg = s->len * (int64_t)s->el->extent, w = oc_min64(rt_recv_ahead(c, seg), s->m);
+  while (w > 2 && w * s->nfrom * seg > RT_RECV_AHEAD_BYTES) w--;
   return oc_max64(w, 1);
 }
 
 static int rt_exec_steps(oc_comm *c, const rt_steps *s) {
   rt_run x;
   rt_sendwin sw = {NULL, 0, 0, 0, 0};
-  int64_t win = s->combine && s->nfrom > 0 ? recv_ahead(c, s) : 0;
-  int64_t nrecv = s->nfrom == 0 ? 0 : s->combine ? win * s->nfrom : s->m;
+  int64_t win = s->nfrom > 0 ? recv_ahead(c, s) : 0, nrecv = win * s->nfrom;
   int e = OC_OK;
   void *traw = NULL;
   memset(&x, 0, sizeof x);
@@ -188,26 +181,16 @@ static int rt_exec_steps(oc_comm *c, const rt_steps *s) {
     sw.r = x.rr + nrecv;
     x.live = (unsigned char *)(base + nreq * sizeof(oc_req));
   }
-  if (s->combine && s->nfrom > 0) {
+  if (s->nfrom > 0) {
     x.tmp = rt_tmp_alloc(s->el, win * s->nfrom * s->len, &traw);
     if (x.tmp == NULL) return OC_ENOMEM;
   }
-  /* receives: every segment's at once into buf, or the first win aside */
-  if (s->nfrom > 0)
-    for (int64_t j = 0; j < (s->combine ? win : s->m) && e == OC_OK; j++) e = post(c, &x, j);
-  if (s->by_peer) {
+  for (int64_t j = 0; j < win && e == OC_OK; j++) e = post(c, &x, j); /* the first win */
+  for (int64_t j = 0; j < s->m && e == OC_OK; j++) {
+    e = arrive(c, &x, j);
     for (int64_t k = 0; k < s->nto && e == OC_OK; k++)
-      for (int64_t j = 0; j < s->m && e == OC_OK; j++)
-        if ((e = arrive(c, &x, j)) == OC_OK)
-          e = rt_win_send(c, &sw, rt_at(s->buf, j * s->len, s->el), seg_n(s, j), s->el,
-                       s->to[k], s->tag);
-  } else {
-    for (int64_t j = 0; j < s->m && e == OC_OK; j++) {
-      e = arrive(c, &x, j);
-      for (int64_t k = 0; k < s->nto && e == OC_OK; k++)
-        e = rt_win_send(c, &sw, rt_at(s->buf, j * s->len, s->el), seg_n(s, j), s->el,
-                     s->to[k], s->tag);
-    }
+      e = rt_win_send(c, &sw, rt_at(s->buf, j * s->len, s->el), seg_n(s, j), s->el, s->to[k],
+                      s->tag);
   }
   if (e == OC_OK) e = arrive(c, &x, s->m - 1);
   e = rt_win_drain(c, &sw, e);
@@ -257,10 +240,10 @@ int rt__reduce(oc_comm *c, const void *own, void *result, int64_t count,
     free(araw);
     return e;
   }
-  if ((e = rt_plan_get(c, count, el, root, ordered, &pl)) != OC_OK) return e;
+  /* the ordered reduce: the reduction tree with its rank-order fold */
+  if ((e = rt_plan_get(c, count, el, root, &pl)) != OC_OK) return e;
   tag = rt_next_tag(c, RT_REDUCE, root, pl->m, &pl->params);
-  rt_set_info(c, ordered ? "karp-reduce-ordered" : "karp-reduce", pl->m,
-              pl->len * (int64_t)el->extent, pl->predicted);
+  rt_set_info(c, "karp-reduce-ordered", pl->m, pl->len * (int64_t)el->extent, pl->predicted);
   if (count == 0) return OC_OK;
   if (c->tp.size == 1) {
     rt_copy_elems(result, own, count, el);
@@ -284,7 +267,6 @@ int rt__reduce(oc_comm *c, const void *own, void *result, int64_t count,
   s.from = pl->kids;
   s.nfrom = pl->nkids;
   s.nleft = pl->nleft;
-  s.combine = 1;
   s.to = &pl->parent;
   s.nto = pl->parent >= 0;
   e = rt_exec_steps(c, &s);
@@ -355,7 +337,6 @@ int rt__scan(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
   s.from = &left;
   s.nfrom = me > 0;
   s.nleft = 1; /* prepended: x_0 .. x_{r-1} (op) x_r */
-  s.combine = 1;
   s.to = &right;
   s.nto = me < P - 1;
   return rt_exec_steps(c, &s);

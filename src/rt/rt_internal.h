@@ -5,9 +5,11 @@
  *   rt_choose.c  which algorithm and how many segments (a table of
  *                candidates with their cost functions; one memo)
  *   rt_model.c   the cost model: each candidate's predicted time
- *   rt_plan.c    a rank's cached part of a tree (parent, children, m)
- *   rt_exec.c    the generic per-rank executor and the collectives on it
- *   rt_pattern.c the hand-coded exchange patterns (ring, doubling, all-to-all)
+ *   rt_exec.c    the collectives' entry points and the segment-stream
+ *                executor (ordered reduce, chain scan)
+ *   rt_view.c    the planner's per-rank schedules, run as they are
+ *   rt_plan.c    the ordered reduce's cached tree (parent, children, m)
+ *   rt_pattern.c the hand-coded exchange patterns (direct, doubling, all-to-all)
  *   rt_xport.c   transport calls with deadline and counting, tags, agreement
  *   rt_comm.c    the communicator, its settings, oc_threads_run
  *   rt_sum.c     the distributed sum (replays a global plan) */
@@ -65,7 +67,7 @@ typedef struct rt_plan {
   int valid;
   int64_t count;
   size_t extent;
-  int root, ordered;
+  int root;
   int64_t m, len, predicted;
   oc_params params;
   int parent;
@@ -76,8 +78,7 @@ typedef struct rt_plan {
 void rt_plan_clear(rt_plan *pl);
 /* the ordered reduce's cached plan of that shape, built (the segment count
  * from rt_choose) when the cache holds another */
-int rt_plan_get(oc_comm *c, int64_t count, const oc_elem *el, int root, int ordered,
-                rt_plan **out);
+int rt_plan_get(oc_comm *c, int64_t count, const oc_elem *el, int root, rt_plan **out);
 
 /* ---- the cost model (rt_model.c) ---------------------------------------------
  * A candidate's predicted time in model units for a call of collective
@@ -190,6 +191,15 @@ typedef struct rt_sendwin {
 } rt_sendwin;
 int rt_win_send(oc_comm *c, rt_sendwin *w, const void *buf, int64_t n, const oc_elem *el,
                 int peer, int tag);
+/* Receives posted ahead of the one being combined, from one peer: enough
+ * to cover a message's latency at the gap, 2 + (o_s + L + o_r) / g at
+ * `bytes`, at most RT_RECV_AHEAD (the callers also keep their slots within
+ * RT_RECV_AHEAD_BYTES).  A network that moves a message only once its
+ * receive is posted (SMPI; MPI's rendezvous) would otherwise charge a
+ * latency per message. */
+#define RT_RECV_AHEAD 32
+#define RT_RECV_AHEAD_BYTES ((int64_t)16 << 20)
+int64_t rt_recv_ahead(const oc_comm *c, int64_t bytes);
 /* sends number 0 .. upto (in posting order) done */
 int rt_win_wait_upto(oc_comm *c, rt_sendwin *w, int64_t upto);
 /* every send done; returns e, or the first error of these */

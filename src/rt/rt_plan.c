@@ -33,10 +33,10 @@ static void sort_kids(int *kids, int64_t lo, int64_t hi, int down) {
     }
 }
 
-static int reduce_kids(oc_comm *c, rt_plan *pl, int root, int ordered) {
+static int reduce_kids(oc_comm *c, rt_plan *pl, int root) {
   oc_reduce *r = NULL;
   oc_reduce_view v;
-  int e = oc_reduce_new(&r, &pl->params, root, ordered);
+  int e = oc_reduce_new(&r, &pl->params, root, 1);
   if (e == OC_OK) e = oc_reduce_rank(r, c->tp.rank, &v);
   if (e == OC_OK) {
     int64_t nl = 0, k;
@@ -51,25 +51,17 @@ static int reduce_kids(oc_comm *c, rt_plan *pl, int root, int ordered) {
       e = oc_reduce_child(r, &v, k, &kr, &st);
       if (tmp != NULL) tmp[k] = (int)kr;
     }
-    if (e == OC_OK) {
-      /* combine order: arrival order (child 0 sends last) when the
-       * operator commutes; else left children nearest first, then
-       * right children nearest first */
-      if (!ordered) {
-        for (k = 0; k < v.nchildren; k++) pl->kids[k] = tmp[v.nchildren - 1 - k];
-        pl->nleft = v.nchildren;
-      } else {
-        int me = c->tp.rank;
-        for (k = 0; k < v.nchildren; k++)
-          if (tmp[k] < me) pl->kids[nl++] = tmp[k];
-        pl->nleft = nl;
-        for (k = 0; k < v.nchildren; k++)
-          if (tmp[k] > me) pl->kids[nl++] = tmp[k];
-        /* insertion sorts: left descending, right ascending */
-        sort_kids(pl->kids, 0, pl->nleft, 1);
-        sort_kids(pl->kids, pl->nleft, nl, 0);
-        if (nl != v.nchildren) e = OC_EINVAL; /* a child equal to me */
-      }
+    if (e == OC_OK) { /* combine order: left children nearest first, then right */
+      int me = c->tp.rank;
+      for (k = 0; k < v.nchildren; k++)
+        if (tmp[k] < me) pl->kids[nl++] = tmp[k];
+      pl->nleft = nl;
+      for (k = 0; k < v.nchildren; k++)
+        if (tmp[k] > me) pl->kids[nl++] = tmp[k];
+      /* insertion sorts: left descending, right ascending */
+      sort_kids(pl->kids, 0, pl->nleft, 1);
+      sort_kids(pl->kids, pl->nleft, nl, 0);
+      if (nl != v.nchildren) e = OC_EINVAL; /* a child equal to me */
     }
   }
   oc_reduce_free(r);
@@ -78,15 +70,14 @@ static int reduce_kids(oc_comm *c, rt_plan *pl, int root, int ordered) {
 
 /* Choose the segment count (rt_choose) and build this rank's part of the
  * tree for it. */
-int rt_plan_get(oc_comm *c, int64_t count, const oc_elem *el, int root, int ordered,
-                rt_plan **out) {
+int rt_plan_get(oc_comm *c, int64_t count, const oc_elem *el, int root, rt_plan **out) {
   const int kind = RT_REDUCE;
   rt_plan *pl = &c->plan;
   rt_choice ch;
   int e;
   *out = pl;
   if (pl->valid && pl->count == count && pl->extent == el->extent &&
-      pl->root == root && pl->ordered == ordered)
+      pl->root == root)
     return OC_OK;
   rt_plan_clear(pl);
   if ((e = rt_choose(c, kind, count, el, &ch)) != OC_OK) return e;
@@ -96,7 +87,7 @@ int rt_plan_get(oc_comm *c, int64_t count, const oc_elem *el, int root, int orde
   /* the tree the choice was priced on */
   e = rt_model_tree(c, kind, (int64_t)el->extent * pl->len, pl->m, &pl->params,
                     &pl->predicted);
-  if (e == OC_OK) e = reduce_kids(c, pl, root, ordered);
+  if (e == OC_OK) e = reduce_kids(c, pl, root);
   if (e) {
     rt_plan_clear(pl);
     return e;
@@ -104,7 +95,6 @@ int rt_plan_get(oc_comm *c, int64_t count, const oc_elem *el, int root, int orde
   pl->count = count;
   pl->extent = el->extent;
   pl->root = root;
-  pl->ordered = ordered;
   pl->valid = 1;
   return OC_OK;
 }
