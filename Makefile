@@ -88,7 +88,7 @@ build-fuzz/fuzz_%: fuzz/fuzz_%.c $(LIB_SRC) $(HDRS)
 fuzz: $(FUZZ_TARGETS)
 	sh fuzz/run.sh $(FUZZ_SECONDS)
 
-bench: build/bench_rank build/bench_plan build/bench_kport build/bench_libcoll build/bench_rrp build/bench_cbcast build/bench_mbcast build/bench_mreduce
+bench: build/bench_rank build/bench_plan build/bench_kport build/bench_libcoll build/bench_rrp build/bench_cbcast build/bench_mbcast build/bench_mreduce build/bench_rtchoose
 	./build/bench_rank
 	./build/bench_plan
 	./build/bench_kport time
@@ -100,6 +100,7 @@ bench: build/bench_rank build/bench_plan build/bench_kport build/bench_libcoll b
 	./build/bench_mreduce rank
 	./build/bench_mreduce scale 20
 	./build/bench_mreduce plan 16
+	./build/bench_rtchoose
 
 build/bench_%: bench/bench_%.c bench/bench.h build/liboptcast.a $(HDRS)
 	$(CC) $(CSTD) $(WARN) -O2 -g -Iinclude -Isrc -o $@ $< build/liboptcast.a -lm

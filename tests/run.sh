@@ -1,7 +1,8 @@
 #!/bin/sh
 # `make check`: the test suite optimised and under ASan+UBSan, then under
 # valgrind memcheck (leaks count), cppcheck, clang-tidy (.clang-tidy) and
-# the libFuzzer targets for FUZZ_SECONDS each.  Closes with one line for
+# the libFuzzer targets for FUZZ_SECONDS each, the MPI tests with Open MPI
+# and MPICH and the SMPI smoke test.  Closes with one line for
 # CI: "check: N passed, N failed" (each test, and each extra check, counts
 # once).  A missing tool is skipped with a note, except under CI=true,
 # where .ci/run has installed everything and a missing tool fails.
@@ -73,6 +74,14 @@ if have mpicc "MPI tests"; then
     pass "$(tail -n 1 build/mpi-check.log)"
   else
     grep -v '^ok' build/mpi-check.log | tail -n 20; fail "mpi-check (build/mpi-check.log)"
+  fi
+fi
+echo "== MPICH: the same MPI tests with MPICH (make mpi-check-mpich, docs/MPI.md)"
+if have mpicc.mpich "MPI tests with MPICH"; then
+  if make -s mpi-check-mpich > build/mpi-check-mpich.log 2>&1; then
+    pass "MPICH $(tail -n 1 build/mpi-check-mpich.log)"
+  else
+    grep -v '^ok' build/mpi-check-mpich.log | tail -n 20; fail "mpi-check-mpich (build/mpi-check-mpich.log)"
   fi
 fi
 echo "== SMPI: the MPI runtime on a simulated cluster (make smpi-check, docs/SMPI.md)"

@@ -178,6 +178,7 @@
   X(rtview_reduce)                                                             \
   X(rtview_allreduce)                                                          \
   X(rtview_auto)                                                               \
+  X(rtview_choice)                                                             \
   X(rt_algorithms)                                                             \
   X(rt_bad_calls)                                                              \
   X(cli_run)                                                                   \

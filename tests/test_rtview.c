@@ -18,6 +18,7 @@
 
 #include "optcast.h"
 #include "optcast_rt.h"
+#include "rt/rt_internal.h"
 #include "test.h"
 
 typedef struct rec_op {
@@ -371,4 +372,72 @@ void test_rtview_auto(void) {
           own);
   CHECK_EQ(fails, 0);
   CHECK(planner > 0);
+}
+
+/* The model's own choice of broadcast between the pipeline (closed form)
+ * and the two-tree (priced by simulating the planner's schedule): on the
+ * table measured on SMPI's InfiniBand-like cluster (some of its rows,
+ * bench/smpi/run.sh) at P = 16 it is the least of every price the search
+ * can see, the two-tree where the model says it is faster (from 1 MiB:
+ * docs/SMPI.md measures it there), and the memo gives the same choices
+ * when eight shapes alternate. */
+void test_rtview_choice(void) {
+  static const char text[] =
+      "# optcast parameters v1\ntransport test\nprocs 16\n"
+      "# bytes L_us os_us or_us g_us\n"
+      "8 6.0492 0.01 0.01 0.0023\n1024 6.0492 0.01 0.01 0.2372\n"
+      "8192 6.5527 0.01 0.01 0.6201\n32768 10.3322 0.01 0.01 3.8963\n"
+      "65536 6.0492 40.516 0.01 40.3167\n262144 6.0492 57.236 0.01 57.0369\n"
+      "1048576 6.0492 124.117 0.01 123.9179\n4194304 6.0492 391.641 0.01 391.4419\n";
+  static const int64_t counts[] = {1000,   40000,   100000,  262144,
+                                   524288, 1048576, 2097152, 4194304};
+  oc_rtparams prm;
+  oc_threads *w = NULL;
+  oc_transport tp;
+  oc_comm *c = NULL;
+  oc_elem el;
+  rt_choice first[8];
+  int line = 0, twotree = 0;
+  CHECK_OK(oc_rtparams_parse(text, sizeof text - 1, &prm, &line));
+  CHECK_OK(oc_threads_new(&w, 16));
+  CHECK_OK(oc_threads_endpoint(w, 0, &tp));
+  CHECK_OK(oc_comm_new(&c, &tp, &prm));
+  CHECK_OK(oc_elem_builtin(&el, OC_UINT8, NULL));
+  for (int i = 0; i < 8; i++) {
+    int64_t n = counts[i], best = OC_SAT, t;
+    rt_choice ch;
+    CHECK_OK(rt_choose(c, RT_BCAST, n, &el, &ch));
+    first[i] = ch;
+    /* every price the search can see: the pipeline and the two-tree at
+     * m = 1, 2, 4, ... while a segment keeps OC_RT_SEGMENT_MIN bytes */
+    for (int64_t m = 1; m <= OC_RT_SEGMENTS_MAX && m <= n; m *= 2) {
+      int64_t k = rt_seg_len(n, rt_seg_len(n, m));
+      rt_shape s = {RT_BCAST, RT_ALG_TREE, n, rt_seg_len(n, m), k, &el};
+      if (m > 1 && rt_seg_len(n, m) < OC_RT_SEGMENT_MIN) break;
+      if (rt_cost_tree(c, &s, &t) == OC_OK && t < best) best = t;
+      if (16 * k <= RT_VIEW_PRICE_MAX &&
+          rt_view_time(c, RT_BCAST, RT_ALG_MB + OC_MB_TWOTREE, n, &el, k, &t) == OC_OK &&
+          t < best)
+        best = t;
+    }
+    CHECK_EQ(ch.t, best);
+    if (strcmp(ch.name, "two-tree") == 0) {
+      twotree++;
+      CHECK_OK(rt_view_time(c, RT_BCAST, RT_ALG_MB + OC_MB_TWOTREE, n, &el, ch.m, &t));
+      CHECK_EQ(t, ch.t);
+    } else {
+      CHECK(strcmp(ch.name, "karp-pipeline") == 0);
+    }
+    if (n >= 1048576) CHECK(strcmp(ch.name, "two-tree") == 0);
+    if (n <= 1000) CHECK(strcmp(ch.name, "karp-pipeline") == 0);
+  }
+  CHECK(twotree > 0);
+  for (int round = 0; round < 3; round++)
+    for (int i = 7; i >= 0; i--) {
+      rt_choice ch;
+      CHECK_OK(rt_choose(c, RT_BCAST, counts[i], &el, &ch));
+      CHECK(ch.alg == first[i].alg && ch.m == first[i].m && ch.t == first[i].t);
+    }
+  oc_comm_free(c);
+  oc_threads_free(w);
 }

@@ -2,8 +2,8 @@
  * cuts the buffer into, as data: a table of candidates per collective, each
  * with its cost function (rt_model.c).  The model's least wins, or the one
  * oc_comm_set_algorithm forced; a segmented candidate's segment count is
- * searched over the powers of two.  One memo per collective keeps the last
- * choice for the next call of the same shape.
+ * searched over the powers of two.  A memo per collective keeps the last
+ * RT_MEMO_WAYS choices for the next calls of the same shapes.
  *
  * The rule, for every collective: the table's first candidate is the
  * default; the first allowed candidate is taken whatever its time, each
@@ -26,10 +26,13 @@ enum {
   C_SIMULATED = 16   /* the planner's constructions, priced by simulating
                       * the whole schedule (rt_view_time), up to
                       * RT_VIEW_PRICE_MAX messages P m: only when named
-                      * (oc_comm_set_algorithm).  The model's own choice
-                      * does not simulate: each rank would, once per call
-                      * shape (16 threads pricing a 4 MiB broadcast up to
-                      * 2^14 messages took 8 s, 64 took 31 s) */
+                      * (oc_comm_set_algorithm), where that price is not what
+                      * runs (docs/SMPI.md: the circulant's, the reversed
+                      * two-tree's) or costs too much to work out on every
+                      * rank.  The two-tree broadcast, which runs at its
+                      * price, is priced so in the model's own choice too
+                      * (about 50 ms a call shape up to 2^16 messages,
+                      * bench/bench_rtchoose.c; the shapes are memoised) */
 };
 
 /* allreduce's tree: reduce to 0 + broadcast from 0, each as chosen */
@@ -72,7 +75,9 @@ static const struct rt_cand {
      rt_cost_tree},
     V_BCAST(OC_MB_KARP, "karp"), V_BCAST(OC_MB_CHAIN, "chain"),
     V_BCAST(OC_MB_BINARY, "binary"), V_BCAST(OC_MB_BINOMIAL, "binomial"),
-    V_BCAST(OC_MB_TWOTREE, "two-tree"), V_BCAST(OC_MB_CIRCULANT, "circulant-bcast"),
+    {RT_BCAST, "bcast", "two-tree", RT_ALG_MB + OC_MB_TWOTREE, "two-tree",
+     C_SEGMENTED | C_RANGE_STOPS, cost_view},
+    V_BCAST(OC_MB_CIRCULANT, "circulant-bcast"),
     {RT_REDUCE, "reduce", "pipeline", RT_ALG_TREE, "karp-reduce", C_SEGMENTED | C_RANGE_STOPS,
      rt_cost_tree},
     V_REDUCE(OC_MB_KARP, "karp"), V_REDUCE(OC_MB_CHAIN, "chain"),
@@ -174,15 +179,18 @@ static int allowed(const oc_comm *c, const struct rt_cand *k, int64_t count,
 }
 
 int rt_choose(oc_comm *c, int coll, int64_t count, const oc_elem *el, rt_choice *out) {
-  rt_memo *mo = &c->memo[coll];
+  rt_memo *mo;
   const struct rt_cand *def = NULL;
   rt_choice best;
   int any = 0, e;
-  if (mo->valid && mo->alg == c->alg[coll] && mo->count == count &&
-      mo->extent == el->extent && mo->commutative == el->commutative &&
-      mo->seg == c->seg_bytes) {
-    *out = mo->pick; /* the same call as last time */
-    return OC_OK;
+  for (int w = 0; w < RT_MEMO_WAYS; w++) {
+    mo = &c->memo[coll][w];
+    if (mo->valid && mo->alg == c->alg[coll] && mo->count == count &&
+        mo->extent == el->extent && mo->commutative == el->commutative &&
+        mo->seg == c->seg_bytes) {
+      *out = mo->pick; /* a call of the same shape as before */
+      return OC_OK;
+    }
   }
   memset(&best, 0, sizeof best);
   best.t = OC_SAT;
@@ -199,7 +207,8 @@ int rt_choose(oc_comm *c, int coll, int64_t count, const oc_elem *el, rt_choice 
     if (k->flags & C_SEGMENTED) {
       if ((e = search(c, k, count, el, &m, &t)) != OC_OK) return e;
       if (m == 0) { /* no segment count below the time to beat */
-        if (k->flags & C_RANGE_STOPS) return OC_ERANGE;
+        if (any) continue;
+        if (k->flags & C_RANGE_STOPS) return OC_ERANGE; /* none in range */
         any = 1;
         continue;
       }
@@ -215,6 +224,8 @@ int rt_choose(oc_comm *c, int coll, int64_t count, const oc_elem *el, rt_choice 
     any = 1;
   }
   if (def == NULL) return OC_EINVAL;
+  mo = &c->memo[coll][c->memo_next[coll]];
+  c->memo_next[coll] = (c->memo_next[coll] + 1) % RT_MEMO_WAYS;
   mo->valid = 1;
   mo->alg = c->alg[coll];
   mo->count = count;

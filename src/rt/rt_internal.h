@@ -146,13 +146,16 @@ void rt_copy_elems(void *dst, const void *src, int64_t n, const oc_elem *el);
 
 /* ---- the communicator (rt_comm.c) ------------------------------------------- */
 
-/* the last choice of one collective: key and result (rt_choose.c) */
+/* one choice of one collective: key and result (rt_choose.c) */
 typedef struct rt_memo {
   int valid, alg, commutative;
   int64_t count, seg;
   size_t extent;
   rt_choice pick;
 } rt_memo;
+/* the choices kept per collective (the oldest replaced): a program that
+ * alternates a few shapes does not price them again on every call */
+#define RT_MEMO_WAYS 8
 
 struct oc_comm {
   oc_transport tp;
@@ -167,7 +170,8 @@ struct oc_comm {
   uint64_t seq;        /* collective calls made                        */
   oc_callinfo last;
   rt_plan plan;        /* the ordered reduce's tree (rt_plan.c)          */
-  rt_memo memo[RT_NCOLL];
+  rt_memo memo[RT_NCOLL][RT_MEMO_WAYS];
+  int memo_next[RT_NCOLL]; /* the entry replaced next                  */
   void *scratch;       /* request arrays of the last calls, reused       */
   size_t scratch_cap;
 };
