@@ -688,6 +688,7 @@ typedef struct wjob {
   oc_threads *w;
   const oc_rtparams *prm;
   int kind, pace, rank;  /* kind: K_BCAST or K_REDUCE from rank 0 */
+  int in_place;          /* K_REDUCE: the root reduces in place          */
   int64_t count, segment; /* int32 elements, segment bytes */
   int64_t recvs_at_first_wait, call_ns;
   int rc;
@@ -730,7 +731,9 @@ static void *wjob_main(void *arg) {
     j->rc = oc_coll_bcast(c, out, j->count, OC_INT32, 0);
     for (int64_t i = 0; i < j->count; i++) bad |= out[i] != (int32_t)(i * 7);
   } else {
-    j->rc = oc_coll_reduce(c, in, j->rank == 0 ? out : NULL, j->count, OC_INT32, &sum, 0);
+    if (j->in_place && j->rank == 0) memcpy(out, in, (size_t)j->count * 4);
+    j->rc = oc_coll_reduce(c, j->in_place && j->rank == 0 ? OC_IN_PLACE : in,
+                           j->rank == 0 ? out : NULL, j->count, OC_INT32, &sum, 0);
     for (int64_t i = 0; j->rank == 0 && i < j->count; i++)
       bad |= out[i] != (int32_t)(i * 7 * P + P * (P - 1) / 2);
   }
@@ -807,8 +810,12 @@ void test_rt_pacing(void) {
 }
 
 /* Receives posted ahead: a reducing rank posts enough segments' receives
- * before it waits for the first to cover a message's latency at the gap,
- * 2 + (o_s + L + o_r) / g, at most 32 and m; 2 when the latency is short. */
+ * aside before it waits for the first to cover a message's latency at the
+ * gap, 2 + (o_s + L + o_r) / g, at most 32 and m; 2 when the latency is
+ * short.  The same whether the root reduces in place (its buffer holds its
+ * data: every reception adds into it through a slot) or from its own send
+ * buffer (each packet's first contribution straight into the result, its
+ * own data added in after). */
 void test_rt_recv_ahead(void) {
   oc_rtparams prm;
   wjob proto, jobs[2];
@@ -817,6 +824,10 @@ void test_rt_recv_ahead(void) {
   proto.kind = K_REDUCE;
   proto.count = 16 * 64; /* 64 segments of 64 bytes */
   proto.segment = 64;
+  flat_params(&prm, 100, 0.5, 5);
+  wjob_run(&proto, 2, jobs);
+  CHECK_EQ(jobs[0].recvs_at_first_wait, 22);
+  proto.in_place = 1;
   flat_params(&prm, 100, 0.5, 5); /* (0.5 + 100 + 0.5) / 5 = 20.2 */
   wjob_run(&proto, 2, jobs);
   CHECK_EQ(jobs[0].recvs_at_first_wait, 22);

@@ -57,6 +57,8 @@ void oc_comm_free(oc_comm *c) {
   if (c == NULL) return;
   rt_plan_clear(&c->plan);
   free(c->scratch);
+  for (int k = 0; k < RT_NCOLL; k++) oc_mb_rank_free(&c->vmemo[k].v);
+  for (int k = 0; k < RT_NKEEP; k++) free(c->keep[k]);
   free(c);
 }
 
@@ -93,8 +95,32 @@ void rt_set_info(oc_comm *c, const char *alg, int64_t m, int64_t seg_bytes,
   c->last.unit_ns = c->unit_ns;
 }
 
+void *rt_keep_bytes(oc_comm *c, int k, size_t bytes, void **raw) {
+  *raw = NULL;
+  if (bytes == 0) bytes = 1;
+  if (bytes > RT_KEEP_MAX) return *raw = malloc(bytes);
+  if (bytes > c->keep_cap[k]) {
+    void *p = malloc(bytes);
+    if (p == NULL) return NULL;
+    free(c->keep[k]);
+    c->keep[k] = p;
+    c->keep_cap[k] = bytes;
+  }
+  return c->keep[k];
+}
+
+char *rt_keep_alloc(oc_comm *c, int k, const oc_elem *el, int64_t n, void **raw) {
+  char *p;
+  *raw = NULL;
+  if (n < 1) n = 1;
+  if ((uint64_t)(n - 1) > (SIZE_MAX - el->true_extent) / (el->extent ? el->extent : 1))
+    return NULL;
+  p = (char *)rt_keep_bytes(c, k, (size_t)(n - 1) * el->extent + el->true_extent, raw);
+  return p == NULL ? NULL : p - el->true_lb;
+}
+
 /* one allocation reused by every call, so a short call allocates nothing */
-void *rt_scratch(oc_comm *c, size_t bytes) {
+void *rt_scratch(oc_comm *c, size_t bytes, size_t zero_from) {
   if (bytes > c->scratch_cap) {
     void *p = malloc(bytes);
     if (p == NULL) return NULL;
@@ -102,7 +128,7 @@ void *rt_scratch(oc_comm *c, size_t bytes) {
     c->scratch = p;
     c->scratch_cap = bytes;
   }
-  memset(c->scratch, 0, bytes);
+  if (zero_from < bytes) memset((char *)c->scratch + zero_from, 0, bytes - zero_from);
   return c->scratch;
 }
 

@@ -175,7 +175,7 @@ static int rt_exec_steps(oc_comm *c, const rt_steps *s) {
   {
     /* requests: the receives, SEND_WINDOW sends; then the receives' flags */
     size_t nreq = (size_t)nrecv + SEND_WINDOW;
-    char *base = (char *)rt_scratch(c, nreq * sizeof(oc_req) + (size_t)nrecv);
+    char *base = (char *)rt_scratch(c, nreq * sizeof(oc_req) + (size_t)nrecv, nreq * sizeof(oc_req));
     if (base == NULL) return OC_ENOMEM;
     x.rr = (oc_req *)(void *)base;
     sw.r = x.rr + nrecv;
@@ -201,14 +201,19 @@ static int rt_exec_steps(oc_comm *c, const rt_steps *s) {
 
 /* ---- the collectives on it ---------------------------------------------------------- */
 
-/* a planner's construction (oc_comm_set_algorithm): its view of this rank */
-static int view_call(oc_comm *c, int coll, const rt_choice *ch, char *buf, int64_t count,
-                     const oc_elem *el, int root) {
+/* a planner's construction: its view of this rank, on buf (own: as
+ * rt_exec_view) */
+static int view_call(oc_comm *c, int coll, const rt_choice *ch, char *buf, const char *own,
+                     int64_t count, const oc_elem *el, int root) {
   int64_t m = coll == RT_ALLREDUCE ? rt_view_packets(c, ch->alg, count) : oc_max64(ch->m, 1);
   int tag = rt_next_tag(c, coll, root, m, NULL);
   rt_set_info(c, ch->name, m, rt_part_len(count, m, 0) * (int64_t)el->extent, ch->t);
-  if (count == 0 || c->tp.size == 1) return OC_OK;
-  return rt_run_view(c, coll, ch->alg, buf, count, el, root, m, tag);
+  if (count == 0) return OC_OK;
+  if (c->tp.size == 1) {
+    if (own != NULL) rt_copy_elems(buf, own, count, el);
+    return OC_OK;
+  }
+  return rt_run_view(c, coll, ch->alg, buf, own, count, el, root, m, tag);
 }
 
 int rt__bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int root) {
@@ -216,7 +221,7 @@ int rt__bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int root)
   int e;
   if ((e = rt_choose(c, RT_BCAST, count, el, &ch)) != OC_OK) return e;
   if (ch.alg == RT_ALG_TREE) ch.alg = RT_ALG_MB + OC_MB_PIPELINE; /* the planner's pipeline */
-  return view_call(c, RT_BCAST, &ch, (char *)buf, count, el, root);
+  return view_call(c, RT_BCAST, &ch, (char *)buf, NULL, count, el, root);
 }
 
 /* Reduce into `result` (root) or up to the parent; own: this rank's data. */
@@ -232,11 +237,19 @@ int rt__reduce(oc_comm *c, const void *own, void *result, int64_t count,
     ch.alg = RT_ALG_MB + OC_MB_PIPELINE;
   if (ch.alg >= RT_ALG_MB) { /* the planner's reversed construction (commutative) */
     char *acc = (char *)result;
-    if (c->tp.rank != root) {
-      if ((acc = rt_tmp_alloc(el, count, &araw)) == NULL) return OC_ENOMEM;
+    if (c->tp.rank != root && count > 0 && c->tp.size > 1) {
+      /* a rank that receives nothing (a leaf) sends its own data as it is;
+       * any other adds into a buffer the communicator keeps */
+      const oc_mb_rank *v = rt_view_get(c, RT_REDUCE, ch.alg, count, el, root,
+                                        oc_max64(ch.m, 1), &e);
+      int recv = 0;
+      if (v == NULL) return e;
+      for (size_t i = 0; i < v->n && !recv; i++) recv = v->step[i].kind == OC_MB_RECV;
+      if (!recv) acc = (char *)(uintptr_t)own;
+      else if ((acc = rt_keep_alloc(c, RT_KEEP_ACC, el, count, &araw)) == NULL) return OC_ENOMEM;
     }
-    if (count > 0) rt_copy_elems(acc, own, count, el);
-    e = view_call(c, RT_REDUCE, &ch, acc, count, el, root);
+    /* own is copied into acc packet by packet as the view first uses each */
+    e = view_call(c, RT_REDUCE, &ch, acc, (const char *)own, count, el, root);
     free(araw);
     return e;
   }
@@ -285,7 +298,7 @@ int rt__allreduce(oc_comm *c, const void *own, void *result, int64_t count,
     if ((e = rt_choose(c, RT_ALLREDUCE, count, el, &ch)) != OC_OK) return e;
     if (ch.alg == RT_ALG_RING || ch.alg == RT_ALG_RABEN || ch.alg == RT_ALG_CIRCULANT) {
       rt_copy_elems(result, own, count, el); /* the planner's schedule, as it is */
-      return view_call(c, RT_ALLREDUCE, &ch, (char *)result, count, el, -1);
+      return view_call(c, RT_ALLREDUCE, &ch, (char *)result, NULL, count, el, -1);
     }
     if (ch.alg == RT_ALG_DOUBLING || ch.alg == RT_ALG_DIRECT) {
       rt_copy_elems(result, own, count, el);

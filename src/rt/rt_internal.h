@@ -157,6 +157,21 @@ typedef struct rt_memo {
  * alternates a few shapes does not price them again on every call */
 #define RT_MEMO_WAYS 8
 
+/* a rank's view of the planner's schedule the last call of one collective
+ * ran, and its key (rt_view.c): the next call of the same shape runs it
+ * without planning again */
+typedef struct rt_vmemo {
+  int valid, alg, root;
+  int64_t count, m;
+  size_t extent;
+  oc_mb_rank v;
+} rt_vmemo;
+
+/* buffers the communicator keeps for the next calls (rt_keep_alloc) */
+enum { RT_KEEP_ACC, RT_KEEP_SLOTS, RT_KEEP_SNAP, RT_KEEP_WORK, RT_NKEEP };
+/* the largest kept: a larger one is allocated for the call and freed */
+#define RT_KEEP_MAX ((size_t)64 << 20)
+
 struct oc_comm {
   oc_transport tp;
   oc_rtparams prm;
@@ -174,10 +189,21 @@ struct oc_comm {
   int memo_next[RT_NCOLL]; /* the entry replaced next                  */
   void *scratch;       /* request arrays of the last calls, reused       */
   size_t scratch_cap;
+  rt_vmemo vmemo[RT_NCOLL];
+  void *keep[RT_NKEEP];
+  size_t keep_cap[RT_NKEEP];
 };
 
-/* bytes of zeroed scratch owned by the communicator (NULL: no memory) */
-void *rt_scratch(oc_comm *c, size_t bytes);
+/* bytes of scratch owned by the communicator, zeroed from byte zero_from
+ * on (NULL: no memory) */
+void *rt_scratch(oc_comm *c, size_t bytes, size_t zero_from);
+/* As rt_tmp_alloc, n elements of el, from the communicator's kept buffer
+ * k (RT_KEEP_*), grown as needed and kept for the next calls (*raw NULL),
+ * or above RT_KEEP_MAX bytes allocated for this call (*raw: free it). Not
+ * zeroed; one user of each k at a time. */
+char *rt_keep_alloc(oc_comm *c, int k, const oc_elem *el, int64_t n, void **raw);
+/* the same in bytes (aligned for int64_t) */
+void *rt_keep_bytes(oc_comm *c, int k, size_t bytes, void **raw);
 /* a call starts: its oc_callinfo cleared */
 void rt_begin(oc_comm *c);
 /* the call's oc_callinfo: algorithm, m segments of len elements, time */
@@ -230,7 +256,8 @@ int rt_scan_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el, int 
 
 /* ---- the planner's schedules, run as they are (rt_view.c) ------------------------
  * rt_exec_view: a rank's view (oc_mb_rank) on buf, count elements cut into
- * m packets (rt_part_lo).  The runtime's choice alg (RT_ALG_MB + a
+ * m packets (rt_part_lo); own NULL (or buf) when buf holds the rank's data,
+ * else the data, copied into a packet of buf on its first use.  The runtime's choice alg (RT_ALG_MB + a
  * broadcast construction for bcast and reduce, its reversal; RT_ALG_RING,
  * RT_ALG_RABEN, RT_ALG_CIRCULANT for allreduce) as the planner's view of
  * this rank (rt_view_of), its time by the planner's simulation
@@ -238,14 +265,19 @@ int rt_scan_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el, int 
  * P m, for a construction named by the caller),
  * and both at once (rt_run_view). */
 #define RT_VIEW_PRICE_MAX ((int64_t)1 << 16)
-int rt_exec_view(oc_comm *c, char *buf, int64_t count, const oc_elem *el, int64_t m,
-                 const oc_mb_rank *v, int tag);
+int rt_exec_view(oc_comm *c, char *buf, const char *own, int64_t count, const oc_elem *el,
+                 int64_t m, const oc_mb_rank *v, int tag);
+/* this rank's view of the planner's schedule for a call (rt_view_of), kept
+ * by the communicator for the next call of the same shape (one per
+ * collective); NULL with *err on failure */
+const oc_mb_rank *rt_view_get(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el,
+                              int root, int64_t m, int *err);
 int rt_view_of(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el, int root,
                int64_t m, oc_mb_rank *out);
 int rt_view_time(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el, int64_t m,
                  int64_t *t);
 int64_t rt_view_packets(const oc_comm *c, int alg, int64_t count);
-int rt_run_view(oc_comm *c, int coll, int alg, char *buf, int64_t count, const oc_elem *el,
-                int root, int64_t m, int tag);
+int rt_run_view(oc_comm *c, int coll, int alg, char *buf, const char *own, int64_t count,
+                const oc_elem *el, int root, int64_t m, int tag);
 
 #endif

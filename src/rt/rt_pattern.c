@@ -23,7 +23,7 @@ typedef struct xreqs {
 } xreqs;
 
 static int xreqs_get(oc_comm *c, size_t n, xreqs *x) {
-  char *base = (char *)rt_scratch(c, n * (sizeof(oc_req) + sizeof(int64_t) + 1));
+  char *base = (char *)rt_scratch(c, n * (sizeof(oc_req) + sizeof(int64_t) + 1), n * sizeof(oc_req));
   if (base == NULL) return OC_ENOMEM;
   x->rq = (oc_req *)(void *)base;
   x->want = (int64_t *)(void *)(base + n * sizeof(oc_req));

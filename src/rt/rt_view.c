@@ -35,8 +35,15 @@
  * acc := in (op) acc: the planner's reductions assume a commutative
  * operator, and so do the callers here.
  *
+ * With own apart from buf (a reduction from a send buffer), a reception
+ * that adds into packets no step touched before goes straight into the
+ * buffer and own's packets are added in when it lands (V_FOLD: no copy, no
+ * slot); own is copied into any other packet on its first use.
+ *
  * Work and memory O(n + m) for n steps and m packets (the packets' touch,
- * reception count and last-send marks), plus the slots and snapshots. */
+ * reception count and last-send marks), plus the slots and snapshots, in
+ * buffers the communicator keeps (rt_keep_alloc); the view itself is kept
+ * for the next call of the same shape (rt_view_get). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,11 +54,18 @@
 #define RT_VIEW_AHEAD 32
 #define RT_VIEW_AHEAD_BYTES ((int64_t)16 << 20)
 
-enum { V_SKIP = 1, V_DIRECT = 2 }; /* per step */
+/* per step: skipped (no elements); received straight into the buffer;
+ * and then the rank's own data added in (the first reception into its
+ * packets adds, and own is apart: as a 3-operand add, no copy) */
+enum { V_SKIP = 1, V_DIRECT = 2, V_FOLD = 4 };
 
 typedef struct vrun {
   const oc_mb_rank *v;
   char *buf;
+  const char *own;      /* NULL, or the rank's data, copied into a packet of
+                           buf on its first use (one pass over the packet
+                           while it is in cache: the copy and the first add) */
+  unsigned char *init;  /* per packet, with own: buf holds it             */
   int64_t count, m, P, me;
   const oc_elem *el;
   unsigned char *flag;  /* per step: V_*                                  */
@@ -67,6 +81,8 @@ typedef struct vrun {
   unsigned char *live;
   char *slots;          /* aside receptions: win slots of slot elements    */
   int64_t win, slot, posted;
+  int64_t fold_live, fold_win; /* V_FOLD receptions in flight, and at most */
+  int64_t *fq, fq_head, fq_tail; /* V_FOLD receptions posted, in order (steps) */
   int64_t *aq, aq_head, aq_tail; /* aside receptions posted, in order (steps) */
   int64_t *slot_of;     /* per step: its slot                              */
   int64_t *freeslot, nfree;
@@ -74,6 +90,20 @@ typedef struct vrun {
 } vrun;
 
 static int64_t v_lo(const vrun *x, int64_t item) { return rt_part_lo(x->count, x->m, item); }
+
+/* packets [a, a+len) about to be used: the rank's own data copied in where
+ * buf does not hold it yet (own); with over, the use overwrites them */
+static void v_init(vrun *x, int64_t a, int64_t len, int over) {
+  if (x->own == NULL) return;
+  for (int64_t p = a; p < a + len; p++) {
+    if (!x->init[p] && !over) {
+      int64_t lo = v_lo(x, p);
+      rt_copy_elems(rt_at(x->buf, lo, x->el), rt_at(x->own, lo, x->el), v_lo(x, p + 1) - lo,
+                    x->el);
+    }
+    x->init[p] = 1;
+  }
+}
 
 /* snapshots of the packets that just reached cnt (a reception of
  * [a, a+len) handled, or the start with len = m) */
@@ -124,6 +154,8 @@ static int v_prepare(vrun *x, int64_t *snap_elems, int64_t *slot_elems, int64_t 
       x->rord[i] = x->nrecv++;
       if (s->copy && first) {
         x->flag[i] = V_DIRECT;
+      } else if (first && x->own != NULL && x->sfirst == NULL) {
+        x->flag[i] = V_DIRECT | V_FOLD;
       } else {
         *slot_elems = oc_max64(*slot_elems, n);
         (*naside)++;
@@ -171,6 +203,7 @@ static int v_land_aside(oc_comm *c, vrun *x, size_t i) {
   if ((e = rt_xwait(c, &x->rq[r], n)) != OC_OK) return e;
   for (int64_t p = s->item; p < s->item + s->len; p++) busy = oc_max64(busy, x->lastsend[p]);
   if (busy >= 0 && (e = rt_win_wait_upto(c, x->sw, busy)) != OC_OK) return e;
+  v_init(x, s->item, s->len, s->copy);
   if (s->copy)
     rt_copy_elems(rt_at(x->buf, lo, x->el), slot, n, x->el);
   else
@@ -196,7 +229,24 @@ static int v_post(oc_comm *c, vrun *x, size_t upto, int tag) {
     lo = v_lo(x, s->item);
     n = v_lo(x, s->item + s->len) - lo;
     if (x->flag[i] & V_DIRECT) {
+      /* as many adding ones ahead as aside ones: a sender's stream is not
+       * flooded (SimGrid shares a link between the messages in flight) */
+      while ((x->flag[i] & V_FOLD) && x->fold_live >= x->fold_win && e == OC_OK) {
+        size_t j;
+        if (i > upto) break;
+        while (!x->live[x->rord[x->fq[x->fq_head]]]) x->fq_head++;
+        j = (size_t)x->fq[x->fq_head];
+        for (int64_t p = x->v->step[j].item; p < x->v->step[j].item + x->v->step[j].len; p++)
+          if (x->pend[p] == (int64_t)j) x->pend[p] = -1;
+        e = v_land(c, x, j); /* the oldest lands */
+      }
+      if (e != OC_OK || ((x->flag[i] & V_FOLD) && x->fold_live >= x->fold_win)) break;
       into = rt_at(x->buf, lo, x->el);
+      v_init(x, s->item, s->len, 1); /* the first step on its packets: a copy */
+      if (x->flag[i] & V_FOLD) {
+        x->fold_live++;
+        x->fq[x->fq_tail++] = (int64_t)i;
+      }
     } else {
       if (x->nfree == 0 && i > upto) break; /* ahead only into free slots */
       if (x->nfree == 0 && (e = v_land_aside(c, x, (size_t)x->aq[x->aq_head])) != OC_OK)
@@ -218,6 +268,11 @@ static int v_land(oc_comm *c, vrun *x, size_t i) {
   int e;
   x->live[r] = 0;
   e = rt_xwait(c, &x->rq[r], n);
+  if (x->flag[i] & V_FOLD) {
+    x->fold_live--;
+    if (e == OC_OK)
+      e = x->el->combine(x->el, rt_at(x->own, lo, x->el), rt_at(x->buf, lo, x->el), n);
+  }
   for (int64_t p = s->item; p < s->item + s->len; p++) {
     x->pend[p] = -1;
     x->cnt[p]++;
@@ -259,47 +314,55 @@ static int64_t v_aside_peers(const vrun *x) {
   return oc_max64(d, 1);
 }
 
-int rt_exec_view(oc_comm *c, char *buf, int64_t count, const oc_elem *el, int64_t m,
-                 const oc_mb_rank *v, int tag) {
+int rt_exec_view(oc_comm *c, char *buf, const char *own, int64_t count, const oc_elem *el,
+                 int64_t m, const oc_mb_rank *v, int tag) {
   vrun x;
   rt_sendwin sw = {NULL, 0, 0, 0, 0};
   int64_t snap_elems, slot_elems, naside, maxsend = 0, ahead_slot = 0;
-  void *sraw = NULL, *lraw = NULL;
+  void *sraw = NULL, *lraw = NULL, *wraw = NULL;
   int e = OC_OK, any_hist = 0;
   size_t n = v->n;
   if (m < 1 || count < 0) return OC_EINVAL;
   memset(&x, 0, sizeof x);
   x.v = v;
   x.buf = buf;
+  x.own = own == buf ? NULL : own;
   x.count = count;
   x.m = m;
   x.P = c->tp.size;
   x.me = c->tp.rank;
   x.el = el;
   for (size_t i = 0; i < n; i++) any_hist |= v->step[i].kind == OC_MB_SEND && v->step[i].hist >= 0;
-  x.flag = (unsigned char *)calloc(n + 1, 1);
-  x.snap = (int64_t *)malloc((n + 1) * sizeof(int64_t));
-  x.rord = (int64_t *)malloc((n + 1) * sizeof(int64_t));
-  x.cnt = (int64_t *)calloc((size_t)m, sizeof(int64_t));
-  x.lastsend = (int64_t *)malloc((size_t)m * sizeof(int64_t));
-  x.pend = (int64_t *)malloc((size_t)m * sizeof(int64_t));
-  x.slot_of = (int64_t *)malloc((n + 1) * sizeof(int64_t));
-  x.aq = (int64_t *)malloc((n + 1) * sizeof(int64_t));
   x.sw = &sw;
-  if (any_hist) {
-    x.sfirst = (int64_t *)malloc((size_t)m * sizeof(int64_t));
-    x.snext = (int64_t *)malloc((n + 1) * sizeof(int64_t));
-  }
-  if (x.flag == NULL || x.snap == NULL || x.rord == NULL || x.cnt == NULL ||
-      x.lastsend == NULL || x.pend == NULL || x.slot_of == NULL || x.aq == NULL || (any_hist && (x.sfirst == NULL || x.snext == NULL))) {
-    e = OC_ENOMEM;
-    goto out;
+  { /* the per-step and per-packet arrays: one block the communicator keeps */
+    size_t ns = n + 1, words = 6 * ns + 4 * (size_t)m + (ns + (size_t)m + 7) / 8;
+    int64_t *w;
+    if ((uint64_t)m > (SIZE_MAX / 8 - 7 * ns) / 4 ||
+        (w = (int64_t *)rt_keep_bytes(c, RT_KEEP_WORK, words * sizeof(int64_t), &wraw)) == NULL) {
+      e = OC_ENOMEM;
+      goto out;
+    }
+    x.snap = w;
+    x.rord = w + ns;
+    x.slot_of = w + 2 * ns;
+    x.aq = w + 3 * ns;
+    x.snext = any_hist ? w + 4 * ns : NULL;
+    x.fq = w + 5 * ns;
+    x.cnt = w + 6 * ns;
+    x.lastsend = x.cnt + m;
+    x.pend = x.lastsend + m;
+    x.sfirst = any_hist ? x.pend + m : NULL;
+    x.flag = (unsigned char *)(x.pend + 2 * m);
+    x.init = x.flag + ns;
+    memset(x.flag, 0, ns + (size_t)m);
+    memset(x.cnt, 0, (size_t)m * sizeof(int64_t));
   }
   for (int64_t p = 0; p < m; p++) {
     x.lastsend[p] = x.pend[p] = -1;
     if (x.sfirst != NULL) x.sfirst[p] = -1;
   }
   if ((e = v_prepare(&x, &snap_elems, &slot_elems, &naside)) != OC_OK) goto out;
+  x.fold_win = rt_recv_ahead(c, rt_part_len(count, m, 0) * (int64_t)el->extent);
   /* slots: enough to cover a message's latency, as the tree executor's */
   for (size_t i = 0; i < n; i++)
     if (v->step[i].kind == OC_MB_SEND && !(x.flag[i] & V_SKIP))
@@ -322,18 +385,18 @@ int rt_exec_view(oc_comm *c, char *buf, int64_t count, const oc_elem *el, int64_
       goto out;
     }
     for (x.nfree = 0; x.nfree < x.win; x.nfree++) x.freeslot[x.nfree] = x.win - 1 - x.nfree;
-    if ((x.slots = rt_tmp_alloc(el, ahead_slot, &lraw)) == NULL) {
+    if ((x.slots = rt_keep_alloc(c, RT_KEEP_SLOTS, el, ahead_slot, &lraw)) == NULL) {
       e = OC_ENOMEM;
       goto out;
     }
   }
-  if (snap_elems > 0 && (x.sbuf = rt_tmp_alloc(el, snap_elems, &sraw)) == NULL) {
+  if (snap_elems > 0 && (x.sbuf = rt_keep_alloc(c, RT_KEEP_SNAP, el, snap_elems, &sraw)) == NULL) {
     e = OC_ENOMEM;
     goto out;
   }
   {
     size_t nreq = (size_t)x.nrecv + SEND_WINDOW;
-    char *base = (char *)rt_scratch(c, nreq * sizeof(oc_req) + (size_t)x.nrecv + 1);
+    char *base = (char *)rt_scratch(c, nreq * sizeof(oc_req) + (size_t)x.nrecv + 1, nreq * sizeof(oc_req));
     if (base == NULL) {
       e = OC_ENOMEM;
       goto out;
@@ -343,6 +406,7 @@ int rt_exec_view(oc_comm *c, char *buf, int64_t count, const oc_elem *el, int64_
     x.live = (unsigned char *)(base + nreq * sizeof(oc_req));
   }
   sw.gap = rt_pace_gap(c, maxsend * (int64_t)el->extent);
+  if (x.sfirst != NULL) v_init(&x, 0, m, 0); /* snapshots read the own data */
   v_snapshots(&x, 0, m); /* values of hist 0: the rank's own */
   for (size_t i = 0; i < n && e == OC_OK; i++) {
     const oc_mb_step *s = &v->step[i];
@@ -353,34 +417,29 @@ int rt_exec_view(oc_comm *c, char *buf, int64_t count, const oc_elem *el, int64_
     if ((e = v_post(c, &x, i, tag)) != OC_OK) break;
     if ((e = v_need(c, &x, i)) != OC_OK) break; /* its data, landed */
     if (s->kind == OC_MB_SEND) {
-      const char *from = x.snap[i] >= 0 ? rt_at(x.sbuf, x.snap[i], el) : rt_at(buf, lo, el);
+      const char *from;
+      v_init(&x, s->item, s->len, 0);
+      from = x.snap[i] >= 0 ? rt_at(x.sbuf, x.snap[i], el) : rt_at(buf, lo, el);
       e = rt_win_send(c, &sw, from, len, el, (int)s->peer, tag);
       if (e == OC_OK && x.snap[i] < 0)
         for (int64_t p = s->item; p < s->item + s->len; p++) x.lastsend[p] = sw.ns - 1;
       continue;
     }
     if (x.flag[i] & V_DIRECT) { /* waited for when a step needs its packets */
-      for (int64_t p = s->item; p < s->item + s->len; p++) x.pend[p] = (int64_t)i;
+      if (x.live[x.rord[i]]) /* (an adding one may have landed early) */
+        for (int64_t p = s->item; p < s->item + s->len; p++) x.pend[p] = (int64_t)i;
       continue;
     }
     e = v_land_aside(c, &x, i); /* an aside one when the view reaches it */
   }
   for (size_t i = 0; i < n && e == OC_OK; i++) /* the direct receptions no step needed */
     if ((x.flag[i] & V_DIRECT) && x.live[x.rord[i]]) e = v_land(c, &x, i);
+  if (e == OC_OK) v_init(&x, 0, m, 0); /* the packets nothing touched */
   e = rt_win_drain(c, &sw, e);
   if (e != OC_OK && x.rq != NULL) rt_drain(c, x.rq, x.nrecv, x.live);
 out:
-  free(x.flag);
-  free(x.snap);
-  free(x.rord);
-  free(x.cnt);
-  free(x.lastsend);
-  free(x.pend);
-  free(x.slot_of);
-  free(x.aq);
   free(x.freeslot);
-  free(x.sfirst);
-  free(x.snext);
+  free(wraw);
   free(sraw);
   free(lraw);
   return e;
@@ -476,13 +535,34 @@ int64_t rt_view_packets(const oc_comm *c, int alg, int64_t count) {
   return 1;
 }
 
-int rt_run_view(oc_comm *c, int coll, int alg, char *buf, int64_t count, const oc_elem *el,
-                int root, int64_t m, int tag) {
-  oc_mb_rank v;
-  int e;
-  memset(&v, 0, sizeof v);
-  e = rt_view_of(c, coll, alg, count, el, root, m, &v);
-  if (e == OC_OK) e = rt_exec_view(c, buf, count, el, m, &v, tag);
-  oc_mb_rank_free(&v);
-  return e;
+/* this rank's view for the call: the last call's of the collective when
+ * the shape is the same (c->vmemo), else planned and kept */
+const oc_mb_rank *rt_view_get(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el,
+                              int root, int64_t m, int *err) {
+  rt_vmemo *vm = &c->vmemo[coll];
+  if (vm->valid && vm->alg == alg && vm->root == root && vm->count == count && vm->m == m &&
+      vm->extent == el->extent)
+    return &vm->v;
+  vm->valid = 0;
+  oc_mb_rank_free(&vm->v);
+  memset(&vm->v, 0, sizeof vm->v);
+  if ((*err = rt_view_of(c, coll, alg, count, el, root, m, &vm->v)) != OC_OK) {
+    oc_mb_rank_free(&vm->v);
+    memset(&vm->v, 0, sizeof vm->v);
+    return NULL;
+  }
+  vm->valid = 1;
+  vm->alg = alg;
+  vm->root = root;
+  vm->count = count;
+  vm->m = m;
+  vm->extent = el->extent;
+  return &vm->v;
+}
+
+int rt_run_view(oc_comm *c, int coll, int alg, char *buf, const char *own, int64_t count,
+                const oc_elem *el, int root, int64_t m, int tag) {
+  int e = OC_OK;
+  const oc_mb_rank *v = rt_view_get(c, coll, alg, count, el, root, m, &e);
+  return v == NULL ? e : rt_exec_view(c, buf, own, count, el, m, v, tag);
 }

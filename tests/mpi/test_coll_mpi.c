@@ -48,7 +48,10 @@ static void fresh(void) {
   occ = NULL;
   if (pdup != MPI_COMM_NULL) {
     MPI_Comm *more = (MPI_Comm *)realloc(retired, (size_t)(nretired + 1) * sizeof *more);
-    if (more == NULL) die("realloc", nretired);
+    if (more == NULL) {
+      die("realloc", OC_ENOMEM);
+      return;
+    }
     retired = more;
     retired[nretired++] = pdup;
     pdup = MPI_COMM_NULL;
