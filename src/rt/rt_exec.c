@@ -301,9 +301,10 @@ int rt__allreduce(oc_comm *c, const void *own, void *result, int64_t count,
       return view_call(c, RT_ALLREDUCE, &ch, (char *)result, NULL, count, el, -1);
     }
     if (ch.alg == RT_ALG_DOUBLING || ch.alg == RT_ALG_DIRECT) {
-      rt_copy_elems(result, own, count, el);
-      e = ch.alg == RT_ALG_DIRECT ? rt_allreduce_direct(c, (char *)result, count, el)
-                                  : rt_allreduce_rd(c, (char *)result, count, el);
+      if (ch.alg == RT_ALG_DIRECT) rt_copy_elems(result, own, count, el);
+      e = ch.alg == RT_ALG_DIRECT
+              ? rt_allreduce_direct(c, (char *)result, count, el)
+              : rt_allreduce_rd(c, (char *)result, (const char *)own, count, el);
       if (ch.alg == RT_ALG_DIRECT)
         rt_set_info(c, ch.name, P, rt_blk_len(count, P, 0) * (int64_t)el->extent, ch.t);
       else

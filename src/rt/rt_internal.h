@@ -249,7 +249,8 @@ int rt__allgather(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
 /* acc := in (op) acc when left, acc (op) in when right (in overwritten) */
 int rt_fold(const oc_elem *el, char *acc, char *in, int64_t n, int left);
 /* the patterns, on result (already holding this rank's data) */
-int rt_allreduce_rd(oc_comm *c, char *acc, int64_t count, const oc_elem *el);
+/* own: the rank's value when not already in acc (NULL or acc: in acc) */
+int rt_allreduce_rd(oc_comm *c, char *acc, const char *own, int64_t count, const oc_elem *el);
 int rt_allreduce_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el);
 int rt_scan_rd(oc_comm *c, char *res, int64_t count, const oc_elem *el, int tag);
 int rt_scan_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el, int tag);

@@ -114,10 +114,34 @@ int rt_allreduce_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el)
  * in round k and fold the partner's run on its side (left when the partner
  * is lower); finally 2i passes the result back to 2i+1.  Rank order is kept,
  * so any associative operator works (cost: rt_model.c). */
-int rt_allreduce_rd(oc_comm *c, char *acc, int64_t count, const oc_elem *el) {
+/* rt_xchg where the rank's value is still in own (not NULL): what would go
+ * out of acc goes out of own, and own is copied into acc while the
+ * messages travel */
+static int xchg_own(oc_comm *c, char *acc, const char *own, int64_t count, int to, void *in,
+                    int from, const oc_elem *el, int tag) {
+  oc_req sq, rq;
+  int e = OC_OK, e2;
+  if (own == NULL)
+    return rt_xchg(c, acc, to >= 0 ? count : 0, to, in, from >= 0 ? count : 0, from, el, tag);
+  if (from >= 0 && (e = rt_xrecv(c, in, count, el, from, tag, &rq)) != OC_OK) return e;
+  if (to >= 0 && (e = rt_xsend(c, own, count, el, to, tag, &sq)) != OC_OK) {
+    if (from >= 0) rt_drain(c, &rq, 1, NULL);
+    return e;
+  }
+  rt_copy_elems(acc, own, count, el);
+  if (from >= 0) e = rt_xwait(c, &rq, count);
+  if (to >= 0) {
+    e2 = rt_xwait(c, &sq, -1);
+    if (e == OC_OK) e = e2;
+  }
+  return e;
+}
+
+int rt_allreduce_rd(oc_comm *c, char *acc, const char *own, int64_t count, const oc_elem *el) {
   int P = c->tp.size, me = c->tp.rank, Pp = 1, r, v, tag, e = OC_OK;
   void *raw = NULL;
-  char *tmp = rt_tmp_alloc(el, count, &raw);
+  char *tmp = rt_keep_alloc(c, RT_KEEP_SLOTS, el, count, &raw);
+  if (own == acc) own = NULL;
   if (tmp == NULL) return OC_ENOMEM;
   while (Pp * 2 <= P) Pp *= 2;
   r = P - Pp;
@@ -125,21 +149,24 @@ int rt_allreduce_rd(oc_comm *c, char *acc, int64_t count, const oc_elem *el) {
   /* pre-step: 2i+1 hands its value to 2i */
   if (me < 2 * r) {
     if (me % 2 == 1) {
-      e = rt_xchg(c, acc, count, me - 1, NULL, 0, -1, el, tag);
+      e = xchg_own(c, acc, own, count, me - 1, NULL, -1, el, tag);
       v = -1;
     } else {
-      e = rt_xchg(c, NULL, 0, -1, tmp, count, me + 1, el, tag);
+      e = xchg_own(c, acc, own, count, -1, tmp, me + 1, el, tag);
       if (e == OC_OK) e = rt_fold(el, acc, tmp, count, 0); /* acc op x_{me+1} */
       v = me / 2;
     }
+    own = NULL;
   } else {
     v = me - r;
   }
   for (int mask = 1; v >= 0 && mask < Pp && e == OC_OK; mask <<= 1) {
     int pv = v ^ mask, peer = pv < r ? 2 * pv : pv + r;
-    e = rt_xchg(c, acc, count, peer, tmp, count, peer, el, tag);
+    e = xchg_own(c, acc, own, count, peer, tmp, peer, el, tag);
+    own = NULL;
     if (e == OC_OK) e = rt_fold(el, acc, tmp, count, pv < v);
   }
+  if (own != NULL) rt_copy_elems(acc, own, count, el); /* (no exchange: P = 1) */
   /* post-step: 2i passes the result to 2i+1 */
   if (e == OC_OK && me < 2 * r) {
     if (me % 2 == 0) e = rt_xchg(c, acc, count, me + 1, NULL, 0, -1, el, tag);
@@ -215,9 +242,10 @@ int rt__allgather(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
   rt_set_info(c, "karp-all-to-all", 1, 0, -1);
   if (count == 0) return OC_OK;
   mine = rt_at(recvbuf, (int64_t)me * count, el);
-  if (sendbuf != OC_IN_PLACE) rt_copy_elems(mine, sendbuf, count, el);
-  if (P == 1) return OC_OK;
-  if ((e = xreqs_get(c, 2 * (size_t)(P - 1), &x)) != OC_OK) return e;
+  if (P == 1 || (e = xreqs_get(c, 2 * (size_t)(P - 1), &x)) != OC_OK) {
+    if (sendbuf != OC_IN_PLACE) rt_copy_elems(mine, sendbuf, count, el);
+    return e;
+  }
   for (int i = 1; i < P && e == OC_OK; i++) {
     int src = (me - i + P) % P;
     x.want[nr] = count;
@@ -225,9 +253,13 @@ int rt__allgather(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
     if (e == OC_OK) x.live[nr++] = 1;
   }
   nrecv = nr;
+  /* the own block goes out from where it is, and is copied into place
+   * while the messages travel */
   for (int i = 1; i < P && e == OC_OK; i++) {
-    e = rt_xsend(c, mine, count, el, (me + i) % P, tag, &x.rq[nr]);
+    e = rt_xsend(c, sendbuf != OC_IN_PLACE ? (const char *)sendbuf : mine, count, el,
+                 (me + i) % P, tag, &x.rq[nr]);
     if (e == OC_OK) x.live[nr++] = 1;
   }
+  if (e == OC_OK && sendbuf != OC_IN_PLACE) rt_copy_elems(mine, sendbuf, count, el);
   return exchange(c, &x, nr, nrecv, e);
 }
