@@ -140,6 +140,10 @@ void rt_drain(oc_comm *c, oc_req *r, int64_t n, const unsigned char *live);
  * both are done (a receive of other than nin elements: OC_EMISMATCH). */
 int rt_xchg(oc_comm *c, const void *out, int64_t nout, int to, void *in, int64_t nin,
             int from, const oc_elem *el, int tag);
+/* the same, copying ncopy elements src -> dst while the messages travel */
+int rt_xchg_copy(oc_comm *c, const void *out, int64_t nout, int to, void *in, int64_t nin,
+                 int from, const oc_elem *el, int tag, void *dst, const void *src,
+                 int64_t ncopy);
 /* a buffer of n elements laid out like the caller's (free *raw) */
 char *rt_tmp_alloc(const oc_elem *el, int64_t n, void **raw);
 void rt_copy_elems(void *dst, const void *src, int64_t n, const oc_elem *el);

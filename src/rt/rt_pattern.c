@@ -119,22 +119,9 @@ int rt_allreduce_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el)
  * messages travel */
 static int xchg_own(oc_comm *c, char *acc, const char *own, int64_t count, int to, void *in,
                     int from, const oc_elem *el, int tag) {
-  oc_req sq, rq;
-  int e = OC_OK, e2;
-  if (own == NULL)
-    return rt_xchg(c, acc, to >= 0 ? count : 0, to, in, from >= 0 ? count : 0, from, el, tag);
-  if (from >= 0 && (e = rt_xrecv(c, in, count, el, from, tag, &rq)) != OC_OK) return e;
-  if (to >= 0 && (e = rt_xsend(c, own, count, el, to, tag, &sq)) != OC_OK) {
-    if (from >= 0) rt_drain(c, &rq, 1, NULL);
-    return e;
-  }
-  rt_copy_elems(acc, own, count, el);
-  if (from >= 0) e = rt_xwait(c, &rq, count);
-  if (to >= 0) {
-    e2 = rt_xwait(c, &sq, -1);
-    if (e == OC_OK) e = e2;
-  }
-  return e;
+  int64_t nout = to >= 0 ? count : 0, nin = from >= 0 ? count : 0;
+  if (own == NULL) return rt_xchg(c, acc, nout, to, in, nin, from, el, tag);
+  return rt_xchg_copy(c, own, nout, to, in, nin, from, el, tag, acc, own, count);
 }
 
 int rt_allreduce_rd(oc_comm *c, char *acc, const char *own, int64_t count, const oc_elem *el) {

@@ -89,6 +89,12 @@ void rt_drain(oc_comm *c, oc_req *r, int64_t n, const unsigned char *live) {
 /* the receive posted first, then the send; both waited for */
 int rt_xchg(oc_comm *c, const void *out, int64_t nout, int to, void *in, int64_t nin,
             int from, const oc_elem *el, int tag) {
+  return rt_xchg_copy(c, out, nout, to, in, nin, from, el, tag, NULL, NULL, 0);
+}
+
+int rt_xchg_copy(oc_comm *c, const void *out, int64_t nout, int to, void *in, int64_t nin,
+                 int from, const oc_elem *el, int tag, void *dst, const void *src,
+                 int64_t ncopy) {
   oc_req sq, rq;
   int e = OC_OK, e2;
   if (from >= 0 && (e = rt_xrecv(c, in, nin, el, from, tag, &rq)) != OC_OK) return e;
@@ -96,6 +102,7 @@ int rt_xchg(oc_comm *c, const void *out, int64_t nout, int to, void *in, int64_t
     if (from >= 0) rt_drain(c, &rq, 1, NULL);
     return e;
   }
+  if (dst != NULL) rt_copy_elems(dst, src, ncopy, el); /* while the messages travel */
   if (from >= 0) e = rt_xwait(c, &rq, nin);
   if (to >= 0) {
     e2 = rt_xwait(c, &sq, -1);
