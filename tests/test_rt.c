@@ -580,6 +580,16 @@ static int alg_probe(oc_comm *c, void *arg) {
   int e;
   (void)names;
   for (int i = 0; i < 64; i++) x[i] = i;
+  { /* the allgather says what it ran, its block and a predicted time (the
+     * measured tables need not grow with the size: no order between them) */
+    int32_t g[5 * 64];
+    if ((e = oc_coll_allgather(c, x, g, 1, OC_INT32)) != OC_OK) return e;
+    oc_comm_last_call(c, &ci);
+    if (strcmp(ci.algorithm, "karp-all-to-all") != 0 || ci.predicted <= 0) return 26;
+    if ((e = oc_coll_allgather(c, x, g, 64, OC_INT32)) != OC_OK) return e;
+    oc_comm_last_call(c, &ci);
+    if (ci.predicted <= 0 || ci.segment_bytes != 256) return 27;
+  }
   if (oc_comm_set_algorithm(c, "allreduce", "ring") != OC_OK) return 1;
   if ((e = oc_coll_allreduce(c, x, y, 64, OC_INT32, &sum)) != OC_OK) return e;
   oc_comm_last_call(c, &ci);

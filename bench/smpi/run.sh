@@ -6,6 +6,7 @@
 #   bench/smpi/run.sh [--smoke] [--nets "ib eth"] [--procs "16 64"]
 #                     [--sizes 8,1024,...] [--colls "bcast reduce ..."]
 #                     [--selectors "ompi mpich"] [--iters N] [--algs] [--report]
+#                     [--cell-timeout S]
 #
 # For each network, the PLogP parameters are first measured on the simulated
 # cluster itself (build-smpi/optcast_measure_mpi, 2 ranks) and handed to
@@ -25,6 +26,11 @@
 # crashes or hangs (20 minutes) or gives a wrong result is reported and the
 # sweep goes on; the table gains the best single algorithm per cell.
 # --report: no runs, the table from the raw lines of earlier ones.
+# --cell-timeout S: each (collective, size) of the selector runs in its own
+# simulation, stopped after S seconds; a cell stopped so is named on stderr
+# and in the raw file ("# TIMEOUT coll size") and left out of the table
+# (SimGrid's time grows faster than linearly with the messages in flight:
+# at 256 ranks a pattern with P^2 small messages can take hours).
 set -eu
 cd "$(dirname "$0")/../.."
 
@@ -37,13 +43,14 @@ COLLS="bcast reduce allreduce allgather scan"
 SELECTORS="ompi mpich"
 ITERS=3
 ALGS=0
+CELLTMO=
 die() { echo "smpi/run.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
   --smoke) SMOKE=1; shift; continue ;;
   --report) REPORT=1; shift; continue ;;
   --algs) ALGS=1; shift; continue ;;
-  --nets | --procs | --sizes | --colls | --selectors | --iters)
+  --nets | --procs | --sizes | --colls | --selectors | --iters | --cell-timeout)
     [ $# -ge 2 ] || die "$1: missing value" ;;
   *) die "unknown argument '$1' (see the top of bench/smpi/run.sh)" ;;
   esac
@@ -54,6 +61,7 @@ while [ $# -gt 0 ]; do
   --colls) COLLS=$2 ;;
   --selectors) SELECTORS=$2 ;;
   --iters) ITERS=$2 ;;
+  --cell-timeout) CELLTMO=$2 ;;
   esac
   shift 2
 done
@@ -106,13 +114,21 @@ EOF
 }
 
 # smpirun with the settings every run shares (the callers keep its messages);
-# under `timeout $TMO` when TMO is set
+# under `timeout $TMO` when TMO is set.  smpirun passes the timeout's TERM on
+# to the simulator, which may not stop for it: after a timeout the simulator
+# of this benchmark is killed outright
 TMO=
 smpi() { # net np args...
   net=$1 np=$2
   shift 2
   ${TMO:+timeout "$TMO"} smpirun -np "$np" -platform "$OUT/$net.xml" -hostfile "$OUT/hosts" \
     --cfg=smpi/simulate-computation:no --log=root.thres:warning "$@"
+  rc=$?
+  if [ "$rc" = 124 ]; then
+    sleep 2
+    pkill -KILL -f 'simgrid/smpimain build-smpi/' 2>/dev/null
+  fi
+  return "$rc"
 }
 
 # the measured sizes: every power of two from 8 B to 4 MiB (SMPI's cost of a
@@ -160,12 +176,30 @@ for net in $NETS; do
         sz=$(sizes_for "$coll" "$P")
         [ -n "$sz" ] || continue
         echo "smpi/run.sh: $net P=$P $sel $coll $sz" >&2
-        if ! OPTCAST_BENCH_LABEL="SMPI selector $sel" smpi "$net" "$P" \
-          --cfg=smpi/coll-selector:"$sel" build-smpi/bench_mpi --coll "$coll" --sizes "$sz" \
-          --iters "$ITERS" --params "$prm" >>"$raw" 2>>"$LOG"; then
-          echo "smpi/run.sh: $net P=$P $sel $coll: bench_mpi failed (log: $LOG)" >&2
-          status=1
+        if [ -z "$CELLTMO" ]; then
+          if ! OPTCAST_BENCH_LABEL="SMPI selector $sel" smpi "$net" "$P" \
+            --cfg=smpi/coll-selector:"$sel" build-smpi/bench_mpi --coll "$coll" --sizes "$sz" \
+            --iters "$ITERS" --params "$prm" >>"$raw" 2>>"$LOG"; then
+            echo "smpi/run.sh: $net P=$P $sel $coll: bench_mpi failed (log: $LOG)" >&2
+            status=1
+          fi
+          continue
         fi
+        for one in $(echo "$sz" | tr , ' '); do
+          rc=0
+          TMO=$CELLTMO
+          OPTCAST_BENCH_LABEL="SMPI selector $sel" smpi "$net" "$P" \
+            --cfg=smpi/coll-selector:"$sel" build-smpi/bench_mpi --coll "$coll" --sizes "$one" \
+            --iters "$ITERS" --params "$prm" >>"$raw" 2>>"$LOG" || rc=$?
+          TMO=
+          case $rc in
+          0) ;;
+          124) echo "# TIMEOUT $coll $one" >>"$raw"
+               echo "smpi/run.sh: $net P=$P $sel $coll $one: not simulated within $CELLTMO s" >&2 ;;
+          *) echo "smpi/run.sh: $net P=$P $sel $coll $one: bench_mpi failed (log: $LOG)" >&2
+             status=1 ;;
+          esac
+        done
       done
     done
     [ "$ALGS" = 1 ] || continue

@@ -92,6 +92,7 @@ typedef struct rt_shape {
 typedef int rt_cost_fn(oc_comm *c, const rt_shape *s, int64_t *t);
 rt_cost_fn rt_cost_tree, rt_cost_ring, rt_cost_rd, rt_cost_scan_rd, rt_cost_chain,
     rt_cost_direct, rt_cost_scan_direct;
+int rt_cost_allgather(oc_comm *c, int64_t b, int64_t *t); /* Karp's all-to-all, blocks of b bytes */
 /* the tree a pipeline of m segments of `bytes` runs on (LogP with the gap
  * m G), and its time: kind RT_BCAST or RT_REDUCE */
 int rt_model_tree(const oc_comm *c, int kind, int64_t bytes, int64_t m, oc_params *tree,

@@ -142,6 +142,17 @@ int rt_cost_direct(oc_comm *c, const rt_shape *s, int64_t *t) {
   return OC_OK;
 }
 
+/* Karp et al.'s all-to-all on blocks of b bytes (the allgather; section
+ * 4.1 with one item a rank): L + 2o + (P - 2) c(b), the P - 1 sends c(b)
+ * apart */
+int rt_cost_allgather(oc_comm *c, int64_t b, int64_t *t) {
+  int64_t L, o, G, a, P = c->tp.size;
+  int e = costs_at(c, b, &L, &o, &G, &a);
+  if (e) return e;
+  *t = P < 2 ? 0 : oc_add_sat(oc_add_sat(L, 2 * o), oc_mul_sat(P - 2, bytes_gap(c, b)));
+  return OC_OK;
+}
+
 #define SCAN_DIRECT_BYTES ((int64_t)64 << 20)
 int rt_cost_scan_direct(oc_comm *c, const rt_shape *s, int64_t *t) {
   int64_t L, o, G, a, P = c->tp.size, b = s->count * (int64_t)s->el->extent;

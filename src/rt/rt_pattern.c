@@ -225,8 +225,10 @@ int rt__allgather(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
   xreqs x;
   char *mine;
   int64_t nr = 0, nrecv;
+  int64_t pred = -1, bytes = oc_mul_sat(count, (int64_t)el->extent);
   tag = rt_next_tag(c, RT_ALLGATHER, 0, 1, NULL);
-  rt_set_info(c, "karp-all-to-all", 1, 0, -1);
+  if (rt_cost_allgather(c, bytes, &pred) != OC_OK) pred = -1; /* no model: none */
+  rt_set_info(c, "karp-all-to-all", 1, bytes, pred);
   if (count == 0) return OC_OK;
   mine = rt_at(recvbuf, (int64_t)me * count, el);
   if (P == 1 || (e = xreqs_get(c, 2 * (size_t)(P - 1), &x)) != OC_OK) {
