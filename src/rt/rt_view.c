@@ -69,6 +69,8 @@ typedef struct vrun {
   int64_t count, m, P, me;
   const oc_elem *el;
   unsigned char *flag;  /* per step: V_*                                  */
+  unsigned char *touched; /* per packet: a step of v_prepare's has it     */
+  int64_t *peers;       /* per step: v_aside_peers' scratch                */
   int64_t *snap;        /* per step: a send's snapshot offset (elements) or -1 */
   int64_t *cnt;         /* per packet: receptions handled                  */
   int64_t *lastsend;    /* per packet: the last send reading it, or -1     */
@@ -123,9 +125,8 @@ static void v_snapshots(vrun *x, int64_t a, int64_t len) {
 /* the plan's pass: skips, direct receptions, snapshots needed */
 static int v_prepare(vrun *x, int64_t *snap_elems, int64_t *slot_elems, int64_t *naside) {
   const oc_mb_rank *v = x->v;
-  unsigned char *touched = (unsigned char *)calloc((size_t)x->m, 1);
+  unsigned char *touched = x->touched; /* zeroed by the caller */
   int e = OC_OK;
-  if (touched == NULL) return OC_ENOMEM;
   *snap_elems = *slot_elems = *naside = 0;
   for (size_t i = 0; i < v->n && e == OC_OK; i++) {
     const oc_mb_step *s = &v->step[i];
@@ -172,7 +173,6 @@ static int v_prepare(vrun *x, int64_t *snap_elems, int64_t *slot_elems, int64_t 
       x->sfirst[s->item] = (int64_t)i;
     }
   }
-  free(touched);
   for (int64_t p = 0; p < x->m; p++) x->cnt[p] = 0;
   return e;
 }
@@ -303,14 +303,12 @@ static int v_cmp64(const void *a, const void *b) {
 
 /* the distinct peers of the aside receptions (at least 1) */
 static int64_t v_aside_peers(const vrun *x) {
-  int64_t *pe = (int64_t *)malloc((x->v->n + 1) * sizeof(int64_t)), k = 0, d = 0;
-  if (pe == NULL) return 1;
+  int64_t *pe = x->peers, k = 0, d = 0;
   for (size_t i = 0; i < x->v->n; i++)
     if (x->v->step[i].kind == OC_MB_RECV && !(x->flag[i] & (V_SKIP | V_DIRECT)))
       pe[k++] = x->v->step[i].peer;
   qsort(pe, (size_t)k, sizeof *pe, v_cmp64);
   for (int64_t i = 0; i < k; i++) d += i == 0 || pe[i] != pe[i - 1];
-  free(pe);
   return oc_max64(d, 1);
 }
 
@@ -335,9 +333,9 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, int64_t count, const oc
   for (size_t i = 0; i < n; i++) any_hist |= v->step[i].kind == OC_MB_SEND && v->step[i].hist >= 0;
   x.sw = &sw;
   { /* the per-step and per-packet arrays: one block the communicator keeps */
-    size_t ns = n + 1, words = 6 * ns + 4 * (size_t)m + (ns + (size_t)m + 7) / 8;
+    size_t ns = n + 1, words = 8 * ns + 4 * (size_t)m + (ns + 2 * (size_t)m + 7) / 8;
     int64_t *w;
-    if ((uint64_t)m > (SIZE_MAX / 8 - 7 * ns) / 4 ||
+    if (ns > SIZE_MAX / 80 || (uint64_t)m > (SIZE_MAX / 8 - 9 * ns) / 5 ||
         (w = (int64_t *)rt_keep_bytes(c, RT_KEEP_WORK, words * sizeof(int64_t), &wraw)) == NULL) {
       e = OC_ENOMEM;
       goto out;
@@ -352,9 +350,12 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, int64_t count, const oc
     x.lastsend = x.cnt + m;
     x.pend = x.lastsend + m;
     x.sfirst = any_hist ? x.pend + m : NULL;
-    x.flag = (unsigned char *)(x.pend + 2 * m);
+    x.freeslot = x.pend + 2 * m; /* (the slots never outnumber the steps) */
+    x.peers = x.freeslot + ns;
+    x.flag = (unsigned char *)(x.peers + ns);
     x.init = x.flag + ns;
-    memset(x.flag, 0, ns + (size_t)m);
+    x.touched = x.init + m;
+    memset(x.flag, 0, ns + 2 * (size_t)m);
     memset(x.cnt, 0, (size_t)m * sizeof(int64_t));
   }
   for (int64_t p = 0; p < m; p++) {
@@ -362,7 +363,12 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, int64_t count, const oc
     if (x.sfirst != NULL) x.sfirst[p] = -1;
   }
   if ((e = v_prepare(&x, &snap_elems, &slot_elems, &naside)) != OC_OK) goto out;
-  x.fold_win = rt_recv_ahead(c, rt_part_len(count, m, 0) * (int64_t)el->extent);
+  x.fold_win = 1;
+  for (size_t i = 0; i < n; i++)
+    if (x.flag[i] & V_FOLD) { /* only then: the parameters' interpolation costs */
+      x.fold_win = rt_recv_ahead(c, rt_part_len(count, m, 0) * (int64_t)el->extent);
+      break;
+    }
   /* slots: enough to cover a message's latency, as the tree executor's */
   for (size_t i = 0; i < n; i++)
     if (v->step[i].kind == OC_MB_SEND && !(x.flag[i] & V_SKIP))
@@ -380,10 +386,6 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, int64_t count, const oc
     while (x.win > 1 && x.win * bytes > RT_VIEW_AHEAD_BYTES) x.win--;
     x.slot = slot_elems;
     ahead_slot = x.win * slot_elems;
-    if ((x.freeslot = (int64_t *)malloc((size_t)x.win * sizeof(int64_t))) == NULL) {
-      e = OC_ENOMEM;
-      goto out;
-    }
     for (x.nfree = 0; x.nfree < x.win; x.nfree++) x.freeslot[x.nfree] = x.win - 1 - x.nfree;
     if ((x.slots = rt_keep_alloc(c, RT_KEEP_SLOTS, el, ahead_slot, &lraw)) == NULL) {
       e = OC_ENOMEM;
@@ -438,7 +440,6 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, int64_t count, const oc
   e = rt_win_drain(c, &sw, e);
   if (e != OC_OK && x.rq != NULL) rt_drain(c, x.rq, x.nrecv, x.live);
 out:
-  free(x.freeslot);
   free(wraw);
   free(sraw);
   free(lraw);

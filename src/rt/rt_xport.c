@@ -145,9 +145,14 @@ static uint64_t mix(uint64_t h, uint64_t v) {
 /* the tags used: the largest power of two <= tag_max + 1 (>= 2^15), so the
  * low 10 bits are the sequence number exactly */
 static uint64_t tag_mask(const oc_comm *c) {
-  uint64_t r = 1;
-  while (r * 2 <= (uint64_t)c->tp.tag_max + 1) r *= 2;
-  return r - 1;
+  uint64_t x = (uint64_t)c->tp.tag_max + 1; /* >= 2^15; its bits smeared right */
+  x |= x >> 1;
+  x |= x >> 2;
+  x |= x >> 4;
+  x |= x >> 8;
+  x |= x >> 16;
+  x |= x >> 32;
+  return (x - (x >> 1)) - 1; /* (its highest bit) - 1 */
 }
 
 int rt_next_tag(oc_comm *c, int kind, int root, int64_t m, const oc_params *p) {
