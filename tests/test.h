@@ -45,6 +45,7 @@
   X(allreduce_postal_optimal)                                                  \
   X(allreduce_random)                                                          \
   X(alltoall_random)                                                           \
+  X(alltoall_rank_views)                                                       \
   X(kbcast_random)                                                             \
   X(kbcast_bounds)                                                             \
   X(kbcast_theorem7)                                                           \
@@ -177,6 +178,7 @@
   X(rtview_bcast)                                                              \
   X(rtview_reduce)                                                             \
   X(rtview_allreduce)                                                          \
+  X(rtview_allgather)                                                          \
   X(rtview_auto)                                                               \
   X(rtview_choice)                                                             \
   X(rt_algorithms)                                                             \

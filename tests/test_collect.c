@@ -202,3 +202,63 @@ void test_alltoall_random(void) {
     oc_sched_free(&s);
   }
 }
+
+/* A rank's view of the all-to-all broadcast (oc_alltoall_rank, what the
+ * runtime's allgather runs) is exactly its part of the global schedule:
+ * its sends in time order (peer, item), its receptions in time order. */
+void test_alltoall_rank_views(void) {
+  int rounds = test_sweep() ? 1000 : 150;
+  for (int i = 0; i < rounds; i++) {
+    oc_params p;
+    oc_sched s;
+    int64_t t, lb, k = test_range(1, 3);
+    model(&p, 24);
+    oc_sched_init(&s);
+    CHECK_OK(oc_alltoall_schedule(&p, k, 0, &s, &t, &lb));
+    for (int64_t r = 0; r < p.P; r++) {
+      oc_mb_rank v;
+      size_t ns = 0, nr = 0;
+      memset(&v, 0, sizeof v);
+      CHECK_OK(oc_alltoall_rank(&p, k, r, &v));
+      CHECK_EQ((int64_t)v.n, 2 * k * (p.P - 1));
+      for (int send = 0; send <= 1; send++) {
+        /* the schedule's messages of r of this kind, by time (one a step) */
+        int64_t last = -1;
+        size_t at = 0;
+        for (size_t q = 0; q < v.n; q++) {
+          const oc_mb_step *st = &v.step[q];
+          int64_t best = -1;
+          if ((st->kind == OC_MB_SEND) != send) continue;
+          CHECK_EQ(st->len, 1);
+          CHECK_EQ(st->copy, 1);
+          /* the next message of r after `last` */
+          for (size_t x = 0; x < s.n; x++) {
+            const oc_msg *mm = &s.msg[x];
+            if ((send ? mm->src : mm->dst) != r || mm->t <= last) continue;
+            if (best < 0 || mm->t < s.msg[best].t) best = (int64_t)x;
+          }
+          CHECK(best >= 0);
+          CHECK_EQ(send ? s.msg[best].dst : s.msg[best].src, st->peer);
+          CHECK_EQ(s.msg[best].item, st->item);
+          last = s.msg[best].t;
+          at++;
+        }
+        if (send) ns = at;
+        else nr = at;
+      }
+      CHECK_EQ((int64_t)ns, k * (p.P - 1));
+      CHECK_EQ((int64_t)nr, k * (p.P - 1));
+      oc_mb_rank_free(&v);
+    }
+    oc_sched_free(&s);
+  }
+  { /* refusals */
+    oc_params p;
+    oc_mb_rank v;
+    memset(&v, 0, sizeof v);
+    CHECK_OK(oc_params_logp(&p, 4, 6, 2, 4));
+    CHECK_EQ(oc_alltoall_rank(&p, 1, 4, &v), OC_ERANGE);
+    CHECK_EQ(oc_alltoall_rank(&p, 0, 0, &v), OC_ERANGE);
+    CHECK_EQ(oc_alltoall_rank(&p, 1, 0, NULL), OC_EINVAL);
+  }
+}

@@ -62,7 +62,7 @@ static void rx_cancel(void *ctx, oc_req *r) {
   w->in.cancel(w->in.ctx, r);
 }
 
-enum { V_BCAST, V_REDUCE, V_ALLREDUCE };
+enum { V_BCAST, V_REDUCE, V_ALLREDUCE, V_ALLGATHER };
 
 typedef struct vjob {
   oc_threads *w;
@@ -111,7 +111,12 @@ static int planner_view(vjob *j, const oc_callinfo *ci, oc_mb_rank *v, int verif
   }
   oc_sched_init(&s);
   memset(&vd, 0, sizeof vd);
-  if (j->coll == V_BCAST || j->coll == V_REDUCE) {
+  if (j->coll == V_ALLGATHER) { /* Karp et al.'s all-to-all, a block a rank */
+    int64_t lb;
+    e = oc_alltoall_rank(&p, 1, j->rank, v);
+    if (e == OC_OK && verify) e = oc_alltoall_schedule(&p, 1, 0, &s, &t, &lb);
+    if (e == OC_OK && verify) e = oc_verify_alltoall(&p, 1, 0, &s, &vd);
+  } else if (j->coll == V_BCAST || j->coll == V_REDUCE) {
     oc_mbcast_info b;
     memset(&b, 0, sizeof b);
     if ((e = oc_mbcast_alg_parse(j->alg, &b.alg)) != OC_OK) return e;
@@ -156,10 +161,11 @@ static int64_t part_lo(int64_t count, int64_t m, int64_t j) {
 static int compare_kind(const vjob *j, const oc_callinfo *ci, const recx *w,
                         const oc_mb_rank *v, int send, char *why, size_t nwhy) {
   size_t k = 0;
-  int64_t m = ci->segments;
+  int ag = j->coll == V_ALLGATHER; /* P packets: a block of count a rank */
+  int64_t m = ag ? j->P : ci->segments, total = ag ? j->count * j->P : j->count;
   for (size_t i = 0; i < v->n; i++) {
     const oc_mb_step *s = &v->step[i];
-    int64_t bytes = (part_lo(j->count, m, s->item + s->len) - part_lo(j->count, m, s->item)) * 4;
+    int64_t bytes = (part_lo(total, m, s->item + s->len) - part_lo(total, m, s->item)) * 4;
     if (bytes == 0 || (s->kind == OC_MB_SEND) != send) continue;
     while (k < w->n && w->op[k].send != send) k++;
     if (k == w->n) {
@@ -198,7 +204,7 @@ static void *vjob_main(void *arg) {
   oc_mb_rank v;
   oc_reducer sum = oc_reducer_builtin(OC_OP_SUM);
   int32_t *in = (int32_t *)malloc((size_t)j->count * 4 + 4);
-  int32_t *out = (int32_t *)malloc((size_t)j->count * 4 + 4);
+  int32_t *out = (int32_t *)malloc((size_t)j->count * 4 * (size_t)j->P + 4);
   int P = j->P, bad = 0;
   memset(&wx, 0, sizeof wx);
   memset(&v, 0, sizeof v);
@@ -217,6 +223,8 @@ static void *vjob_main(void *arg) {
     oc_comm_set_check(c, 0); /* no messages besides the collective's */
     oc_comm_set_timeout(c, 60000);
     oc_comm_set_segment(c, j->segment);
+  }
+  if (j->rc == OC_OK && j->coll != V_ALLGATHER) { /* (the allgather has one) */
     j->rc = oc_comm_set_algorithm(c, j->coll == V_BCAST    ? "bcast"
                                      : j->coll == V_REDUCE ? "reduce"
                                                            : "allreduce",
@@ -234,10 +242,17 @@ static void *vjob_main(void *arg) {
                              j->root);
       for (int64_t i = 0; j->rank == j->root && i < j->count; i++)
         bad |= out[i] != (int32_t)(i * 3 * P + 11 * P * (P - 1) / 2);
-    } else {
+    } else if (j->coll == V_ALLREDUCE) {
       j->rc = oc_coll_allreduce(c, in, out, j->count, OC_INT32, &sum);
       for (int64_t i = 0; i < j->count; i++)
         bad |= out[i] != (int32_t)(i * 3 * P + 11 * P * (P - 1) / 2);
+    } else { /* from the send buffer, or in place (every other instance) */
+      int inplace = (j->count + j->root) % 2 == 0;
+      if (inplace) memcpy(out + (size_t)j->rank * (size_t)j->count, in, (size_t)j->count * 4);
+      j->rc = oc_coll_allgather(c, inplace ? OC_IN_PLACE : in, out, j->count, OC_INT32);
+      for (int r = 0; r < P; r++)
+        for (int64_t i = 0; i < j->count; i++)
+          bad |= out[(size_t)r * (size_t)j->count + (size_t)i] != (int32_t)(i * 3 + r * 11);
     }
   }
   if (j->rc == OC_OK && bad) {
@@ -295,7 +310,11 @@ static int run_one(int coll, const char *alg, int P, int root, int64_t count, in
   for (int r = 0; r < P && ok; r++)
     if (jobs[r].rc != OC_OK) {
       fprintf(stderr, "  %s %s P=%d root=%d count=%lld segment=%lld: %s (rc %d)\n",
-              coll == V_BCAST ? "bcast" : coll == V_REDUCE ? "reduce" : "allreduce", alg, P,
+              coll == V_BCAST      ? "bcast"
+              : coll == V_REDUCE   ? "reduce"
+              : coll == V_ALLREDUCE ? "allreduce"
+                                   : "allgather",
+              alg, P,
               root, (long long)count, (long long)segment, jobs[r].why, jobs[r].rc);
       ok = 0;
     }
@@ -339,6 +358,13 @@ static void sweep(uint64_t seed, int coll, const char *const *algs, size_t nalgs
 
 void test_rtview_bcast(void) {
   sweep(12345, V_BCAST, BCAST_ALGS, sizeof BCAST_ALGS / sizeof *BCAST_ALGS, rounds(120));
+}
+
+/* the allgather: Karp et al.'s all-to-all, the planner's per-rank view,
+ * from a send buffer and in place */
+void test_rtview_allgather(void) {
+  static const char *const AG[] = {"karp-all-to-all"};
+  sweep(2718, V_ALLGATHER, AG, 1, rounds(120));
 }
 
 void test_rtview_reduce(void) {

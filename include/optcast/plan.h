@@ -608,6 +608,11 @@ int oc_reduce_time(const oc_params *p, int64_t *t_out);
 int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
                          oc_sched *out, int64_t *time, int64_t *lower_bound);
                          /* out may be NULL: times only */
+/* One processor's part of the (non-personalized) schedule above: its sends
+ * and receptions, step by step (each step's send, then its reception), each
+ * of one item (len 1, a copy); O(k P) steps and nothing else; OC_ERANGE
+ * past k P = OC_GLOBAL_PROCS_MAX.  oc_mb_rank: oc_mbcast_rank's type. */
+int oc_alltoall_rank(const oc_params *p, int64_t k, int64_t rank, oc_mb_rank *out);
 
 /* ---- reduce and allreduce of m packets in LogP (oc_mreduce.c) ---------------
  * A commutative operator, one time unit (p->unit) per packet addition, the

@@ -213,7 +213,7 @@ static int view_call(oc_comm *c, int coll, const rt_choice *ch, char *buf, const
     if (own != NULL) rt_copy_elems(buf, own, count, el);
     return OC_OK;
   }
-  return rt_run_view(c, coll, ch->alg, buf, own, count, el, root, m, tag);
+  return rt_run_view(c, coll, ch->alg, buf, own, NULL, count, el, root, m, tag);
 }
 
 int rt__bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int root) {

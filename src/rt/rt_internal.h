@@ -265,14 +265,18 @@ int rt_scan_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el, int 
  * m packets (rt_part_lo); own NULL (or buf) when buf holds the rank's data,
  * else the data, copied into a packet of buf on its first use.  The runtime's choice alg (RT_ALG_MB + a
  * broadcast construction for bcast and reduce, its reversal; RT_ALG_RING,
- * RT_ALG_RABEN, RT_ALG_CIRCULANT for allreduce) as the planner's view of
+ * RT_ALG_RABEN, RT_ALG_CIRCULANT for allreduce; Karp et al.'s all-to-all, m = P,
+ * for allgather) as the planner's view of
  * this rank (rt_view_of), its time by the planner's simulation
  * (rt_view_time; rt_choose.c simulates at most RT_VIEW_PRICE_MAX messages
  * P m, for a construction named by the caller),
  * and both at once (rt_run_view). */
 #define RT_VIEW_PRICE_MAX ((int64_t)1 << 16)
-int rt_exec_view(oc_comm *c, char *buf, const char *own, int64_t count, const oc_elem *el,
-                 int64_t m, const oc_mb_rank *v, int tag);
+/* alt: NULL, or the data of packet c->tp.rank when buf does not hold it yet
+ * and no step adds into it (an allgather's own block): its sends read alt,
+ * and it is copied into buf while the messages travel */
+int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_t count,
+                 const oc_elem *el, int64_t m, const oc_mb_rank *v, int tag);
 /* this rank's view of the planner's schedule for a call (rt_view_of), kept
  * by the communicator for the next call of the same shape (one per
  * collective); NULL with *err on failure */
@@ -283,7 +287,7 @@ int rt_view_of(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el, 
 int rt_view_time(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el, int64_t m,
                  int64_t *t);
 int64_t rt_view_packets(const oc_comm *c, int alg, int64_t count);
-int rt_run_view(oc_comm *c, int coll, int alg, char *buf, const char *own, int64_t count,
-                const oc_elem *el, int root, int64_t m, int tag);
+int rt_run_view(oc_comm *c, int coll, int alg, char *buf, const char *own, const char *alt,
+                int64_t count, const oc_elem *el, int root, int64_t m, int tag);
 
 #endif

@@ -218,37 +218,26 @@ int rt_scan_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el, int 
 /* ---- allgather --------------------------------------------------------------------
  * Karp et al. section 4.1: rank i sends its block to i + 1, i + 2, ...,
  * i + P - 1 (mod P) and receives every other block; optimal for one item
- * per rank in LogP (P - 1 sends and receives each). */
+ * per rank in LogP (P - 1 sends and receives each).  Run as the planner's
+ * own view of that schedule (oc_alltoall_rank: P packets, a block a rank)
+ * by the view executor; the own block goes out from the send buffer and is
+ * copied into place while the messages travel. */
 int rt__allgather(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
                   const oc_elem *el) {
-  int P = c->tp.size, me = c->tp.rank, tag, e = OC_OK;
-  xreqs x;
-  char *mine;
-  int64_t nr = 0, nrecv;
+  int P = c->tp.size, me = c->tp.rank, tag;
   int64_t pred = -1, bytes = oc_mul_sat(count, (int64_t)el->extent);
-  tag = rt_next_tag(c, RT_ALLGATHER, 0, 1, NULL);
+  char *mine;
+  tag = rt_next_tag(c, RT_ALLGATHER, 0, P, NULL);
   if (rt_cost_allgather(c, bytes, &pred) != OC_OK) pred = -1; /* no model: none */
   rt_set_info(c, "karp-all-to-all", 1, bytes, pred);
   if (count == 0) return OC_OK;
   mine = rt_at(recvbuf, (int64_t)me * count, el);
-  if (P == 1 || (e = xreqs_get(c, 2 * (size_t)(P - 1), &x)) != OC_OK) {
+  if (P == 1) {
     if (sendbuf != OC_IN_PLACE) rt_copy_elems(mine, sendbuf, count, el);
-    return e;
+    return OC_OK;
   }
-  for (int i = 1; i < P && e == OC_OK; i++) {
-    int src = (me - i + P) % P;
-    x.want[nr] = count;
-    e = rt_xrecv(c, rt_at(recvbuf, (int64_t)src * count, el), count, el, src, tag, &x.rq[nr]);
-    if (e == OC_OK) x.live[nr++] = 1;
-  }
-  nrecv = nr;
-  /* the own block goes out from where it is, and is copied into place
-   * while the messages travel */
-  for (int i = 1; i < P && e == OC_OK; i++) {
-    e = rt_xsend(c, sendbuf != OC_IN_PLACE ? (const char *)sendbuf : mine, count, el,
-                 (me + i) % P, tag, &x.rq[nr]);
-    if (e == OC_OK) x.live[nr++] = 1;
-  }
-  if (e == OC_OK && sendbuf != OC_IN_PLACE) rt_copy_elems(mine, sendbuf, count, el);
-  return exchange(c, &x, nr, nrecv, e);
+  if (count > INT64_MAX / P) return OC_ERANGE;
+  return rt_run_view(c, RT_ALLGATHER, RT_ALG_DIRECT, (char *)recvbuf, NULL,
+                     sendbuf != OC_IN_PLACE ? (const char *)sendbuf : NULL, count * P, el, 0,
+                     P, tag);
 }

@@ -89,6 +89,9 @@ typedef struct vrun {
   int64_t *slot_of;     /* per step: its slot                              */
   int64_t *freeslot, nfree;
   rt_sendwin *sw;
+  const char *alt;      /* NULL, or packet `me`'s data, not yet in buf: its
+                           sends read it, and it is copied in while they
+                           travel (an allgather's own block)               */
 } vrun;
 
 static int64_t v_lo(const vrun *x, int64_t item) { return rt_part_lo(x->count, x->m, item); }
@@ -312,8 +315,8 @@ static int64_t v_aside_peers(const vrun *x) {
   return oc_max64(d, 1);
 }
 
-int rt_exec_view(oc_comm *c, char *buf, const char *own, int64_t count, const oc_elem *el,
-                 int64_t m, const oc_mb_rank *v, int tag) {
+int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_t count,
+                 const oc_elem *el, int64_t m, const oc_mb_rank *v, int tag) {
   vrun x;
   rt_sendwin sw = {NULL, 0, 0, 0, 0};
   int64_t snap_elems, slot_elems, naside, maxsend = 0, ahead_slot = 0;
@@ -329,6 +332,7 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, int64_t count, const oc
   x.m = m;
   x.P = c->tp.size;
   x.me = c->tp.rank;
+  x.alt = alt != NULL && x.me < m ? alt : NULL;
   x.el = el;
   for (size_t i = 0; i < n; i++) any_hist |= v->step[i].kind == OC_MB_SEND && v->step[i].hist >= 0;
   x.sw = &sw;
@@ -422,6 +426,10 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, int64_t count, const oc
       const char *from;
       v_init(&x, s->item, s->len, 0);
       from = x.snap[i] >= 0 ? rt_at(x.sbuf, x.snap[i], el) : rt_at(buf, lo, el);
+      if (x.alt != NULL && s->item == x.me && s->len == 1 && x.snap[i] < 0) {
+        e = rt_win_send(c, &sw, x.alt, len, el, (int)s->peer, tag); /* buf not read */
+        continue;
+      }
       e = rt_win_send(c, &sw, from, len, el, (int)s->peer, tag);
       if (e == OC_OK && x.snap[i] < 0)
         for (int64_t p = s->item; p < s->item + s->len; p++) x.lastsend[p] = sw.ns - 1;
@@ -433,6 +441,10 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, int64_t count, const oc
       continue;
     }
     e = v_land_aside(c, &x, i); /* an aside one when the view reaches it */
+  }
+  if (e == OC_OK && x.alt != NULL) { /* the own packet into place, the messages in flight */
+    int64_t lo = v_lo(&x, x.me);
+    rt_copy_elems(rt_at(buf, lo, el), x.alt, v_lo(&x, x.me + 1) - lo, el);
   }
   for (size_t i = 0; i < n && e == OC_OK; i++) /* the direct receptions no step needed */
     if ((x.flag[i] & V_DIRECT) && x.live[x.rord[i]]) e = v_land(c, &x, i);
@@ -496,6 +508,8 @@ int rt_view_of(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el, 
                                                                    : OC_MR_CIRCULANT;
     return oc_mreduce_rank(&p, -1, m, &r, c->tp.rank, out);
   }
+  if (coll == RT_ALLGATHER) /* Karp et al.'s all-to-all: a block (packet) a rank */
+    return m == c->tp.size ? oc_alltoall_rank(&p, 1, c->tp.rank, out) : OC_EINVAL;
   return OC_EINVAL;
 }
 
@@ -561,9 +575,9 @@ const oc_mb_rank *rt_view_get(oc_comm *c, int coll, int alg, int64_t count, cons
   return &vm->v;
 }
 
-int rt_run_view(oc_comm *c, int coll, int alg, char *buf, const char *own, int64_t count,
-                const oc_elem *el, int root, int64_t m, int tag) {
+int rt_run_view(oc_comm *c, int coll, int alg, char *buf, const char *own, const char *alt,
+                int64_t count, const oc_elem *el, int root, int64_t m, int tag) {
   int e = OC_OK;
   const oc_mb_rank *v = rt_view_get(c, coll, alg, count, el, root, m, &e);
-  return v == NULL ? e : rt_exec_view(c, buf, own, count, el, m, v, tag);
+  return v == NULL ? e : rt_exec_view(c, buf, own, alt, count, el, m, v, tag);
 }
