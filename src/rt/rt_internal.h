@@ -132,8 +132,9 @@ int rt_xwait(oc_comm *c, oc_req *r, int64_t expect);
  * 100 us, a sleep above (on SMPI both simulated) */
 int64_t rt_now_ns(void);
 void rt_sleep_until(int64_t t);
-/* the pacing gap of a stream of `bytes`-byte segments: G = max(g, o_s) in
- * ns, or 0 with pacing off */
+/* the pacing gap of a stream of `bytes`-byte segments: g in ns where it is
+ * above o_s (the link, not the sender, sets the pace), else 0; 0 with
+ * pacing off */
 int64_t rt_pace_gap(const oc_comm *c, int64_t bytes);
 void rt_drain(oc_comm *c, oc_req *r, int64_t n, const unsigned char *live);
 /* One exchange: nout elements of `out` to peer `to` and nin into `in` from

@@ -315,26 +315,6 @@ static int64_t v_aside_peers(const vrun *x) {
   return oc_max64(d, 1);
 }
 
-/* some peer gets two sends or more: a stream, which pacing keeps at the
- * model's gap; sends to distinct peers (a tree's fan-out, an all-to-all)
- * are not paced (on SMPI every clock reading costs simulated time: 4.5 us
- * of 255 sends).  x->peers as an open-addressing set, O(n) */
-static int v_streams(vrun *x) {
-  size_t cap = x->v->n + 1;
-  int64_t *h = x->peers;
-  for (size_t i = 0; i < cap; i++) h[i] = -1;
-  for (size_t i = 0; i < x->v->n; i++) {
-    const oc_mb_step *s = &x->v->step[i];
-    size_t k;
-    if (s->kind != OC_MB_SEND || (x->flag[i] & V_SKIP)) continue;
-    k = (size_t)(((uint64_t)s->peer * 0x9E3779B97F4A7C15ULL) % cap);
-    while (h[k] >= 0 && h[k] != s->peer) k = (k + 1) % cap;
-    if (h[k] == s->peer) return 1;
-    h[k] = s->peer;
-  }
-  return 0;
-}
-
 int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_t count,
                  const oc_elem *el, int64_t m, const oc_mb_rank *v, int tag) {
   vrun x;
@@ -431,7 +411,7 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
     sw.r = x.rq + x.nrecv;
     x.live = (unsigned char *)(base + nreq * sizeof(oc_req));
   }
-  sw.gap = v_streams(&x) ? rt_pace_gap(c, maxsend * (int64_t)el->extent) : 0;
+  sw.gap = rt_pace_gap(c, maxsend * (int64_t)el->extent);
   if (x.sfirst != NULL) v_init(&x, 0, m, 0); /* snapshots read the own data */
   v_snapshots(&x, 0, m); /* values of hist 0: the rank's own */
   for (size_t i = 0; i < n && e == OC_OK; i++) {
