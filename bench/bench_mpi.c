@@ -165,22 +165,22 @@ static void calibrate(void) {
 
 /* time one iteration of `which`: (latest end) - (common start), all ranks */
 static double timed(ctx *c, int which, int *bad) {
-  double t[2], go, r[2];
+  double here, go, mine[2], all[2]; /* {end, late}: the latest end, anyone late */
   int e, ok;
   for (int attempt = 0;; attempt++) {
     memset(c->out, 0x5a, c->outn * sizeof *c->out);
     MPI_Barrier(MPI_COMM_WORLD);
-    t[0] = now_us();
-    MPI_Allreduce(&t[0], &go, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    here = now_us();
+    MPI_Allreduce(&here, &go, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     go += g_slack;
-    t[1] = now_us() > go ? 1 : 0; /* late */
+    mine[1] = now_us() > go ? 1 : 0;
     wait_until(go);
     e = call(c, which);
-    t[0] = now_us();
+    mine[0] = now_us();
     ok = e == 0 && result_ok(c);
     if (!ok) *bad = which + 1;
-    MPI_Allreduce(t, r, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    if (r[1] == 0 || attempt == 4) return r[0] - go;
+    MPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (all[1] == 0 || attempt == 4) return all[0] - go;
     g_slack *= 2; /* someone started late: again, with more room */
   }
 }

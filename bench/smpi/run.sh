@@ -176,16 +176,9 @@ for net in $NETS; do
         sz=$(sizes_for "$coll" "$P")
         [ -n "$sz" ] || continue
         echo "smpi/run.sh: $net P=$P $sel $coll $sz" >&2
-        if [ -z "$CELLTMO" ]; then
-          if ! OPTCAST_BENCH_LABEL="SMPI selector $sel" smpi "$net" "$P" \
-            --cfg=smpi/coll-selector:"$sel" build-smpi/bench_mpi --coll "$coll" --sizes "$sz" \
-            --iters "$ITERS" --params "$prm" >>"$raw" 2>>"$LOG"; then
-            echo "smpi/run.sh: $net P=$P $sel $coll: bench_mpi failed (log: $LOG)" >&2
-            status=1
-          fi
-          continue
-        fi
-        for one in $(echo "$sz" | tr , ' '); do
+        cells=$sz # one simulation for all sizes, or (--cell-timeout) one a size
+        [ -z "$CELLTMO" ] || cells=$(echo "$sz" | tr , ' ')
+        for one in $cells; do
           rc=0
           TMO=$CELLTMO
           OPTCAST_BENCH_LABEL="SMPI selector $sel" smpi "$net" "$P" \

@@ -131,25 +131,28 @@ static int64_t bytes_gap(const oc_comm *c, int64_t s) {
   return us < (double)OC_PARAM_MAX ? (int64_t)us : OC_PARAM_MAX;
 }
 
+/* Karp et al.'s all-to-all on blocks of b bytes (section 4.1 with one item
+ * a rank): L + 2o + (P - 2) c(b), the P - 1 sends c(b) apart */
+static int64_t all_to_all(const oc_comm *c, int64_t b, int64_t L, int64_t o) {
+  return oc_add_sat(oc_add_sat(L, 2 * o),
+                    oc_mul_sat(oc_max64(c->tp.size - 2, 0), bytes_gap(c, b)));
+}
+
 int rt_cost_direct(oc_comm *c, const rt_shape *s, int64_t *t) {
   int64_t L, o, G, a, P = c->tp.size;
   int64_t blk = rt_blk_len(s->count, (int)P, 0) * (int64_t)s->el->extent;
   int e = costs_at(c, blk, &L, &o, &G, &a);
   if (e) return e;
-  *t = oc_add_sat(oc_mul_sat(2, oc_add_sat(oc_add_sat(L, 2 * o),
-                                           oc_mul_sat(oc_max64(P - 2, 0), bytes_gap(c, blk)))),
-                  oc_mul_sat(P - 1, a));
+  *t = oc_add_sat(oc_mul_sat(2, all_to_all(c, blk, L, o)), oc_mul_sat(P - 1, a));
   return OC_OK;
 }
 
-/* Karp et al.'s all-to-all on blocks of b bytes (the allgather; section
- * 4.1 with one item a rank): L + 2o + (P - 2) c(b), the P - 1 sends c(b)
- * apart */
+/* the allgather: the all-to-all */
 int rt_cost_allgather(oc_comm *c, int64_t b, int64_t *t) {
-  int64_t L, o, G, a, P = c->tp.size;
+  int64_t L, o, G, a;
   int e = costs_at(c, b, &L, &o, &G, &a);
   if (e) return e;
-  *t = P < 2 ? 0 : oc_add_sat(oc_add_sat(L, 2 * o), oc_mul_sat(P - 2, bytes_gap(c, b)));
+  *t = c->tp.size < 2 ? 0 : all_to_all(c, b, L, o);
   return OC_OK;
 }
 
@@ -162,8 +165,7 @@ int rt_cost_scan_direct(oc_comm *c, const rt_shape *s, int64_t *t) {
     return OC_OK;
   }
   if ((e = costs_at(c, b, &L, &o, &G, &a)) != OC_OK) return e;
-  *t = oc_add_sat(oc_add_sat(oc_add_sat(L, 2 * o), oc_mul_sat(oc_max64(P - 2, 0), bytes_gap(c, b))),
-                  oc_mul_sat(P - 1, a));
+  *t = oc_add_sat(all_to_all(c, b, L, o), oc_mul_sat(P - 1, a)); /* and P - 1 folds */
   return OC_OK;
 }
 

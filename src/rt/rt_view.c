@@ -84,6 +84,7 @@ typedef struct vrun {
   char *slots;          /* aside receptions: win slots of slot elements    */
   int64_t win, slot, posted;
   int64_t fold_live, fold_win; /* V_FOLD receptions in flight, and at most */
+  int64_t nfold;        /* V_FOLD receptions in the view (v_prepare)      */
   int64_t *fq, fq_head, fq_tail; /* V_FOLD receptions posted, in order (steps) */
   int64_t *aq, aq_head, aq_tail; /* aside receptions posted, in order (steps) */
   int64_t *slot_of;     /* per step: its slot                              */
@@ -160,6 +161,7 @@ static int v_prepare(vrun *x, int64_t *snap_elems, int64_t *slot_elems, int64_t 
         x->flag[i] = V_DIRECT;
       } else if (first && x->own != NULL && x->sfirst == NULL) {
         x->flag[i] = V_DIRECT | V_FOLD;
+        x->nfold++;
       } else {
         *slot_elems = oc_max64(*slot_elems, n);
         (*naside)++;
@@ -367,12 +369,8 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
     if (x.sfirst != NULL) x.sfirst[p] = -1;
   }
   if ((e = v_prepare(&x, &snap_elems, &slot_elems, &naside)) != OC_OK) goto out;
-  x.fold_win = 1;
-  for (size_t i = 0; i < n; i++)
-    if (x.flag[i] & V_FOLD) { /* only then: the parameters' interpolation costs */
-      x.fold_win = rt_recv_ahead(c, rt_part_len(count, m, 0) * (int64_t)el->extent);
-      break;
-    }
+  /* the window of folds ahead only for a view that folds (an interpolation) */
+  x.fold_win = x.nfold > 0 ? rt_recv_ahead(c, rt_part_len(count, m, 0) * (int64_t)el->extent) : 1;
   /* slots: enough to cover a message's latency, as the tree executor's */
   for (size_t i = 0; i < n; i++)
     if (v->step[i].kind == OC_MB_SEND && !(x.flag[i] & V_SKIP))
@@ -425,11 +423,11 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
     if (s->kind == OC_MB_SEND) {
       const char *from;
       v_init(&x, s->item, s->len, 0);
-      from = x.snap[i] >= 0 ? rt_at(x.sbuf, x.snap[i], el) : rt_at(buf, lo, el);
       if (x.alt != NULL && s->item == x.me && s->len == 1 && x.snap[i] < 0) {
         e = rt_win_send(c, &sw, x.alt, len, el, (int)s->peer, tag); /* buf not read */
         continue;
       }
+      from = x.snap[i] >= 0 ? rt_at(x.sbuf, x.snap[i], el) : rt_at(buf, lo, el);
       e = rt_win_send(c, &sw, from, len, el, (int)s->peer, tag);
       if (e == OC_OK && x.snap[i] < 0)
         for (int64_t p = s->item; p < s->item + s->len; p++) x.lastsend[p] = sw.ns - 1;
