@@ -175,10 +175,15 @@
   X(rt_segments)                                                               \
   X(rt_pacing)                                                                 \
   X(rt_recv_ahead)                                                             \
+  X(oview_small)                                                               \
+  X(oview_random)                                                              \
+  X(oview_mutants)                                                             \
+  X(oview_refusals)                                                            \
   X(rtview_bcast)                                                              \
   X(rtview_reduce)                                                             \
   X(rtview_allreduce)                                                          \
   X(rtview_allgather)                                                          \
+  X(rtview_ordered)                                                            \
   X(rtview_auto)                                                               \
   X(rtview_choice)                                                             \
   X(rt_algorithms)                                                             \

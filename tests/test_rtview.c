@@ -62,13 +62,45 @@ static void rx_cancel(void *ctx, oc_req *r) {
   w->in.cancel(w->in.ctx, r);
 }
 
-enum { V_BCAST, V_REDUCE, V_ALLREDUCE, V_ALLGATHER };
+enum { V_BCAST, V_REDUCE, V_ALLREDUCE, V_ALLGATHER, V_SCAN };
+
+/* A non-commutative operator on 32-bit elements: 2x2 matrices of four
+ * 8-bit entries mod 251, multiplied (in op inout = in * inout) */
+static uint32_t mat8_mul(uint32_t a, uint32_t b) {
+  uint32_t a0 = a & 255, a1 = a >> 8 & 255, a2 = a >> 16 & 255, a3 = a >> 24;
+  uint32_t b0 = b & 255, b1 = b >> 8 & 255, b2 = b >> 16 & 255, b3 = b >> 24;
+  return (a0 * b0 + a1 * b2) % 251 | (a0 * b1 + a1 * b3) % 251 << 8 |
+         (a2 * b0 + a3 * b2) % 251 << 16 | (a2 * b1 + a3 * b3) % 251 << 24;
+}
+static void mat8_op(const void *in, void *inout, int64_t n, void *arg) {
+  const uint32_t *x = (const uint32_t *)in;
+  uint32_t *y = (uint32_t *)inout;
+  (void)arg;
+  for (int64_t i = 0; i < n; i++) y[i] = mat8_mul(x[i], y[i]);
+}
+/* element i of rank r: a sum's operand, or a matrix */
+static int32_t value(int ordered, int64_t i, int r) {
+  uint32_t h = (uint32_t)(i * 2654435761u) ^ (uint32_t)(r + 1) * 40503u;
+  if (!ordered) return (int32_t)(i * 3 + r * 11);
+  h ^= h >> 13;
+  h *= 0x5bd1e995u;
+  return (int32_t)(h % 251 | (h >> 8) % 251 << 8 | (h >> 16) % 251 << 16 | (h >> 3) % 251 << 24);
+}
+/* the reference: x_0 op ... op x_hi of element i */
+static int32_t fold_ref(int ordered, int64_t i, int hi) {
+  uint32_t acc = (uint32_t)value(ordered, i, hi);
+  for (int r = hi - 1; r >= 0; r--)
+    acc = ordered ? mat8_mul((uint32_t)value(ordered, i, r), acc)
+                  : acc + (uint32_t)value(ordered, i, r);
+  return (int32_t)acc;
+}
 
 typedef struct vjob {
   oc_threads *w;
   int coll, root, rank, P;
   const char *alg;          /* oc_comm_set_algorithm's name */
   int64_t count, segment;   /* int32 elements; segment bytes (0: the model's) */
+  int ordered;              /* the non-commutative operator (mat8_op), else a sum */
   int rc;
   char why[160];
 } vjob;
@@ -91,13 +123,52 @@ static const char *ran_name(int coll, const char *alg) {
   return NULL;
 }
 
-static int planner_view(vjob *j, const oc_callinfo *ci, oc_mb_rank *v, int verify) {
+/* the order-keeping view (oc_oview_rank) a call ran, by the name it
+ * reports, or -1 */
+static int ov_kind(int coll, const char *name) {
+  if (coll == V_REDUCE && strcmp(name, "karp-reduce-ordered") == 0) return OC_OV_REDUCE;
+  if (coll == V_ALLREDUCE && strcmp(name, "recursive-doubling") == 0) return OC_OV_ALLREDUCE_RD;
+  if (coll == V_ALLREDUCE && strcmp(name, "direct-rs-ag") == 0) return OC_OV_ALLREDUCE_DIRECT;
+  if (coll != V_SCAN) return -1;
+  return strcmp(name, "pipelined-chain") == 0      ? OC_OV_SCAN_CHAIN
+         : strcmp(name, "direct") == 0             ? OC_OV_SCAN_DIRECT
+         : strcmp(name, "recursive-doubling") == 0 ? OC_OV_SCAN_RD
+                                                   : -1;
+}
+
+/* an order-keeping view: the rank's, and with verify every rank's through
+ * the verifier (the reduction tree's LogP parameters the model's, as the
+ * choice priced it) */
+static int planner_oview(oc_comm *c, vjob *j, const oc_callinfo *ci, int k, oc_mb_rank *v,
+                         int verify) {
+  oc_params p;
+  oc_verdict vd;
+  oc_mb_rank *all;
+  int64_t m = ci->segments, t, root = k == OC_OV_REDUCE ? j->root : -1;
+  int e = oc_rtparams_model(&c->prm, ci->segment_bytes > 0 ? ci->segment_bytes : 1, j->P,
+                            ci->unit_ns, &p);
+  if (e == OC_OK && k == OC_OV_REDUCE) e = rt_model_tree(c, RT_REDUCE, ci->segment_bytes, m, &p, &t);
+  if (e == OC_OK) e = oc_oview_rank(&p, (oc_ov_kind)k, root, m, j->rank, v);
+  if (e != OC_OK || !verify) return e;
+  if ((all = (oc_mb_rank *)calloc((size_t)j->P, sizeof *all)) == NULL) return OC_ENOMEM;
+  for (int q = 0; q < j->P && e == OC_OK; q++) e = oc_oview_rank(&p, (oc_ov_kind)k, root, m, q, &all[q]);
+  if (e == OC_OK)
+    e = oc_verify_oviews(j->P, m, k == OC_OV_REDUCE ? root : j->coll == V_SCAN ? OC_OVIEWS_SCAN : OC_OVIEWS_ALL,
+                         all, &vd);
+  if (e == OC_OK && !vd.ok) e = -1003;
+  for (int q = 0; q < j->P; q++) oc_mb_rank_free(&all[q]);
+  free(all);
+  return e;
+}
+
+static int planner_view(oc_comm *c, vjob *j, const oc_callinfo *ci, oc_mb_rank *v, int verify) {
   oc_rtparams prm;
   oc_params p;
   oc_sched s;
   oc_verdict vd;
   int64_t m = ci->segments, t = -1;
-  int e;
+  int e, k = ov_kind(j->coll, ci->algorithm);
+  if (k >= 0) return planner_oview(c, j, ci, k, v, verify);
   if (strcmp(j->alg, "auto") == 0 && (j->alg = ran_name(j->coll, ci->algorithm)) == NULL)
     return -1004; /* not a planner's schedule */
   oc_rtparams_default(&prm);
@@ -202,7 +273,7 @@ static void *vjob_main(void *arg) {
   oc_comm *c = NULL;
   oc_callinfo ci;
   oc_mb_rank v;
-  oc_reducer sum = oc_reducer_builtin(OC_OP_SUM);
+  oc_reducer sum = j->ordered ? oc_reducer_user(mat8_op, NULL, 0) : oc_reducer_builtin(OC_OP_SUM);
   int32_t *in = (int32_t *)malloc((size_t)j->count * 4 + 4);
   int32_t *out = (int32_t *)malloc((size_t)j->count * 4 * (size_t)j->P + 4);
   int P = j->P, bad = 0;
@@ -225,34 +296,38 @@ static void *vjob_main(void *arg) {
     oc_comm_set_segment(c, j->segment);
   }
   if (j->rc == OC_OK && j->coll != V_ALLGATHER) { /* (the allgather has one) */
-    j->rc = oc_comm_set_algorithm(c, j->coll == V_BCAST    ? "bcast"
-                                     : j->coll == V_REDUCE ? "reduce"
-                                                           : "allreduce",
+    j->rc = oc_comm_set_algorithm(c, j->coll == V_BCAST       ? "bcast"
+                                     : j->coll == V_REDUCE    ? "reduce"
+                                     : j->coll == V_ALLREDUCE ? "allreduce"
+                                                              : "scan",
                                   j->alg);
   }
-  for (int64_t i = 0; i < j->count && in != NULL; i++) in[i] = (int32_t)(i * 3 + j->rank * 11);
+  for (int64_t i = 0; i < j->count && in != NULL; i++) in[i] = value(j->ordered, i, j->rank);
   if (j->rc == OC_OK) {
     if (j->coll == V_BCAST) {
       if (j->rank == j->root) memcpy(out, in, (size_t)j->count * 4);
       j->rc = oc_coll_bcast(c, out, j->count, OC_INT32, j->root);
-      for (int64_t i = 0; i < j->count; i++)
-        bad |= out[i] != (int32_t)(i * 3 + j->root * 11);
+      for (int64_t i = 0; i < j->count; i++) bad |= out[i] != value(j->ordered, i, j->root);
     } else if (j->coll == V_REDUCE) {
       j->rc = oc_coll_reduce(c, in, j->rank == j->root ? out : NULL, j->count, OC_INT32, &sum,
                              j->root);
       for (int64_t i = 0; j->rank == j->root && i < j->count; i++)
-        bad |= out[i] != (int32_t)(i * 3 * P + 11 * P * (P - 1) / 2);
+        bad |= out[i] != fold_ref(j->ordered, i, P - 1);
     } else if (j->coll == V_ALLREDUCE) {
       j->rc = oc_coll_allreduce(c, in, out, j->count, OC_INT32, &sum);
-      for (int64_t i = 0; i < j->count; i++)
-        bad |= out[i] != (int32_t)(i * 3 * P + 11 * P * (P - 1) / 2);
+      for (int64_t i = 0; i < j->count; i++) bad |= out[i] != fold_ref(j->ordered, i, P - 1);
+    } else if (j->coll == V_SCAN) { /* from the send buffer, or in place */
+      int inplace = (j->count + j->root) % 2 == 0;
+      if (inplace) memcpy(out, in, (size_t)j->count * 4);
+      j->rc = oc_coll_scan(c, inplace ? OC_IN_PLACE : in, out, j->count, OC_INT32, &sum);
+      for (int64_t i = 0; i < j->count; i++) bad |= out[i] != fold_ref(j->ordered, i, j->rank);
     } else { /* from the send buffer, or in place (every other instance) */
       int inplace = (j->count + j->root) % 2 == 0;
       if (inplace) memcpy(out + (size_t)j->rank * (size_t)j->count, in, (size_t)j->count * 4);
       j->rc = oc_coll_allgather(c, inplace ? OC_IN_PLACE : in, out, j->count, OC_INT32);
       for (int r = 0; r < P; r++)
         for (int64_t i = 0; i < j->count; i++)
-          bad |= out[(size_t)r * (size_t)j->count + (size_t)i] != (int32_t)(i * 3 + r * 11);
+          bad |= out[(size_t)r * (size_t)j->count + (size_t)i] != value(0, i, r);
     }
   }
   if (j->rc == OC_OK && bad) {
@@ -264,7 +339,7 @@ static void *vjob_main(void *arg) {
     if (wx.overflow) {
       j->rc = -1001;
       snprintf(j->why, sizeof j->why, "rank %d: more than %d operations", j->rank, OPS_MAX);
-    } else if ((j->rc = planner_view(j, &ci, &v, j->rank == 0)) != OC_OK) {
+    } else if ((j->rc = planner_view(c, j, &ci, &v, j->rank == 0)) != OC_OK) {
       snprintf(j->why, sizeof j->why, "rank %d: no planner view, or its schedule not verified (%d)",
                j->rank, j->rc);
     } else if (!compare(j, &ci, &wx, &v, j->why, sizeof j->why)) {
@@ -281,7 +356,8 @@ static void *vjob_main(void *arg) {
 
 /* one instance on P threads; 1 when every rank agreed with its view, 2
  * when the model chose one of the runtime's own patterns */
-static int run_one(int coll, const char *alg, int P, int root, int64_t count, int64_t segment) {
+static int run_one_op(int coll, const char *alg, int P, int root, int64_t count,
+                      int64_t segment, int ordered) {
   pthread_t th[16];
   vjob jobs[16];
   oc_threads *w = NULL;
@@ -299,6 +375,7 @@ static int run_one(int coll, const char *alg, int P, int root, int64_t count, in
     jobs[r].rank = r;
     jobs[r].count = count;
     jobs[r].segment = segment;
+    jobs[r].ordered = ordered;
     CHECK(pthread_create(&th[r], NULL, vjob_main, &jobs[r]) == 0);
   }
   for (int r = 0; r < P; r++) CHECK(pthread_join(th[r], NULL) == 0);
@@ -309,12 +386,13 @@ static int run_one(int coll, const char *alg, int P, int root, int64_t count, in
   }
   for (int r = 0; r < P && ok; r++)
     if (jobs[r].rc != OC_OK) {
-      fprintf(stderr, "  %s %s P=%d root=%d count=%lld segment=%lld: %s (rc %d)\n",
-              coll == V_BCAST      ? "bcast"
-              : coll == V_REDUCE   ? "reduce"
+      fprintf(stderr, "  %s%s %s P=%d root=%d count=%lld segment=%lld: %s (rc %d)\n",
+              coll == V_BCAST       ? "bcast"
+              : coll == V_REDUCE    ? "reduce"
               : coll == V_ALLREDUCE ? "allreduce"
-                                   : "allgather",
-              alg, P,
+              : coll == V_SCAN      ? "scan"
+                                    : "allgather",
+              ordered ? " (non-commutative)" : "", alg, P,
               root, (long long)count, (long long)segment, jobs[r].why, jobs[r].rc);
       ok = 0;
     }
@@ -345,15 +423,20 @@ static void draw(uint64_t *s, int *P, int *root, int64_t *count, int64_t *segmen
 static int rounds(int n) { return test_valgrind() ? n / 20 : test_sweep() ? 10 * n : n; }
 
 /* every named construction of one collective on random instances */
-static void sweep(uint64_t seed, int coll, const char *const *algs, size_t nalgs, int n) {
+static void sweep_op(uint64_t seed, int coll, const char *const *algs, size_t nalgs, int n,
+                     int ordered) {
   int fails = 0;
   for (int it = 0; it < n; it++) {
     int P, root;
     int64_t count, segment;
     draw(&seed, &P, &root, &count, &segment);
-    for (size_t a = 0; a < nalgs; a++) fails += run_one(coll, algs[a], P, root, count, segment) != 1;
+    for (size_t a = 0; a < nalgs; a++)
+      fails += run_one_op(coll, algs[a], P, root, count, segment, ordered) != 1;
   }
   CHECK_EQ(fails, 0);
+}
+static void sweep(uint64_t seed, int coll, const char *const *algs, size_t nalgs, int n) {
+  sweep_op(seed, coll, algs, nalgs, n, 0);
 }
 
 void test_rtview_bcast(void) {
@@ -376,6 +459,23 @@ void test_rtview_allreduce(void) {
         rounds(200));
 }
 
+/* The order-keeping views (oc_oview_rank), which any associative operator
+ * runs: the rank-order reduction tree, the recursive doubling and direct
+ * allreduces, the three scans; with a non-commutative operator (2x2
+ * matrices) and with a sum.  Each rank's executed sends and receives are
+ * its view; rank 0 has the verifier check every rank's view together
+ * (oc_verify_oviews: the operands' order, no deadlock, every result). */
+void test_rtview_ordered(void) {
+  static const char *const RED[] = {"pipeline"};
+  static const char *const AR[] = {"doubling", "direct"};
+  static const char *const SCAN[] = {"doubling", "chain", "direct"};
+  sweep_op(31, V_REDUCE, RED, 1, rounds(120), 1);
+  for (int ordered = 0; ordered <= 1; ordered++) {
+    sweep_op(32 + (uint64_t)ordered, V_ALLREDUCE, AR, 2, rounds(100), ordered);
+    sweep_op(34 + (uint64_t)ordered, V_SCAN, SCAN, 3, rounds(100), ordered);
+  }
+}
+
 /* The model's own choice (no algorithm named): whenever it is a planner's
  * schedule (every broadcast, every commutative reduce; the ring,
  * Rabenseifner's and the circulant among the allreduces), the executed
@@ -387,8 +487,10 @@ void test_rtview_auto(void) {
     int P, root;
     int64_t count, segment;
     draw(&s, &P, &root, &count, &segment);
-    for (int coll = V_BCAST; coll <= V_ALLREDUCE; coll++) {
-      int r = run_one(coll, "auto", P, root, count, it % 2 ? segment : 0);
+    for (int coll = V_BCAST; coll <= V_SCAN; coll++) {
+      int r = coll == V_ALLGATHER ? 1 /* (no choice) */
+                                  : run_one_op(coll, "auto", P, root, count, it % 2 ? segment : 0,
+                                               coll != V_BCAST && it % 3 == 0);
       fails += r == 0;
       planner += r == 1;
       own += r == 2;

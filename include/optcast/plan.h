@@ -176,6 +176,10 @@ typedef struct oc_mb_step {
                         value of each packet as it was after it had
                         handled hist messages of that packet (an older
                         partial result: groups-circulant's circulant)    */
+  int side;          /* RECV that adds: where the received partial result
+                        joins the rank's (0: in front, in op acc - what
+                        every commutative view has; 1: behind, acc op in);
+                        the order-keeping views (oc_oview_rank) need it */
 } oc_mb_step;
 typedef struct oc_mb_rank {
   int64_t rank;
@@ -185,6 +189,49 @@ typedef struct oc_mb_rank {
 int oc_mbcast_rank(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_info *cfg,
                    int64_t rank, oc_mb_rank *out);
 void oc_mb_rank_free(oc_mb_rank *r);
+
+/* ---- order-keeping patterns as per-rank views (oc_oview.c) -----------------
+ * Schedules for any associative operator, commutative or not: every
+ * reception that adds joins the rank's value on the side its step names,
+ * so each rank's value of a packet is always a run of consecutive ranks'
+ * contributions x_a op ... op x_b.  Views of rank `rank` in the format of
+ * oc_mbcast_rank (oc_mb_rank), checked together by oc_verify_oviews:
+ *   OC_OV_REDUCE            the rank-order reduction tree of oc_reduce_new
+ *                           (ordered = 1) for p, to root, pipelined over m
+ *                           packets: per packet, the children's partial
+ *                           results (left ones nearest first, prepended;
+ *                           right ones nearest first, appended), then the
+ *                           sum up to the parent.  O(m (children + 1)) steps.
+ *   OC_OV_ALLREDUCE_RD      recursive doubling (Thakur, Rabenseifner & Gropp
+ *                           2005): P' = 2^floor(log2 P), ranks 2i+1 < 2(P-P')
+ *                           hand their value to 2i first and get the result
+ *                           from it last; log2 P' exchanges, the partner's
+ *                           run joined on its side.  All m packets a step.
+ *   OC_OV_ALLREDUCE_DIRECT  m = P blocks: block j of every rank straight to
+ *                           rank j (P - 1 messages out, P - 1 in, joined in
+ *                           rank order), then rank j's finished block to
+ *                           every rank (Karp et al.'s all-to-all on blocks).
+ *   OC_OV_SCAN_RD           inclusive scan by Hillis & Steele's doubling:
+ *                           round d sends the rank's value to rank + 2^d and
+ *                           prepends the one from rank - 2^d.
+ *   OC_OV_SCAN_CHAIN        inclusive scan down the chain 0 -> 1 -> ... ->
+ *                           P-1, m packets pipelined: a rank prepends its
+ *                           left neighbour's packet and passes it on.
+ *   OC_OV_SCAN_DIRECT       every rank's value straight to every higher
+ *                           rank, prepended nearest first.
+ * Only OC_OV_REDUCE reads L, o, g (its tree); root is ignored but by it
+ * (the others: -1).  OC_EINVAL for a bad argument (m != P for the direct
+ * allreduce). */
+typedef enum oc_ov_kind {
+  OC_OV_REDUCE = 0,
+  OC_OV_ALLREDUCE_RD,
+  OC_OV_ALLREDUCE_DIRECT,
+  OC_OV_SCAN_RD,
+  OC_OV_SCAN_CHAIN,
+  OC_OV_SCAN_DIRECT
+} oc_ov_kind;
+int oc_oview_rank(const oc_params *p, oc_ov_kind kind, int64_t root, int64_t m, int64_t rank,
+                  oc_mb_rank *out);
 
 /* The strongest lower bound on an m-packet LogP broadcast known here, with
  * its source (a static string), without building anything:

@@ -112,6 +112,25 @@ int oc_verify_allreduce_ordered(const oc_params *p, const oc_sched *s,
 int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sched *s,
                       oc_verdict *v);
 
+/* A set of per-rank views (views[q] for q = 0 .. P-1, m packets) run
+ * together symbolically with the operands' order kept (oc_verify_oview.c):
+ * every rank starts with its own x_q in each packet and always holds a run
+ * x_a op ... op x_b; sends put the current runs into a first-in first-out
+ * channel to the peer, receptions take the oldest message from theirs (it
+ * must carry the packets and copy/add of the step) and copy it or join it
+ * on the step's side (0: in front, the message's run ending at a - 1; 1:
+ * behind, starting at b + 1).  Rules: RANGE (steps out of range, a send of
+ * an older value, a message unlike its reception), FOLD (runs that do not
+ * join), MISSING (a rank waiting forever: a deadlock), RESULT (a message
+ * never taken; root >= 0: the root, OC_OVIEWS_ALL: every rank, not ending
+ * with x_0 .. x_{P-1} in every packet; OC_OVIEWS_SCAN: rank q not with x_0
+ * .. x_q).  v->time: the longest chain of messages before a wanted rank's
+ * last reception (rounds, not LogP time).  P m <= 2^26 (else OC_ERANGE). */
+#define OC_OVIEWS_ALL (-1)
+#define OC_OVIEWS_SCAN (-2)
+int oc_verify_oviews(int64_t P, int64_t m, int64_t root, const oc_mb_rank *views,
+                     oc_verdict *v);
+
 /* Checks a k-port schedule (msg t = round >= 1): RANGE, HELD (sent only
  * from the round after it arrived; the root holds everything), CAP_OUT
  * (more than k sends in a round, or two to one processor), CAP_IN (more

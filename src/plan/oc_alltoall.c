@@ -63,20 +63,6 @@ int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
  * m = j(P-1) + (r-1) it sends its item j to rank + r and receives item j
  * of rank - r (mod P), every message a copy; O(k P) steps, nothing else
  * kept.  The runtime's allgather runs it (k = 1: a block a rank). */
-static int a2a_push(oc_mb_rank *out, int kind, int64_t peer, int64_t item) {
-  oc_mb_step *x;
-  if (oc_grow((void **)&out->step, out->n, &out->cap, sizeof *out->step) != OC_OK)
-    return OC_ENOMEM;
-  x = &out->step[out->n++];
-  x->kind = kind;
-  x->copy = 1;
-  x->peer = peer;
-  x->item = item;
-  x->len = 1;
-  x->hist = -1;
-  return OC_OK;
-}
-
 int oc_alltoall_rank(const oc_params *p, int64_t k, int64_t rank, oc_mb_rank *out) {
   int64_t P;
   int e;
@@ -90,8 +76,8 @@ int oc_alltoall_rank(const oc_params *p, int64_t k, int64_t rank, oc_mb_rank *ou
   for (int64_t j = 0; j < k; j++)
     for (int64_t r = 1; r < P; r++) {
       int64_t to = (rank + r) % P, from = (rank - r + P) % P;
-      if ((e = a2a_push(out, OC_MB_SEND, to, rank * k + j)) != OC_OK ||
-          (e = a2a_push(out, OC_MB_RECV, from, from * k + j)) != OC_OK) {
+      if ((e = oc_mb_push(out, OC_MB_SEND, to, rank * k + j, 1, 1, -1, 0)) != OC_OK ||
+          (e = oc_mb_push(out, OC_MB_RECV, from, from * k + j, 1, 1, -1, 0)) != OC_OK) {
         out->n = 0;
         return e;
       }

@@ -25,8 +25,8 @@
 
 #include "plan/oc_plan.h"
 
-static int mr_push_full(oc_mb_rank *r, int kind, int64_t peer, int64_t item, int64_t len,
-                        int copy, int64_t hist) {
+int oc_mb_push(oc_mb_rank *r, int kind, int64_t peer, int64_t item, int64_t len, int copy,
+               int64_t hist, int side) {
   oc_mb_step *x;
   if (len <= 0) return OC_OK;
   if (oc_grow((void **)&r->step, r->n, &r->cap, sizeof *r->step) != OC_OK) return OC_ENOMEM;
@@ -37,7 +37,12 @@ static int mr_push_full(oc_mb_rank *r, int kind, int64_t peer, int64_t item, int
   x->item = item;
   x->len = len;
   x->hist = hist;
+  x->side = side;
   return OC_OK;
+}
+static int mr_push_full(oc_mb_rank *r, int kind, int64_t peer, int64_t item, int64_t len,
+                        int copy, int64_t hist) {
+  return oc_mb_push(r, kind, peer, item, len, copy, hist, 0);
 }
 /* a broadcast's step: a copy, the value as it stands */
 static int mr_push(oc_mb_rank *r, int kind, int64_t peer, int64_t item, int64_t len) {

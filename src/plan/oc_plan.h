@@ -251,6 +251,10 @@ int oc_mb_label_sum(const oc_params *p, int64_t *sum);
 int oc_allreduce_rounds(const oc_params *p, int64_t stride, int64_t **off, int64_t **pick,
                         int64_t *R);
 
+/* a step appended to a rank's view (oc_mbrank.c; none for len <= 0) */
+int oc_mb_push(oc_mb_rank *r, int kind, int64_t peer, int64_t item, int64_t len, int copy,
+               int64_t hist, int side);
+
 /* ---- reduction programs (oc_rprog.c) -----------------------------------------
  * Sends with "add" or "copy" at the receiver; each send waits until its
  * sender has handled b->barrier[q] receives (as of the oc_rp_xfer call);

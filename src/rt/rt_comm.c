@@ -55,7 +55,6 @@ int oc_comm_new(oc_comm **out, const oc_transport *tp, const oc_rtparams *params
 
 void oc_comm_free(oc_comm *c) {
   if (c == NULL) return;
-  rt_plan_clear(&c->plan);
   free(c->scratch);
   for (int k = 0; k < RT_NCOLL; k++) oc_mb_rank_free(&c->vmemo[k].v);
   for (int k = 0; k < RT_NKEEP; k++) free(c->keep[k]);
@@ -80,7 +79,6 @@ int oc_comm_set_algorithm(oc_comm *c, const char *collective, const char *algori
 }
 void oc_comm_set_segment(oc_comm *c, int64_t bytes) {
   c->seg_bytes = bytes < 0 ? 0 : bytes;
-  rt_plan_clear(&c->plan);
 }
 void oc_comm_last_call(const oc_comm *c, oc_callinfo *out) { *out = c->last; }
 

@@ -5,11 +5,9 @@
  *   rt_choose.c  which algorithm and how many segments (a table of
  *                candidates with their cost functions; one memo)
  *   rt_model.c   the cost model: each candidate's predicted time
- *   rt_exec.c    the collectives' entry points and the segment-stream
- *                executor (ordered reduce, chain scan)
+ *   rt_exec.c    the collectives' entry points (each runs a planner's view),
+ *                the send window
  *   rt_view.c    the planner's per-rank schedules, run as they are
- *   rt_plan.c    the ordered reduce's cached tree (parent, children, m)
- *   rt_pattern.c the hand-coded exchange patterns (direct, doubling, all-to-all)
  *   rt_xport.c   transport calls with deadline and counting, tags, agreement
  *   rt_comm.c    the communicator, its settings, oc_threads_run
  *   rt_sum.c     the distributed sum (replays a global plan) */
@@ -58,27 +56,6 @@ static inline int64_t rt_part_len(int64_t count, int64_t m, int64_t j) {
 static inline char *rt_at(const void *base, int64_t i, const oc_elem *el) {
   return (char *)base + (size_t)i * el->extent;
 }
-
-/* ---- a rank's part of a tree (rt_plan.c) ------------------------------------
- * Parent and children (reduce: in the order they are combined, the first
- * nleft prepended), the segment count m of len elements, and the model's
- * prediction.  O(number of children) state, never O(P). */
-typedef struct rt_plan {
-  int valid;
-  int64_t count;
-  size_t extent;
-  int root;
-  int64_t m, len, predicted;
-  oc_params params;
-  int parent;
-  int64_t nkids, nleft;
-  int *kids;
-} rt_plan;
-
-void rt_plan_clear(rt_plan *pl);
-/* the ordered reduce's cached plan of that shape, built (the segment count
- * from rt_choose) when the cache holds another */
-int rt_plan_get(oc_comm *c, int64_t count, const oc_elem *el, int root, rt_plan **out);
 
 /* ---- the cost model (rt_model.c) ---------------------------------------------
  * A candidate's predicted time in model units for a call of collective
@@ -190,7 +167,6 @@ struct oc_comm {
   int alg[RT_NCOLL];   /* per collective: RT_ALG_AUTO or the forced one */
   uint64_t seq;        /* collective calls made                        */
   oc_callinfo last;
-  rt_plan plan;        /* the ordered reduce's tree (rt_plan.c)          */
   rt_memo memo[RT_NCOLL][RT_MEMO_WAYS];
   int memo_next[RT_NCOLL]; /* the entry replaced next                  */
   void *scratch;       /* request arrays of the last calls, reused       */
@@ -241,7 +217,7 @@ int rt_win_wait_upto(oc_comm *c, rt_sendwin *w, int64_t upto);
 /* every send done; returns e, or the first error of these */
 int rt_win_drain(oc_comm *c, rt_sendwin *w, int e);
 
-/* ---- the executor (rt_exec.c) and the patterns (rt_pattern.c) ----------------
+/* ---- the collectives (rt_exec.c) -------------------------------------------------
  * The work of each collective, arguments already checked and agreed. */
 int rt__bcast(oc_comm *c, void *buf, int64_t count, const oc_elem *el, int root);
 int rt__reduce(oc_comm *c, const void *own, void *result, int64_t count,
@@ -254,12 +230,6 @@ int rt__allgather(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
                   const oc_elem *el);
 /* acc := in (op) acc when left, acc (op) in when right (in overwritten) */
 int rt_fold(const oc_elem *el, char *acc, char *in, int64_t n, int left);
-/* the patterns, on result (already holding this rank's data) */
-/* own: the rank's value when not already in acc (NULL or acc: in acc) */
-int rt_allreduce_rd(oc_comm *c, char *acc, const char *own, int64_t count, const oc_elem *el);
-int rt_allreduce_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el);
-int rt_scan_rd(oc_comm *c, char *res, int64_t count, const oc_elem *el, int tag);
-int rt_scan_direct(oc_comm *c, char *res, int64_t count, const oc_elem *el, int tag);
 
 /* ---- the planner's schedules, run as they are (rt_view.c) ------------------------
  * rt_exec_view: a rank's view (oc_mb_rank) on buf, count elements cut into

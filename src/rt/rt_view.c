@@ -32,13 +32,16 @@
  * the rank had handled hist messages of them: from the buffer when that is
  * the value it holds, else from a snapshot taken when it was (Karp et al.'s
  * circulant sends older partial results).  Combining receptions fold
- * acc := in (op) acc: the planner's reductions assume a commutative
- * operator, and so do the callers here.
+ * in the order the view lists them, each on its step's side: acc := in
+ * (op) acc (side 0; the planner's commutative reductions) or acc (op) in
+ * (side 1; the order-keeping views of oc_oview_rank, which any associative
+ * operator runs).
  *
  * With own apart from buf (a reduction from a send buffer), a reception
  * that adds into packets no step touched before goes straight into the
  * buffer and own's packets are added in when it lands (V_FOLD: no copy, no
- * slot); own is copied into any other packet on its first use.
+ * slot; own op in, so for a non-commutative operator only a reception
+ * joined behind); own is copied into any other packet on its first use.
  *
  * Work and memory O(n + m) for n steps and m packets (the packets' touch,
  * reception count and last-send marks), plus the slots and snapshots, in
@@ -57,7 +60,9 @@
 /* per step: skipped (no elements); received straight into the buffer;
  * and then the rank's own data added in (the first reception into its
  * packets adds, and own is apart: as a 3-operand add, no copy) */
-enum { V_SKIP = 1, V_DIRECT = 2, V_FOLD = 4 };
+enum { V_SKIP = 1, V_DIRECT = 2, V_FOLD = 4,
+       V_EAGER = 8 /* a send from own: the next step on its first packet adds
+                      into it, so own is copied into buf while it travels */ };
 
 typedef struct vrun {
   const oc_mb_rank *v;
@@ -159,7 +164,8 @@ static int v_prepare(vrun *x, int64_t *snap_elems, int64_t *slot_elems, int64_t 
       x->rord[i] = x->nrecv++;
       if (s->copy && first) {
         x->flag[i] = V_DIRECT;
-      } else if (first && x->own != NULL && x->sfirst == NULL) {
+      } else if (first && x->own != NULL && x->sfirst == NULL &&
+                 (s->side == 1 || x->el->commutative)) { /* own op in */
         x->flag[i] = V_DIRECT | V_FOLD;
         x->nfold++;
       } else {
@@ -177,6 +183,16 @@ static int v_prepare(vrun *x, int64_t *snap_elems, int64_t *slot_elems, int64_t 
       x->snext[i] = x->sfirst[s->item];
       x->sfirst[s->item] = (int64_t)i;
     }
+  }
+  /* backwards: per packet what touches it next (0 nothing, 1 a send, 2 a
+   * reception that adds, 3 one that copies), for V_EAGER */
+  for (int64_t p = 0; p < x->m; p++) x->cnt[p] = 0;
+  for (size_t i = v->n; e == OC_OK && x->own != NULL && i-- > 0;) {
+    const oc_mb_step *s = &v->step[i];
+    if (x->flag[i] & V_SKIP) continue;
+    if (s->kind == OC_MB_SEND && x->cnt[s->item] == 2) x->flag[i] |= V_EAGER;
+    for (int64_t p = s->item; p < s->item + s->len; p++)
+      x->cnt[p] = s->kind == OC_MB_SEND ? 1 : s->copy ? 3 : 2;
   }
   for (int64_t p = 0; p < x->m; p++) x->cnt[p] = 0;
   return e;
@@ -211,8 +227,8 @@ static int v_land_aside(oc_comm *c, vrun *x, size_t i) {
   v_init(x, s->item, s->len, s->copy);
   if (s->copy)
     rt_copy_elems(rt_at(x->buf, lo, x->el), slot, n, x->el);
-  else
-    e = x->el->combine(x->el, slot, rt_at(x->buf, lo, x->el), n);
+  else /* joined in front (in op acc) or behind (acc op in: a copy more) */
+    e = rt_fold(x->el, rt_at(x->buf, lo, x->el), slot, n, s->side == 0 || x->el->commutative);
   x->freeslot[x->nfree++] = x->slot_of[i];
   for (int64_t p = s->item; p < s->item + s->len; p++) x->cnt[p]++;
   v_snapshots(x, s->item, s->len);
@@ -422,6 +438,14 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
     if ((e = v_need(c, &x, i)) != OC_OK) break; /* its data, landed */
     if (s->kind == OC_MB_SEND) {
       const char *from;
+      int fresh = x.own != NULL && x.snap[i] < 0; /* own holds the packets' value */
+      for (int64_t p = s->item; fresh && p < s->item + s->len; p++) fresh = !x.init[p];
+      if (fresh) { /* sent from own, buf not read; copied in while it travels
+                    * when an addition into it comes next, else on first use */
+        e = rt_win_send(c, &sw, rt_at(x.own, lo, el), len, el, (int)s->peer, tag);
+        if (e == OC_OK && (x.flag[i] & V_EAGER)) v_init(&x, s->item, s->len, 0);
+        continue;
+      }
       v_init(&x, s->item, s->len, 0);
       if (x.alt != NULL && s->item == x.me && s->len == 1 && x.snap[i] < 0) {
         e = rt_win_send(c, &sw, x.alt, len, el, (int)s->peer, tag); /* buf not read */
@@ -484,9 +508,21 @@ static void v_bcast_cfg(int alg, oc_mbcast_info *cfg) {
 int rt_view_of(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el, int root,
                int64_t m, oc_mb_rank *out) {
   oc_params p;
-  int64_t pk = rt_part_len(count, m, 0) * (int64_t)el->extent;
+  int64_t pk = rt_part_len(count, m, 0) * (int64_t)el->extent, t;
   int e = v_params(c, coll, pk, &p);
   if (e != OC_OK) return e;
+  if (coll == RT_REDUCE && alg == RT_ALG_TREE) { /* rank order: the tree the choice priced */
+    if ((e = rt_model_tree(c, RT_REDUCE, pk, m, &p, &t)) != OC_OK) return e;
+    return oc_oview_rank(&p, OC_OV_REDUCE, root, m, c->tp.rank, out);
+  }
+  if (coll == RT_SCAN)
+    return oc_oview_rank(&p, alg == RT_ALG_CHAIN    ? OC_OV_SCAN_CHAIN
+                             : alg == RT_ALG_DIRECT ? OC_OV_SCAN_DIRECT
+                                                    : OC_OV_SCAN_RD,
+                         -1, m, c->tp.rank, out);
+  if (coll == RT_ALLREDUCE && (alg == RT_ALG_DOUBLING || alg == RT_ALG_DIRECT))
+    return oc_oview_rank(&p, alg == RT_ALG_DIRECT ? OC_OV_ALLREDUCE_DIRECT : OC_OV_ALLREDUCE_RD,
+                         -1, m, c->tp.rank, out);
   if (coll == RT_BCAST || coll == RT_REDUCE) {
     oc_mbcast_info b;
     v_bcast_cfg(alg, &b);
@@ -541,10 +577,12 @@ int rt_view_time(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el
 }
 
 /* packets of a view-run allreduce: the ring and Rabenseifner's one a rank
- * (blocks as the hand-coded patterns had them), the circulant the whole
- * vector (Karp et al.'s one-packet circulant) */
+ * (at most count), the direct pattern a block a rank (P; empty ones when
+ * count < P), recursive doubling and the circulant the whole vector
+ * (Karp et al.'s one-packet circulant) */
 int64_t rt_view_packets(const oc_comm *c, int alg, int64_t count) {
   if (alg == RT_ALG_RING || alg == RT_ALG_RABEN) return oc_max64(1, oc_min64(count, c->tp.size));
+  if (alg == RT_ALG_DIRECT) return c->tp.size;
   return 1;
 }
 
