@@ -143,6 +143,8 @@ typedef struct oc_rtparams {
       orv[OC_RTPARAMS_ROWS_MAX], g[OC_RTPARAMS_ROWS_MAX];
   char transport[32];
   int64_t procs; /* ranks the measurement ran on, 0 if unknown */
+  double combine_ns; /* a combination's cost per byte (a sum of doubles), in
+                        ns; 0 if unknown (the runtime then takes 0.1) */
 } oc_rtparams;
 
 /* Defaults: a shared-memory machine of today (documented in docs/RUNTIME.md). */
@@ -158,8 +160,10 @@ int oc_rtparams_write(const char *path, const oc_rtparams *p);
 void oc_rtparams_at(const oc_rtparams *p, int64_t bytes, double *L, double *os,
                     double *orv, double *g);
 /* The model for messages of `bytes` bytes: LogP in integer units of
- * `unit_ns` nanoseconds (each value rounded up; g at least 1 unit; o the
- * mean of o_s and o_r, so that L + 2o = o_s + L + o_r) for P processors. */
+ * `unit_ns` nanoseconds (each value rounded up; g at least 1 unit) for P
+ * processors: o the mean of o_s and o_r but at most g/2 (where o_s + o_r
+ * exceeds g, both contain the transfer: a rendezvous), and L such that L +
+ * 2o is the measured one-way time RTT/2 = L_PLogP + g. */
 int oc_rtparams_model(const oc_rtparams *p, int64_t bytes, int64_t P,
                       double unit_ns, oc_params *out);
 

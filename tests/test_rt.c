@@ -282,10 +282,16 @@ void test_rt_params_file(void) {
   CHECK(L == 1 && g == 10);
   /* microseconds to units of 10 ns, rounded up; g at least one unit */
   CHECK_OK(oc_rtparams_model(&q, 200, 8, 10.0, &m));
-  CHECK_EQ(m.L, 200);
   CHECK_EQ(m.o, 50); /* the mean of o_s = 1 and o_r = 0 us */
+  CHECK_EQ(m.L, 1600); /* L + 2o = RTT/2 = L + g: 2 + 15 - 1 us */
   CHECK_EQ(m.g, 1500);
   CHECK_EQ(m.P, 8);
+  /* overheads above g (a rendezvous: both contain the transfer): o = g/2 */
+  q.os[0] = q.os[1] = 40;
+  CHECK_OK(oc_rtparams_model(&q, 200, 8, 10.0, &m));
+  CHECK_EQ(m.o, 750);
+  CHECK_EQ(m.L, 200);
+  q.os[0] = 0, q.os[1] = 2;
   CHECK_EQ(oc_rtparams_model(&q, 200, 8, 0.0, &m), OC_EINVAL);
   /* bad files: the line is named */
   {
@@ -298,6 +304,10 @@ void test_rt_params_file(void) {
         {"procs 0\n8 1 1 1 1\n", OC_ERANGE, 1},
         {"# only a comment\n", OC_EPARSE, 0},
         {"8 1 1 1 1 junk\n", OC_EPARSE, 1},
+        {"combine_ns\n8 1 1 1 1\n", OC_EPARSE, 1},
+        {"procs 2\ncombine_ns 0.1x\n8 1 1 1 1\n", OC_EPARSE, 2},
+        {"combine_ns -0.5\n8 1 1 1 1\n", OC_ERANGE, 1},
+        {"combine_ns inf\n8 1 1 1 1\n", OC_ERANGE, 1},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
       f = fopen(path, "w");
@@ -311,6 +321,14 @@ void test_rt_params_file(void) {
       CHECK_EQ(line, bad[i].line);
     }
   }
+  /* the measured cost of a combination: written, read back, absent = 0 */
+  oc_rtparams_default(&p);
+  p.combine_ns = 0.0375;
+  CHECK_OK(oc_rtparams_write(path, &p));
+  CHECK_OK(oc_rtparams_read(path, &q, &line));
+  CHECK(q.combine_ns == 0.0375);
+  CHECK_OK(oc_rtparams_parse("8 1 1 1 1\n", 10, &q, &line));
+  CHECK(q.combine_ns == 0);
   unlink(path);
   CHECK_EQ(oc_rtparams_read("/nonexistent/optcast.params", &q, &line), OC_EIO);
 }
@@ -1011,12 +1029,14 @@ void test_cli_run(void) {
   }
   RUNC("plan", "bcast", "--procs", "8", "--params", path, "--size", "508", "--json");
   CHECK_EQ(RR.code, 0);
-  CHECK(strstr(RR.out, "\"L\":250,\"o\":88,\"g\":600") != NULL); /* halfway, rounded up */
+  /* halfway, rounded up; L + 2o = RTT/2 = L + g: 2.5 + 6 - 1.75 us */
+  CHECK(strstr(RR.out, "\"L\":675,\"o\":88,\"g\":600") != NULL);
   RUNC("plan", "bcast", "--procs", "8", "--params", path, "--json");
-  CHECK(strstr(RR.out, "\"L\":200,\"o\":38,\"g\":100") != NULL);
+  CHECK(strstr(RR.out, "\"L\":225,\"o\":38,\"g\":100") != NULL);
   RUNC("measure", "--sizes", "8", "--reps", "1", "--json");
   CHECK_EQ(RR.code, 0);
   CHECK_EQ(nlines(RR.out), 1);
+  CHECK(strstr(RR.out, "\"combine_ns\":") != NULL);
   CHECK(strstr(RR.out, "\"rows\":[{\"bytes\":8,") != NULL);
   {
     const char *const bad[][12] = {

@@ -76,6 +76,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < prm.nrows; i++)
       printf("%10lld %10.3f %10.3f %10.3f %10.3f\n", (long long)prm.bytes[i], prm.L[i],
              prm.os[i], prm.orv[i], prm.g[i]);
+    printf("combining (a sum of doubles): %.4f ns a byte\n", prm.combine_ns);
     if (out != NULL) {
       if (oc_rtparams_write(out, &prm) != OC_OK) {
         fprintf(stderr, "optcast_measure_mpi: --out: cannot write '%s'\n", out);

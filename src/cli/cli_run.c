@@ -466,8 +466,9 @@ int cli_measure_cmd(const cli_args *a) {
   if (outpath != NULL && oc_rtparams_write(outpath, &m.out) != OC_OK)
     return bad("--out: cannot write '%s'%s", outpath, "");
   if (json) {
-    printf("{\"transport\":\"threads\",\"procs\":%lld,\"reps\":%lld,\"rows\":[", (long long)P,
-           (long long)reps);
+    printf("{\"transport\":\"threads\",\"procs\":%lld,\"reps\":%lld,\"combine_ns\":%.4f,"
+           "\"rows\":[",
+           (long long)P, (long long)reps, m.out.combine_ns);
     for (int i = 0; i < n; i++)
       printf("%s{\"bytes\":%lld,\"L_us\":%.4f,\"os_us\":%.4f,\"or_us\":%.4f,\"g_us\":%.4f}",
              i ? "," : "", (long long)m.out.bytes[i], m.out.L[i], m.out.os[i], m.out.orv[i],
@@ -480,6 +481,7 @@ int cli_measure_cmd(const cli_args *a) {
     for (int i = 0; i < n; i++)
       printf("%10lld %10.3f %10.3f %10.3f %10.3f\n", (long long)m.out.bytes[i], m.out.L[i],
              m.out.os[i], m.out.orv[i], m.out.g[i]);
+    printf("combining (a sum of doubles): %.4f ns a byte\n", m.out.combine_ns);
     if (outpath != NULL) printf("parameters written to %s\n", outpath);
   }
   return 0;

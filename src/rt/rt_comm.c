@@ -32,7 +32,7 @@ int oc_comm_new(oc_comm **out, const oc_transport *tp, const oc_rtparams *params
   c->pace = (tp->flags & OC_TRANSPORT_SHARED_LINKS) != 0;
   env = getenv("OPTCAST_PACE");
   if (env != NULL && (strcmp(env, "0") == 0 || strcmp(env, "1") == 0)) c->pace = env[0] == '1';
-  c->combine_ns = 0.1;
+  c->combine_ns = c->prm.combine_ns > 0 ? c->prm.combine_ns : 0.1; /* measured, or a guess */
   env = getenv("OPTCAST_COMBINE_NS"); /* e.g. 0 where additions cost nothing (SMPI) */
   if (env != NULL) {
     char *end;

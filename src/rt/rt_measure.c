@@ -22,7 +22,9 @@
  *           g(m)) with L independent of m; on SimGrid's SMPI the latency
  *           grows by pieces with the size, a message of 16 KiB taking 12 us
  *           one way on a cluster whose L(8 B) is 6 us, and the pipelines'
- *           model needs that).
+ *           model needs that);
+ *   combine_ns  rank 0's cost of combining a byte (a sum of doubles in a
+ *           warm buffer of up to 1 MiB), the runtime's a per byte.
  * Every figure is the median over the repetitions.  Other ranks take part
  * only in the final broadcast of the table.  Parameters are in
  * microseconds, ready for oc_rtparams_write.  All pairs of ranks (0,1),
@@ -196,6 +198,31 @@ static int measure_size(mctx *x, char *buf, int64_t m, int reps, double rtt0,
   return e;
 }
 
+/* A combination's cost per byte (ns): the median of up to 101 sums of
+ * doubles over min(largest size, 1 MiB) bytes, at least 4 KiB, the
+ * buffers warm (the runtime's reductions combine segments as they arrive);
+ * 0 when out of memory */
+static double measure_combine(int64_t maxm, int reps) {
+  int64_t n = oc_min64(oc_max64(maxm, 4096), (int64_t)1 << 20) / 8;
+  int k = reps < 5 ? 5 : reps > 101 ? 101 : reps;
+  double *x = (double *)calloc((size_t)n, sizeof *x), *y = (double *)calloc((size_t)n, sizeof *y);
+  double *v = (double *)malloc((size_t)k * sizeof *v), r = 0;
+  oc_reducer sum = oc_reducer_builtin(OC_OP_SUM);
+  if (x != NULL && y != NULL && v != NULL) {
+    (void)oc_reducer_apply(&sum, OC_DOUBLE, x, y, n); /* warm */
+    for (int i = 0; i < k; i++) {
+      double t0 = oc_now_us();
+      (void)oc_reducer_apply(&sum, OC_DOUBLE, x, y, n);
+      v[i] = oc_now_us() - t0;
+    }
+    r = oc_median(v, k) * 1000.0 / (double)(n * 8);
+  }
+  free(x);
+  free(y);
+  free(v);
+  return r;
+}
+
 int oc_measure(oc_comm *c, const int64_t *sizes, int nsizes, int reps,
                oc_rtparams *out, oc_measure_progress *progress, void *arg) {
   mctx x;
@@ -250,6 +277,7 @@ int oc_measure(oc_comm *c, const int64_t *sizes, int nsizes, int reps,
   free(buf);
   out->nrows = nsizes;
   out->procs = c->tp.size;
+  if (e == OC_OK && me == 0) out->combine_ns = measure_combine(maxm, reps);
   /* every rank gets rank 0's table (a broadcast of the whole struct) */
   {
     oc_elem byte = x.byte;

@@ -10,8 +10,10 @@
  *   T_bcast(m) = B_{L,o,mG}(P) + (m - 1) G.
  * Reduce (the time-reversed optimal tree, pipelined the same way): a
  * combination costs a = c->combine_ns per byte (default 0.1 ns, a
- * vectorised sum at ~100 us per MiB; OPTCAST_COMBINE_NS), folded into o:
- *   T_reduce(m) = R_{L,o+a,mG'}(P) + (m - 1) G',  G' = max(g, o + a).
+ * vectorised sum at ~100 us per MiB; OPTCAST_COMBINE_NS), once a hop (the
+ * receiver combines, then forwards) and in the receiver's time per
+ * segment:
+ *   T_reduce(m) = R_{L+a,o,mG'}(P) + (m - 1) G',  G' = max(g, o + a).
  * Ring allreduce (Patarasuk & Yuan), at a block's size:
  *   T_ring = 2 (P - 1) max(G, L + 2o) + (P - 1) a.
  * Direct allreduce (every block straight to its owner, folded, then to
@@ -46,16 +48,16 @@ static int stream_params(const oc_comm *c, int kind, int64_t bytes, int64_t m,
                          oc_params *tree, int64_t *G) {
   oc_params q;
   int e = oc_rtparams_model(&c->prm, bytes, c->tp.size, c->unit_ns, &q);
-  int64_t o = q.o;
+  int64_t L = q.L, a = 0;
   if (e) return e;
-  if (kind == RT_REDUCE) {
-    double a = c->combine_ns * (double)bytes / c->unit_ns;
-    o = oc_add_sat(o, (int64_t)a + 1);
+  if (kind == RT_REDUCE) { /* once a hop (after the reception), and in the
+                            * receiver's time per segment */
+    a = (int64_t)(c->combine_ns * (double)bytes / c->unit_ns) + 1;
+    L = oc_min64(oc_add_sat(L, a), OC_PARAM_MAX);
   }
-  *G = oc_max64(q.g, o);
+  *G = oc_max64(q.g, oc_add_sat(q.o, a));
   if (*G > OC_PARAM_MAX / m) return OC_ERANGE;
-  return oc_params_logp(tree, c->tp.size, q.L, oc_min64(o, OC_PARAM_MAX),
-                        *G * m);
+  return oc_params_logp(tree, c->tp.size, L, q.o, *G * m);
 }
 
 int rt_model_tree(const oc_comm *c, int kind, int64_t bytes, int64_t m,

@@ -2,7 +2,7 @@
  * their conversion into the LogP model's integer units.
  *
  * File format (optcast_rt.h): '#' comments, `transport NAME`, `procs N`,
- * then rows `bytes L os or g` (microseconds), sizes strictly ascending.
+ * `combine_ns X` (optional: a combination's cost per byte, ns), then rows `bytes L os or g` (microseconds), sizes strictly ascending.
  * Between rows the values are interpolated linearly in the size; beyond
  * the last row they are extrapolated from the last two rows (so a
  * per-byte cost measured up to 4 MiB carries on), never below the last
@@ -78,6 +78,15 @@ static int parse_line(char *s, oc_rtparams *p) {
     p->transport[n] = '\0';
     return OC_OK;
   }
+  if (strncmp(s, "combine_ns ", 11) == 0) {
+    char *end;
+    double v = strtod(s + 11, &end);
+    while (*end == ' ' || *end == '\t' || *end == '\r') end++;
+    if (end == s + 11 || *end != '\0') return OC_EPARSE;
+    if (!isfinite(v) || v < 0 || v > 1000) return OC_ERANGE;
+    p->combine_ns = v;
+    return OC_OK;
+  }
   if (strncmp(s, "procs ", 6) == 0) {
     char *cr = strchr(s, '\r');
     if (cr != NULL && cr[1] == '\0') *cr = '\0';
@@ -142,6 +151,7 @@ static int write_rows(FILE *f, const oc_rtparams *p) {
   fprintf(f, "# optcast parameters v1 (PLogP: microseconds per message size)\n");
   fprintf(f, "transport %s\n", p->transport[0] ? p->transport : "unknown");
   if (p->procs > 0) fprintf(f, "procs %lld\n", (long long)p->procs);
+  if (p->combine_ns > 0) fprintf(f, "combine_ns %.4f\n", p->combine_ns);
   fprintf(f, "# bytes L_us os_us or_us g_us\n");
   for (int i = 0; i < p->nrows; i++)
     fprintf(f, "%lld %.4f %.4f %.4f %.4f\n", (long long)p->bytes[i], p->L[i], p->os[i],
@@ -205,17 +215,23 @@ static int64_t to_units(double us, double unit_ns, int64_t least) {
 
 int oc_rtparams_model(const oc_rtparams *p, int64_t bytes, int64_t P,
                       double unit_ns, oc_params *out) {
-  double L, os, orv, g;
+  double L, os, orv, g, o;
   int64_t Lu, ou, gu;
   if (p == NULL || p->nrows < 1 || bytes < 0 || !(unit_ns > 0) ||
       !isfinite(unit_ns))
     return OC_EINVAL;
   oc_rtparams_at(p, bytes, &L, &os, &orv, &g);
-  Lu = to_units(L, unit_ns, 0);
-  /* one message costs o_s + L + o_r end to end: LogP's L + 2o with o the
-   * mean of the two overheads (o_r of a long MPI message includes its
-   * transfer, so the larger of the two would count that twice) */
-  ou = to_units((os + orv) / 2, unit_ns, 0);
+  /* o: the mean of the two overheads, at most g / 2.  Where o_s + o_r
+   * exceeds g both overheads contain the transfer (a rendezvous whose copy
+   * sender and receiver both wait for: Open MPI's shared memory from 32 KiB,
+   * SMPI's long messages) and adding them would count it twice; the
+   * stream's period g bounds what a message keeps the sender busy.  L:
+   * the rest of the measured one-way time RTT/2 = L + g (PLogP), so that
+   * LogP's L + 2o is what one message takes */
+  o = (os + orv) / 2;
+  if (2 * o > g) o = g / 2;
+  Lu = to_units(L + g - 2 * o, unit_ns, 0);
+  ou = to_units(o, unit_ns, 0);
   gu = to_units(g, unit_ns, 1);
   if (Lu + 2 * ou < 1) Lu = 1;
   return oc_params_logp(out, P, Lu, ou, gu);
