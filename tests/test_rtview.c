@@ -201,6 +201,7 @@ static int planner_view(oc_comm *c, vjob *j, const oc_callinfo *ci, oc_mb_rank *
       memset(&r, 0, sizeof r);
       r.family = OC_MR_REVERSED;
       r.red = b;
+      r.whole = b.alg == OC_MB_TWOTREE && m <= RT_VIEW_PRICE_MAX / j->P; /* as the runtime */
       e = oc_mreduce_rank(&p, j->root, m, &r, j->rank, v);
       if (e == OC_OK && verify) e = oc_mreduce_run(&p, j->root, m, &r, &s, &t);
       if (e == OC_OK && verify) e = oc_verify_vreduce(&p, j->root, m, &s, &vd);

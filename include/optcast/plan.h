@@ -711,6 +711,9 @@ typedef struct oc_mreduce_info {
   int exact;                   /* REVERSED: the broadcast built for o + one
                                   addition and run backwards on its own
                                   times (oc_mreduce.c)                         */
+  int whole;                   /* oc_mreduce_rank, REVERSED: the view read off
+                                  the whole program (O(P m)), in its exact
+                                  order, instead of built for the rank alone */
   int64_t time;                /* completion time                             */
   int64_t runner_up;           /* the next best construction's time, or -1   */
   oc_mred_family runner_family;
@@ -734,7 +737,11 @@ int oc_mreduce_plan(const oc_params *p, int64_t root, int64_t m, oc_mbcast_alg a
  * the children (added); allreduce (root -1): then the broadcast's view from
  * rank 0.  No O(P) state, no times.  The sends and receptions are the
  * global schedule's as sets, and a reduce's receptions come in the order
- * its program handles them.  The reduction programs (RD, RABEN, HYBRID,
+ * its program handles them.  The two-tree's steps are put in the order of
+ * an estimate of their times instead (its two trees reach a rank at
+ * different depths; in segment order the trees wait for each other), and
+ * with cfg->whole any reversed construction's view is read off the whole
+ * program: the program's order exactly, at O(P m).  The reduction programs (RD, RABEN, HYBRID,
  * RING, REDBCAST, LINEAR: allreduce; GROUPS: both) have their own views,
  * which walk the program (oc_rpshape.c) and keep the rank's part: per step
  * its sends, then its receptions; exactly the schedule's receptions in

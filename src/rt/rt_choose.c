@@ -27,11 +27,11 @@ enum {
                       * the whole schedule (rt_view_time), up to
                       * RT_VIEW_PRICE_MAX messages P m: only when named
                       * (oc_comm_set_algorithm), where that price is not what
-                      * runs (docs/SMPI.md: the circulant's, the reversed
-                      * two-tree's) or costs too much to work out on every
-                      * rank.  The two-tree broadcast, which runs at its
-                      * price, is priced so in the model's own choice too
-                      * (about 50 ms a call shape up to 2^16 messages,
+                      * runs (docs/SMPI.md: the circulant's) or costs too
+                      * much to work out on every rank.  The two-tree
+                      * broadcast and reduce, which run at their prices, are
+                      * priced so in the model's own choice too (tens of ms
+                      * a call shape up to 2^16 messages,
                       * bench/bench_rtchoose.c; the shapes are memoised) */
 };
 
@@ -82,7 +82,9 @@ static const struct rt_cand {
      rt_cost_tree},
     V_REDUCE(OC_MB_KARP, "karp"), V_REDUCE(OC_MB_CHAIN, "chain"),
     V_REDUCE(OC_MB_BINARY, "binary"), V_REDUCE(OC_MB_BINOMIAL, "binomial"),
-    V_REDUCE(OC_MB_TWOTREE, "two-tree"), V_REDUCE(OC_MB_CIRCULANT, "circulant-bcast"),
+    {RT_REDUCE, "reduce", "two-tree", RT_ALG_MB + OC_MB_TWOTREE, "reversed two-tree",
+     C_SEGMENTED | C_RANGE_STOPS | C_COMMUTATIVE, cost_view},
+    V_REDUCE(OC_MB_CIRCULANT, "circulant-bcast"),
     {RT_ALLREDUCE, "allreduce", "tree", RT_ALG_TREE, "reduce+bcast", 0, cost_reduce_bcast},
     {RT_ALLREDUCE, "allreduce", "doubling", RT_ALG_DOUBLING, "recursive-doubling", 0,
      rt_cost_rd},

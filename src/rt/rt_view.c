@@ -532,6 +532,9 @@ int rt_view_of(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el, 
       memset(&r, 0, sizeof r);
       r.family = OC_MR_REVERSED;
       r.red = b;
+      /* the two-tree's view estimates its program's order; within the
+       * size the runtime simulates to price it, the exact order instead */
+      r.whole = alg == RT_ALG_MB + OC_MB_TWOTREE && m <= RT_VIEW_PRICE_MAX / c->tp.size;
       return oc_mreduce_rank(&p, root, m, &r, c->tp.rank, out);
     }
   }
