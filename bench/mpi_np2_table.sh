@@ -17,7 +17,7 @@ function median(s,   n, a, i, j, t) {
 $3 == "default" && NF >= 10 {
   key = $4 SUBSEP $5
   o[$1, key] = o[$1, key] " " $6; m[$1, key] = m[$1, key] " " $7
-  r[$1, key] = r[$1, key] sprintf(" %.2f", $6 / $7); alg[$1, key] = $10 "/" $9
+  r[$1, key] = r[$1, key] sprintf(" %.2f", $6 / $7); an = $10; for (f = 11; f < NF; f++) an = an " " $f; alg[$1, key] = an "/" $9
   seen[key] = 1; sz[$5] = 1
 }
 END {

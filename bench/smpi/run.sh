@@ -237,7 +237,9 @@ for net in $NETS; do
         inalg { next }
         /^== / { sel = $2; next }
         NF < 8 || $1 !~ /^(bcast|reduce|allreduce|allgather|scan)$/ { next }
-        { k = $1 " " $2; if (!(k in seen)) { seen[k] = 1; order[++n] = k; oc[k] = $3; pr[k] = $8 < 0 ? "-" : $8; alg[k] = $7 "/" $6 }
+        { k = $1 " " $2  # (the algorithm may be two words: "reversed two-tree"; the prediction is last)
+          if (!(k in seen)) { seen[k] = 1; order[++n] = k; oc[k] = $3; pr[k] = $NF < 0 ? "-" : $NF
+            an2 = $7; for (f = 8; f < NF; f++) an2 = an2 " " $f; alg[k] = an2 "/" $6 }
           t[k SUBSEP sel] = $4 }
         END {
           ns = split(sels, S, " ")

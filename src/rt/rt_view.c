@@ -333,6 +333,84 @@ static int64_t v_aside_peers(const vrun *x) {
   return oc_max64(d, 1);
 }
 
+/* ---- one small packet: the same steps, without the machinery ----------------------
+ * A view of one packet of at most V_SMALL_BYTES, at most V_SMALL_STEPS steps,
+ * no older values sent and no pacing (most calls of a few bytes: a tree's
+ * node, recursive doubling) runs here: every reception posted at the start
+ * in the view's order (each into a slot of its own, or straight into the
+ * buffer when it is a copy and the first step), then the steps in order -
+ * a send posted from the buffer, or from own while the buffer does not hold
+ * the rank's value yet; a reception waited for, then (every send reading
+ * the buffer done) copied or joined on its side.  The same sends and
+ * receptions in the same order as rt_exec_view; its set-up (the per-step
+ * arrays, the windows) cost an 8-byte broadcast's root about 700
+ * instructions a call. */
+#define V_SMALL_STEPS 16
+#define V_SMALL_BYTES 4096
+static int v_small(oc_comm *c, char *buf, const char *own, int64_t count, const oc_elem *el,
+                   const oc_mb_rank *v, int tag) {
+  oc_req rq[V_SMALL_STEPS], sq[V_SMALL_STEPS];
+  unsigned char live[V_SMALL_STEPS];
+  /* sends 0 .. sbuf-1 include every one reading buf; 0 .. done-1 waited for */
+  int64_t nr = 0, ns = 0, sbuf = 0, done = 0, k = 0, nslot = 0;
+  size_t n = v->n;
+  int init = own == NULL || own == buf, e = OC_OK;
+  void *raw = NULL;
+  char *slots = NULL;
+  for (size_t i = 0; i < n; i++) nslot += v->step[i].kind == OC_MB_RECV && !(i == 0 && v->step[i].copy);
+  if (nslot > 0 && (slots = rt_keep_alloc(c, RT_KEEP_SLOTS, el, nslot * count, &raw)) == NULL)
+    return OC_ENOMEM;
+  for (size_t i = 0; i < n && e == OC_OK; i++) /* every reception, in the view's order */
+    if (v->step[i].kind == OC_MB_RECV) {
+      char *into = i == 0 && v->step[i].copy ? buf : rt_at(slots, (k++) * count, el);
+      e = rt_xrecv(c, into, count, el, (int)v->step[i].peer, tag, &rq[nr]);
+      live[nr] = e == OC_OK;
+      nr += e == OC_OK;
+    }
+  k = 0;
+  for (size_t i = 0, r = 0; i < n && e == OC_OK; i++) {
+    const oc_mb_step *s = &v->step[i];
+    if (s->kind == OC_MB_SEND) {
+      e = rt_xsend(c, init ? buf : own, count, el, (int)s->peer, tag, &sq[ns++]);
+      if (e != OC_OK) ns--;
+      else if (init) sbuf = ns;
+      continue;
+    }
+    live[r] = 0;
+    if ((e = rt_xwait(c, &rq[r], count)) != OC_OK) break;
+    if (i == 0 && s->copy) { /* straight into buf */
+      init = 1;
+      r++;
+      continue;
+    }
+    for (; done < sbuf && e == OC_OK; done++) e = rt_xwait(c, &sq[done], -1); /* buf free */
+    if (e == OC_OK) {
+      char *slot = rt_at(slots, (k++) * count, el);
+      if (s->copy) {
+        rt_copy_elems(buf, slot, count, el);
+      } else if (init) { /* in front: in op acc; behind: acc op in */
+        e = rt_fold(el, buf, slot, count, s->side == 0 || el->commutative);
+      } else if (s->side == 0 && !el->commutative) { /* in op own */
+        rt_copy_elems(buf, own, count, el);
+        e = el->combine(el, slot, buf, count);
+      } else { /* own op in, formed in the slot */
+        e = el->combine(el, own, slot, count);
+        if (e == OC_OK) rt_copy_elems(buf, slot, count, el);
+      }
+      init = 1;
+    }
+    r++;
+  }
+  if (e == OC_OK && !init) rt_copy_elems(buf, own, count, el); /* no step changed it */
+  for (; done < ns; done++) { /* every send done (the first error kept) */
+    int e2 = rt_xwait(c, &sq[done], -1);
+    if (e == OC_OK) e = e2;
+  }
+  if (e != OC_OK) rt_drain(c, rq, nr, live);
+  free(raw);
+  return e;
+}
+
 int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_t count,
                  const oc_elem *el, int64_t m, const oc_mb_rank *v, int tag) {
   vrun x;
@@ -342,6 +420,15 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
   int e = OC_OK, any_hist = 0;
   size_t n = v->n;
   if (m < 1 || count < 0) return OC_EINVAL;
+  if (m == 1 && alt == NULL && n <= V_SMALL_STEPS && count > 0 &&
+      count <= V_SMALL_BYTES / (int64_t)el->extent && rt_pace_gap(c, count * (int64_t)el->extent) == 0) {
+    int small = 1; /* every step valid, on the packet, no older value sent */
+    for (size_t i = 0; i < n && small; i++)
+      small = v->step[i].item == 0 && v->step[i].len == 1 && v->step[i].peer >= 0 &&
+              v->step[i].peer < c->tp.size && v->step[i].peer != c->tp.rank &&
+              (v->step[i].kind == OC_MB_RECV || v->step[i].hist < 0);
+    if (small) return v_small(c, buf, own, count, el, v, tag);
+  }
   memset(&x, 0, sizeof x);
   x.v = v;
   x.buf = buf;
@@ -616,7 +703,14 @@ const oc_mb_rank *rt_view_get(oc_comm *c, int coll, int alg, int64_t count, cons
 
 int rt_run_view(oc_comm *c, int coll, int alg, char *buf, const char *own, const char *alt,
                 int64_t count, const oc_elem *el, int root, int64_t m, int tag) {
-  int e = OC_OK;
+  int e = OC_OK, pace = c->pace;
   const oc_mb_rank *v = rt_view_get(c, coll, alg, count, el, root, m, &e);
-  return v == NULL ? e : rt_exec_view(c, buf, own, alt, count, el, m, v, tag);
+  if (v == NULL) return e;
+  /* the direct scan's receivers only fold what comes in and forward none
+   * of it: spacing the sends would only delay the last (SMPI, ib, P = 64,
+   * 1 KiB: 21.57 us paced, 21.19 unpaced, as SMPI's own MPI_Scan) */
+  if (coll == RT_SCAN && alg == RT_ALG_DIRECT) c->pace = 0;
+  e = rt_exec_view(c, buf, own, alt, count, el, m, v, tag);
+  c->pace = pace;
+  return e;
 }
