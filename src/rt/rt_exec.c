@@ -40,7 +40,7 @@ int rt_fold(const oc_elem *el, char *acc, char *child, int64_t n, int left) {
 int rt_win_send(oc_comm *c, rt_sendwin *w, const void *buf, int64_t n, const oc_elem *el,
                 int peer, int tag) {
   int e;
-  if (w->ns - w->head == SEND_WINDOW) {
+  if (w->ns - w->head == SEND_WINDOW || (w->one && w->ns > w->head)) {
     if ((e = rt_xwait(c, &w->r[w->head % SEND_WINDOW], -1)) != OC_OK) return e;
     w->head++;
   }

@@ -163,6 +163,8 @@ struct oc_comm {
   int64_t seg_bytes;   /* 0: chosen from the model                     */
   int check;           /* agree on the arguments first                 */
   int pace;            /* streams keep the model's gap (oc_comm_set_pacing) */
+  int serial;          /* the view running posts a send only once the one
+                          before is done (rt_run_view: recursive doubling) */
   double combine_ns;   /* the model's cost of combining a byte (ns)      */
   int alg[RT_NCOLL];   /* per collective: RT_ALG_AUTO or the forced one */
   uint64_t seq;        /* collective calls made                        */
@@ -200,6 +202,7 @@ typedef struct rt_sendwin {
   oc_req *r;         /* SEND_WINDOW requests                            */
   int64_t ns, head;  /* sends posted; the oldest not yet waited for     */
   int64_t gap, last; /* pacing: ns between posts (0: none), the last post */
+  int one;           /* a send posted only once the one before is done  */
 } rt_sendwin;
 int rt_win_send(oc_comm *c, rt_sendwin *w, const void *buf, int64_t n, const oc_elem *el,
                 int peer, int tag);
