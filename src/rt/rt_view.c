@@ -333,77 +333,97 @@ static int64_t v_aside_peers(const vrun *x) {
   return oc_max64(d, 1);
 }
 
-/* ---- one small packet: the same steps, without the machinery ----------------------
- * A view of one packet of at most V_SMALL_BYTES, at most V_SMALL_STEPS steps,
- * no older values sent and no pacing (most calls of a few bytes: a tree's
- * node, recursive doubling) runs here: every reception posted at the start
- * in the view's order (each into a slot of its own, or straight into the
- * buffer when it is a copy and the first step), then the steps in order -
- * a send posted from the buffer, or from own while the buffer does not hold
- * the rank's value yet; a reception waited for, then (every send reading
- * the buffer done) copied or joined on its side.  The same sends and
+/* ---- a small buffer: the same steps, without the machinery ----------------------
+ * A view of at most V_SMALL_BYTES, at most V_SMALL_STEPS steps, no older
+ * values sent and no pacing, one packet or no own data apart (most calls of
+ * a few bytes: a tree's node, recursive doubling, the allgather of 2 to 16
+ * ranks) runs here: every reception posted at the start in the view's
+ * order (each into a slot of its own, or straight into the buffer when it is
+ * a copy no earlier step touches), then the steps in order - a send posted
+ * from the buffer, or from own while the buffer does not hold the rank's
+ * value yet (from alt for the allgather's own block); a reception waited
+ * for, then (every send reading the buffer done) copied or joined on its
+ * side.  The same sends and
  * receptions in the same order as rt_exec_view; its set-up (the per-step
  * arrays, the windows) cost an 8-byte broadcast's root about 700
  * instructions a call. */
 #define V_SMALL_STEPS 16
 #define V_SMALL_BYTES 4096
-static int v_small(oc_comm *c, char *buf, const char *own, int64_t count, const oc_elem *el,
-                   const oc_mb_rank *v, int tag) {
+static int v_small(oc_comm *c, char *buf, const char *own, const char *alt, int64_t count,
+                   const oc_elem *el, int64_t m, const oc_mb_rank *v, int tag) {
   oc_req rq[V_SMALL_STEPS], sq[V_SMALL_STEPS];
-  unsigned char live[V_SMALL_STEPS];
+  unsigned char live[V_SMALL_STEPS], direct[V_SMALL_STEPS];
+  int64_t lo[V_SMALL_STEPS], len[V_SMALL_STEPS];
   /* sends 0 .. sbuf-1 include every one reading buf; 0 .. done-1 waited for */
-  int64_t nr = 0, ns = 0, sbuf = 0, done = 0, k = 0, nslot = 0;
+  int64_t nr = 0, ns = 0, sbuf = 0, done = 0, k = 0, nslot = 0, slot = 0, me = c->tp.rank;
   size_t n = v->n;
-  int init = own == NULL || own == buf, e = OC_OK;
+  int init = own == NULL || own == buf, e = OC_OK; /* (m > 1: own is NULL) */
   void *raw = NULL;
   char *slots = NULL;
-  for (size_t i = 0; i < n; i++) nslot += v->step[i].kind == OC_MB_RECV && !(i == 0 && v->step[i].copy);
-  if (nslot > 0 && (slots = rt_keep_alloc(c, RT_KEEP_SLOTS, el, nslot * count, &raw)) == NULL)
+  for (size_t i = 0; i < n; i++) { /* a copy no earlier step touches goes straight in */
+    const oc_mb_step *s = &v->step[i];
+    lo[i] = rt_part_lo(count, m, s->item);
+    len[i] = rt_part_lo(count, m, s->item + s->len) - lo[i];
+    direct[i] = s->kind == OC_MB_RECV && s->copy;
+    for (size_t j = 0; j < i && direct[i]; j++)
+      direct[i] = !v_overlap(&v->step[j], s) || len[j] == 0;
+    if (s->kind == OC_MB_RECV && !direct[i] && len[i] > 0) {
+      nslot++;
+      slot = oc_max64(slot, len[i]);
+    }
+  }
+  if (nslot > 0 && (slots = rt_keep_alloc(c, RT_KEEP_SLOTS, el, nslot * slot, &raw)) == NULL)
     return OC_ENOMEM;
   for (size_t i = 0; i < n && e == OC_OK; i++) /* every reception, in the view's order */
-    if (v->step[i].kind == OC_MB_RECV) {
-      char *into = i == 0 && v->step[i].copy ? buf : rt_at(slots, (k++) * count, el);
-      e = rt_xrecv(c, into, count, el, (int)v->step[i].peer, tag, &rq[nr]);
+    if (v->step[i].kind == OC_MB_RECV && len[i] > 0) {
+      char *into = direct[i] ? rt_at(buf, lo[i], el) : rt_at(slots, (k++) * slot, el);
+      e = rt_xrecv(c, into, len[i], el, (int)v->step[i].peer, tag, &rq[nr]);
       live[nr] = e == OC_OK;
       nr += e == OC_OK;
     }
   k = 0;
   for (size_t i = 0, r = 0; i < n && e == OC_OK; i++) {
     const oc_mb_step *s = &v->step[i];
+    if (len[i] == 0) continue; /* no elements: skipped on both ends */
     if (s->kind == OC_MB_SEND) {
+      int fromalt = alt != NULL && s->item == me && s->len == 1; /* buf not read */
       for (; c->serial && done < ns && e == OC_OK; done++) e = rt_xwait(c, &sq[done], -1);
       if (e != OC_OK) break;
-      e = rt_xsend(c, init ? buf : own, count, el, (int)s->peer, tag, &sq[ns++]);
+      e = rt_xsend(c, fromalt ? alt : init ? rt_at(buf, lo[i], el) : own, len[i], el,
+                   (int)s->peer, tag, &sq[ns++]);
       if (e != OC_OK) ns--;
-      else if (init) sbuf = ns;
+      else if (init && !fromalt) sbuf = ns;
       continue;
     }
     live[r] = 0;
-    if ((e = rt_xwait(c, &rq[r], count)) != OC_OK) break;
-    if (i == 0 && s->copy) { /* straight into buf */
+    if ((e = rt_xwait(c, &rq[r], len[i])) != OC_OK) break;
+    r++;
+    if (direct[i]) { /* straight into buf */
       init = 1;
-      r++;
       continue;
     }
     for (; done < sbuf && e == OC_OK; done++) e = rt_xwait(c, &sq[done], -1); /* buf free */
     if (e == OC_OK) {
-      char *slot = rt_at(slots, (k++) * count, el);
+      char *sl = rt_at(slots, (k++) * slot, el), *acc = rt_at(buf, lo[i], el);
       if (s->copy) {
-        rt_copy_elems(buf, slot, count, el);
+        rt_copy_elems(acc, sl, len[i], el);
       } else if (init) { /* in front: in op acc; behind: acc op in */
-        e = rt_fold(el, buf, slot, count, s->side == 0 || el->commutative);
-      } else if (s->side == 0 && !el->commutative) { /* in op own */
+        e = rt_fold(el, acc, sl, len[i], s->side == 0 || el->commutative);
+      } else if (s->side == 0 && !el->commutative) { /* in op own (m = 1) */
         rt_copy_elems(buf, own, count, el);
-        e = el->combine(el, slot, buf, count);
-      } else { /* own op in, formed in the slot */
-        e = el->combine(el, own, slot, count);
-        if (e == OC_OK) rt_copy_elems(buf, slot, count, el);
+        e = el->combine(el, sl, buf, count);
+      } else { /* own op in, formed in the slot (m = 1) */
+        e = el->combine(el, own, sl, count);
+        if (e == OC_OK) rt_copy_elems(buf, sl, count, el);
       }
       init = 1;
     }
-    r++;
   }
   if (e == OC_OK && !init) rt_copy_elems(buf, own, count, el); /* no step changed it */
+  if (e == OC_OK && alt != NULL) { /* the own packet into place, its messages in flight */
+    int64_t l0 = rt_part_lo(count, m, me);
+    rt_copy_elems(rt_at(buf, l0, el), alt, rt_part_lo(count, m, me + 1) - l0, el);
+  }
   for (; done < ns; done++) { /* every send done (the first error kept) */
     int e2 = rt_xwait(c, &sq[done], -1);
     if (e == OC_OK) e = e2;
@@ -422,14 +442,14 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
   int e = OC_OK, any_hist = 0;
   size_t n = v->n;
   if (m < 1 || count < 0) return OC_EINVAL;
-  if (m == 1 && alt == NULL && n <= V_SMALL_STEPS && count > 0 &&
+  if ((m == 1 || own == NULL || own == buf) && n <= V_SMALL_STEPS && count > 0 &&
       count <= V_SMALL_BYTES / (int64_t)el->extent && rt_pace_gap(c, count * (int64_t)el->extent) == 0) {
-    int small = 1; /* every step valid, on the packet, no older value sent */
+    int small = 1; /* every step valid, no older value sent */
     for (size_t i = 0; i < n && small; i++)
-      small = v->step[i].item == 0 && v->step[i].len == 1 && v->step[i].peer >= 0 &&
-              v->step[i].peer < c->tp.size && v->step[i].peer != c->tp.rank &&
-              (v->step[i].kind == OC_MB_RECV || v->step[i].hist < 0);
-    if (small) return v_small(c, buf, own, count, el, v, tag);
+      small = v->step[i].item >= 0 && v->step[i].len >= 1 && v->step[i].item <= m - v->step[i].len &&
+              v->step[i].peer >= 0 && v->step[i].peer < c->tp.size &&
+              v->step[i].peer != c->tp.rank && (v->step[i].kind == OC_MB_RECV || v->step[i].hist < 0);
+    if (small) return v_small(c, buf, own, alt != NULL && c->tp.rank < m ? alt : NULL, count, el, m, v, tag);
   }
   memset(&x, 0, sizeof x);
   x.v = v;
