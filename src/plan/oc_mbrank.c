@@ -740,10 +740,10 @@ static int rk_tt_order(const oc_params *p, int64_t root, int64_t m, const oc_mbc
     if (j != cur) {
       cur = j;
       k = 0;
-      t0 = oc_add_sat(oc_mul_sat(j, G), v > 0 ? D[j & 1] : -G);
+      t0 = v > 0 ? oc_add_sat(oc_mul_sat(j, G), D[j & 1]) : oc_mul_sat(j, G);
     }
-    key[i].i = i;
-    key[i].t = b->step[i].kind == OC_MB_RECV ? t0 : oc_add_sat(t0, oc_mul_sat(++k, G));
+    key[i].i = i; /* the root's send at j G; a relay's k-th send k G after its arrival */
+    key[i].t = b->step[i].kind == OC_MB_RECV ? t0 : oc_add_sat(t0, oc_mul_sat(v > 0 ? ++k : k++, G));
   }
   qsort(key, b->n, sizeof *key, rk_key_cmp);
   *out = key;
