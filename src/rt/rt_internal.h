@@ -163,8 +163,6 @@ struct oc_comm {
   int64_t seg_bytes;   /* 0: chosen from the model                     */
   int check;           /* agree on the arguments first                 */
   int pace;            /* streams keep the model's gap (oc_comm_set_pacing) */
-  int serial;          /* the view running posts a send only once the one
-                          before is done (rt_run_view: recursive doubling) */
   double combine_ns;   /* the model's cost of combining a byte (ns)      */
   int alg[RT_NCOLL];   /* per collective: RT_ALG_AUTO or the forced one */
   uint64_t seq;        /* collective calls made                        */
@@ -248,9 +246,13 @@ int rt_fold(const oc_elem *el, char *acc, char *in, int64_t n, int left);
 #define RT_VIEW_PRICE_MAX ((int64_t)1 << 16)
 /* alt: NULL, or the data of packet c->tp.rank when buf does not hold it yet
  * and no step adds into it (an allgather's own block): its sends read alt,
- * and it is copied into buf while the messages travel */
+ * and it is copied into buf while the messages travel.  how: RT_X_* */
+enum {
+  RT_X_NOPACE = 1, /* no pacing, whatever the communicator's setting       */
+  RT_X_SERIAL = 2  /* a send posted only once the one before it is done   */
+};
 int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_t count,
-                 const oc_elem *el, int64_t m, const oc_mb_rank *v, int tag);
+                 const oc_elem *el, int64_t m, const oc_mb_rank *v, int tag, unsigned how);
 /* this rank's view of the planner's schedule for a call (rt_view_of), kept
  * by the communicator for the next call of the same shape (one per
  * collective); NULL with *err on failure */

@@ -350,7 +350,7 @@ static int64_t v_aside_peers(const vrun *x) {
 #define V_SMALL_STEPS 16
 #define V_SMALL_BYTES 4096
 static int v_small(oc_comm *c, char *buf, const char *own, const char *alt, int64_t count,
-                   const oc_elem *el, int64_t m, const oc_mb_rank *v, int tag) {
+                   const oc_elem *el, int64_t m, const oc_mb_rank *v, int tag, int serial) {
   oc_req rq[V_SMALL_STEPS], sq[V_SMALL_STEPS];
   unsigned char live[V_SMALL_STEPS], direct[V_SMALL_STEPS];
   int64_t lo[V_SMALL_STEPS], len[V_SMALL_STEPS];
@@ -387,7 +387,7 @@ static int v_small(oc_comm *c, char *buf, const char *own, const char *alt, int6
     if (len[i] == 0) continue; /* no elements: skipped on both ends */
     if (s->kind == OC_MB_SEND) {
       int fromalt = alt != NULL && s->item == me && s->len == 1; /* buf not read */
-      for (; c->serial && done < ns && e == OC_OK; done++) e = rt_xwait(c, &sq[done], -1);
+      for (; serial && done < ns && e == OC_OK; done++) e = rt_xwait(c, &sq[done], -1);
       if (e != OC_OK) break;
       e = rt_xsend(c, fromalt ? alt : init ? rt_at(buf, lo[i], el) : own, len[i], el,
                    (int)s->peer, tag, &sq[ns++]);
@@ -434,7 +434,7 @@ static int v_small(oc_comm *c, char *buf, const char *own, const char *alt, int6
 }
 
 int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_t count,
-                 const oc_elem *el, int64_t m, const oc_mb_rank *v, int tag) {
+                 const oc_elem *el, int64_t m, const oc_mb_rank *v, int tag, unsigned how) {
   vrun x;
   rt_sendwin sw = {NULL, 0, 0, 0, 0, 0};
   int64_t snap_elems, slot_elems, naside, maxsend = 0, ahead_slot = 0;
@@ -443,13 +443,16 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
   size_t n = v->n;
   if (m < 1 || count < 0) return OC_EINVAL;
   if ((m == 1 || own == NULL || own == buf) && n <= V_SMALL_STEPS && count > 0 &&
-      count <= V_SMALL_BYTES / (int64_t)el->extent && rt_pace_gap(c, count * (int64_t)el->extent) == 0) {
+      count <= V_SMALL_BYTES / (int64_t)el->extent &&
+      ((how & RT_X_NOPACE) || rt_pace_gap(c, count * (int64_t)el->extent) == 0)) {
     int small = 1; /* every step valid, no older value sent */
     for (size_t i = 0; i < n && small; i++)
       small = v->step[i].item >= 0 && v->step[i].len >= 1 && v->step[i].item <= m - v->step[i].len &&
               v->step[i].peer >= 0 && v->step[i].peer < c->tp.size &&
               v->step[i].peer != c->tp.rank && (v->step[i].kind == OC_MB_RECV || v->step[i].hist < 0);
-    if (small) return v_small(c, buf, own, alt != NULL && c->tp.rank < m ? alt : NULL, count, el, m, v, tag);
+    if (small)
+      return v_small(c, buf, own, alt != NULL && c->tp.rank < m ? alt : NULL, count, el, m, v,
+                     tag, (how & RT_X_SERIAL) != 0);
   }
   memset(&x, 0, sizeof x);
   x.v = v;
@@ -534,8 +537,8 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
     sw.r = x.rq + x.nrecv;
     x.live = (unsigned char *)(base + nreq * sizeof(oc_req));
   }
-  sw.gap = rt_pace_gap(c, maxsend * (int64_t)el->extent);
-  sw.one = c->serial;
+  sw.gap = (how & RT_X_NOPACE) ? 0 : rt_pace_gap(c, maxsend * (int64_t)el->extent);
+  sw.one = (how & RT_X_SERIAL) != 0;
   if (x.sfirst != NULL) v_init(&x, 0, m, 0); /* snapshots read the own data */
   v_snapshots(&x, 0, m); /* values of hist 0: the rank's own */
   for (size_t i = 0; i < n && e == OC_OK; i++) {
@@ -726,21 +729,19 @@ const oc_mb_rank *rt_view_get(oc_comm *c, int coll, int alg, int64_t count, cons
 
 int rt_run_view(oc_comm *c, int coll, int alg, char *buf, const char *own, const char *alt,
                 int64_t count, const oc_elem *el, int root, int64_t m, int tag) {
-  int e = OC_OK, pace = c->pace;
+  int e = OC_OK;
+  unsigned how = 0;
   const oc_mb_rank *v = rt_view_get(c, coll, alg, count, el, root, m, &e);
   if (v == NULL) return e;
   /* the direct scan's receivers only fold what comes in and forward none
    * of it: spacing the sends would only delay the last (SMPI, ib, P = 64,
    * 1 KiB: 21.57 us paced, 21.19 unpaced, as SMPI's own MPI_Scan) */
-  if (coll == RT_SCAN && alg == RT_ALG_DIRECT) c->pace = 0;
+  if (coll == RT_SCAN && alg == RT_ALG_DIRECT) how |= RT_X_NOPACE;
   /* recursive doubling's send of a round carries what the round before
    * received: it waits for the send before it, as its LogP schedule has it
    * (o_s, the measured send, ends when the message is taken), instead of
    * sharing the links with it (SMPI, eth, P = 64, scan of 64 KiB: 2568 us
    * with both in flight, 1746 one at a time) */
-  c->serial = alg == RT_ALG_DOUBLING && (coll == RT_SCAN || coll == RT_ALLREDUCE);
-  e = rt_exec_view(c, buf, own, alt, count, el, m, v, tag);
-  c->pace = pace;
-  c->serial = 0;
-  return e;
+  if (alg == RT_ALG_DOUBLING && (coll == RT_SCAN || coll == RT_ALLREDUCE)) how |= RT_X_SERIAL;
+  return rt_exec_view(c, buf, own, alt, count, el, m, v, tag, how);
 }
