@@ -179,11 +179,14 @@
   X(oview_random)                                                              \
   X(oview_mutants)                                                             \
   X(oview_refusals)                                                            \
+  X(oview_sum)                                                                 \
+  X(oview_held_refusals)                                                       \
   X(rtview_bcast)                                                              \
   X(rtview_reduce)                                                             \
   X(rtview_allreduce)                                                          \
   X(rtview_allgather)                                                          \
   X(rtview_ordered)                                                            \
+  X(rtview_sum)                                                                \
   X(rtview_auto)                                                               \
   X(rtview_choice)                                                             \
   X(rt_algorithms)                                                             \

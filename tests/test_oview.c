@@ -189,3 +189,100 @@ void test_oview_refusals(void) {
   CHECK_EQ(oc_verify_oviews(1 << 20, 1 << 10, 0, &v, &vd), OC_ERANGE);
   oc_mb_rank_free(&v);
 }
+
+/* The distributed sum's per-rank views (oc_sum_rank): for random LogP
+ * instances, every rank's view together through oc_verify_oviews_held
+ * (the operands' runs joined in index order into x_0 .. x_{n-1} at the
+ * root, no deadlock, no message left); each rank's operands and messages
+ * those of the global plan (oc_reduce_counts, oc_reduce_schedule: its one
+ * send to the same parent, its receptions from the same children), the
+ * plan itself through oc_verify_reduce; and mutants of the views (a side
+ * flipped, a reception dropped, a send astray, two children's joins
+ * swapped) rejected. */
+void test_oview_sum(void) {
+  int n_it = test_sweep() ? 3000 : test_valgrind() ? 30 : 300, tried[4] = {0, 0, 0, 0};
+  for (int it = 0; it < n_it; it++) {
+    int64_t P = test_range(1, 48), root = test_range(0, P - 1);
+    int64_t n = test_range(0, 3) == 0 ? test_range(1, P + 2) : test_range(1, 3000);
+    oc_params p = params(P, test_range(1, 20), test_range(0, 5), test_range(1, 9));
+    oc_reduce *r = NULL;
+    oc_sched s;
+    oc_verdict vd;
+    oc_mb_rank *v = (oc_mb_rank *)calloc((size_t)P, sizeof *v);
+    int64_t *first = (int64_t *)calloc((size_t)P, sizeof *first);
+    int64_t *held = (int64_t *)calloc((size_t)P, sizeof *held);
+    int64_t *counts = (int64_t *)calloc((size_t)P, sizeof *counts);
+    int64_t *sends = (int64_t *)calloc((size_t)P, sizeof *sends);
+    int how = (int)test_range(0, 3);
+    CHECK(v != NULL && first != NULL && held != NULL && counts != NULL && sends != NULL);
+    if (p.g < p.o + 1) p.g = p.o + 1;
+    oc_sched_init(&s);
+    CHECK_OK(oc_sum_new(&r, &p, root, n));
+    CHECK_OK(oc_reduce_counts(r, counts));
+    CHECK_OK(oc_reduce_schedule(r, &s));
+    CHECK_OK(oc_verify_reduce(&p, root, n, &s, &vd));
+    CHECK(vd.ok);
+    for (int64_t q = 0; q < P; q++) {
+      CHECK_OK(oc_sum_rank(r, q, &first[q], &held[q], &v[q]));
+      CHECK_EQ(held[q], counts[q]);
+    }
+    /* the global plan's messages, rank by rank: one send to the parent,
+     * and every reception the view's (and no other) */
+    for (size_t i = 0; i < s.n; i++) {
+      const oc_msg *mg = &s.msg[i];
+      int found_send = 0, found_recv = 0;
+      for (size_t k = 0; k < v[mg->src].n; k++)
+        found_send |= v[mg->src].step[k].kind == OC_MB_SEND && v[mg->src].step[k].peer == mg->dst;
+      for (size_t k = 0; k < v[mg->dst].n; k++)
+        found_recv |= v[mg->dst].step[k].kind == OC_MB_RECV && v[mg->dst].step[k].peer == mg->src;
+      CHECK(found_send && found_recv);
+      sends[mg->src]++;
+    }
+    {
+      int64_t steps = 0;
+      for (int64_t q = 0; q < P; q++) {
+        steps += (int64_t)v[q].n;
+        CHECK(sends[q] <= 1);
+      }
+      CHECK_EQ(steps, 2 * (int64_t)s.n); /* each message a send and a reception */
+    }
+    CHECK_OK(oc_verify_oviews_held(P, 1, root, v, first, held, &vd));
+    if (!vd.ok)
+      fprintf(stderr, "  sum P=%lld n=%lld root=%lld: %s\n", (long long)P, (long long)n,
+              (long long)root, vd.detail);
+    CHECK(vd.ok);
+    if (P > 1 && mutate(v, P, how)) {
+      tried[how]++;
+      CHECK_OK(oc_verify_oviews_held(P, 1, root, v, first, held, &vd));
+      if (vd.ok) fprintf(stderr, "  sum P=%lld n=%lld mutant %d passed\n", (long long)P, (long long)n, how);
+      CHECK(!vd.ok);
+    }
+    oc_sched_free(&s);
+    oc_reduce_free(r);
+    free_views(v, P);
+    free(v);
+    free(first);
+    free(held);
+    free(counts);
+    free(sends);
+  }
+  for (int h = 0; h < 4; h++) CHECK(tried[h] > 0);
+}
+
+/* The verifier's own operand runs: they must tile 0 .. n - 1 */
+void test_oview_held_refusals(void) {
+  oc_mb_rank v[3];
+  oc_verdict vd;
+  int64_t first[3] = {0, 2, 5}, held[3] = {2, 3, 1};
+  memset(v, 0, sizeof v);
+  CHECK_OK(oc_verify_oviews_held(3, 1, 0, v, first, held, &vd)); /* tiles; nobody sends */
+  CHECK(!vd.ok);                                                  /* root has 0..1 only  */
+  first[2] = 6; /* a hole at 5 */
+  CHECK_EQ(oc_verify_oviews_held(3, 1, 0, v, first, held, &vd), OC_EINVAL);
+  first[2] = 4; /* an overlap at 4 */
+  CHECK_EQ(oc_verify_oviews_held(3, 1, 0, v, first, held, &vd), OC_EINVAL);
+  first[2] = 5;
+  held[1] = -1;
+  CHECK_EQ(oc_verify_oviews_held(3, 1, 0, v, first, held, &vd), OC_EINVAL);
+  CHECK_EQ(oc_verify_oviews_held(3, 1, 0, v, first, NULL, &vd), OC_EINVAL);
+}

@@ -62,7 +62,7 @@ static void rx_cancel(void *ctx, oc_req *r) {
   w->in.cancel(w->in.ctx, r);
 }
 
-enum { V_BCAST, V_REDUCE, V_ALLREDUCE, V_ALLGATHER, V_SCAN };
+enum { V_BCAST, V_REDUCE, V_ALLREDUCE, V_ALLGATHER, V_SCAN, V_SUM };
 
 /* A non-commutative operator on 32-bit elements: 2x2 matrices of four
  * 8-bit entries mod 251, multiplied (in op inout = in * inout) */
@@ -101,6 +101,7 @@ typedef struct vjob {
   const char *alg;          /* oc_comm_set_algorithm's name */
   int64_t count, segment;   /* int32 elements; segment bytes (0: the model's) */
   int ordered;              /* the non-commutative operator (mat8_op), else a sum */
+  int64_t n;                /* V_SUM: operands (count elements each)          */
   int rc;
   char why[160];
 } vjob;
@@ -161,6 +162,42 @@ static int planner_oview(oc_comm *c, vjob *j, const oc_callinfo *ci, int k, oc_m
   return e;
 }
 
+/* the distributed sum's view (oc_sum_rank) of the plan the call ran (the
+ * model at count elements, as rt_sum.c); with verify, every rank's view
+ * through oc_verify_oviews_held and the plan through oc_verify_reduce */
+static int planner_sum(oc_comm *c, vjob *j, const oc_callinfo *ci, oc_mb_rank *v, int verify) {
+  oc_params p;
+  oc_reduce *r = NULL;
+  oc_sched s;
+  oc_verdict vd;
+  oc_mb_rank *all = NULL;
+  int64_t first, held, *fs = NULL, *hs = NULL;
+  int e = oc_rtparams_model(&c->prm, j->count * 4, j->P, ci->unit_ns, &p);
+  oc_sched_init(&s);
+  if (e == OC_OK) e = oc_sum_new(&r, &p, j->root, j->n);
+  if (e == OC_OK) e = oc_sum_rank(r, j->rank, &first, &held, v);
+  if (e == OC_OK && oc_reduce_completion(r) != ci->predicted) e = -1005;
+  if (e == OC_OK && verify) {
+    all = (oc_mb_rank *)calloc((size_t)j->P, sizeof *all);
+    fs = (int64_t *)calloc((size_t)j->P, sizeof *fs);
+    hs = (int64_t *)calloc((size_t)j->P, sizeof *hs);
+    if (all == NULL || fs == NULL || hs == NULL) e = OC_ENOMEM;
+    for (int q = 0; q < j->P && e == OC_OK; q++) e = oc_sum_rank(r, q, &fs[q], &hs[q], &all[q]);
+    if (e == OC_OK) e = oc_verify_oviews_held(j->P, 1, j->root, all, fs, hs, &vd);
+    if (e == OC_OK && !vd.ok) e = -1003;
+    if (e == OC_OK) e = oc_reduce_schedule(r, &s);
+    if (e == OC_OK) e = oc_verify_reduce(&p, j->root, j->n, &s, &vd);
+    if (e == OC_OK && !vd.ok) e = -1003;
+    for (int q = 0; all != NULL && q < j->P; q++) oc_mb_rank_free(&all[q]);
+  }
+  oc_sched_free(&s);
+  oc_reduce_free(r);
+  free(all);
+  free(fs);
+  free(hs);
+  return e;
+}
+
 static int planner_view(oc_comm *c, vjob *j, const oc_callinfo *ci, oc_mb_rank *v, int verify) {
   oc_rtparams prm;
   oc_params p;
@@ -168,6 +205,7 @@ static int planner_view(oc_comm *c, vjob *j, const oc_callinfo *ci, oc_mb_rank *
   oc_verdict vd;
   int64_t m = ci->segments, t = -1;
   int e, k = ov_kind(j->coll, ci->algorithm);
+  if (j->coll == V_SUM) return planner_sum(c, j, ci, v, verify);
   if (k >= 0) return planner_oview(c, j, ci, k, v, verify);
   if (strcmp(j->alg, "auto") == 0 && (j->alg = ran_name(j->coll, ci->algorithm)) == NULL)
     return -1004; /* not a planner's schedule */
@@ -275,7 +313,8 @@ static void *vjob_main(void *arg) {
   oc_callinfo ci;
   oc_mb_rank v;
   oc_reducer sum = j->ordered ? oc_reducer_user(mat8_op, NULL, 0) : oc_reducer_builtin(OC_OP_SUM);
-  int32_t *in = (int32_t *)malloc((size_t)j->count * 4 + 4);
+  int64_t first = 0, held = 1;
+  int32_t *in = (int32_t *)malloc((size_t)j->count * 4 * (size_t)(j->coll == V_SUM ? j->n : 1) + 4);
   int32_t *out = (int32_t *)malloc((size_t)j->count * 4 * (size_t)j->P + 4);
   int P = j->P, bad = 0;
   memset(&wx, 0, sizeof wx);
@@ -296,7 +335,7 @@ static void *vjob_main(void *arg) {
     oc_comm_set_timeout(c, 60000);
     oc_comm_set_segment(c, j->segment);
   }
-  if (j->rc == OC_OK && j->coll != V_ALLGATHER) { /* (the allgather has one) */
+  if (j->rc == OC_OK && j->coll != V_ALLGATHER && j->coll != V_SUM) { /* (those have one) */
     j->rc = oc_comm_set_algorithm(c, j->coll == V_BCAST       ? "bcast"
                                      : j->coll == V_REDUCE    ? "reduce"
                                      : j->coll == V_ALLREDUCE ? "allreduce"
@@ -304,8 +343,18 @@ static void *vjob_main(void *arg) {
                                   j->alg);
   }
   for (int64_t i = 0; i < j->count && in != NULL; i++) in[i] = value(j->ordered, i, j->rank);
+  if (j->rc == OC_OK && j->coll == V_SUM) /* operand k's element i: value(i, k) */
+    j->rc = oc_coll_sum_share(c, j->n, j->count, OC_INT32, j->root, &first, &held);
+  for (int64_t k = 0; j->coll == V_SUM && j->rc == OC_OK && k < held; k++)
+    for (int64_t i = 0; i < j->count; i++)
+      in[k * j->count + i] = value(j->ordered, i, (int)(first + k));
   if (j->rc == OC_OK) {
-    if (j->coll == V_BCAST) {
+    if (j->coll == V_SUM) {
+      j->rc = oc_coll_sum(c, j->n, in, j->rank == j->root ? out : NULL, j->count, OC_INT32, &sum,
+                          j->root);
+      for (int64_t i = 0; j->rank == j->root && i < j->count; i++)
+        bad |= out[i] != fold_ref(j->ordered, i, (int)j->n - 1);
+    } else if (j->coll == V_BCAST) {
       if (j->rank == j->root) memcpy(out, in, (size_t)j->count * 4);
       j->rc = oc_coll_bcast(c, out, j->count, OC_INT32, j->root);
       for (int64_t i = 0; i < j->count; i++) bad |= out[i] != value(j->ordered, i, j->root);
@@ -357,8 +406,8 @@ static void *vjob_main(void *arg) {
 
 /* one instance on P threads; 1 when every rank agreed with its view, 2
  * when the model chose one of the runtime's own patterns */
-static int run_one_op(int coll, const char *alg, int P, int root, int64_t count,
-                      int64_t segment, int ordered) {
+static int run_one_n(int coll, const char *alg, int P, int root, int64_t count,
+                     int64_t segment, int ordered, int64_t n) {
   pthread_t th[16];
   vjob jobs[16];
   oc_threads *w = NULL;
@@ -377,6 +426,7 @@ static int run_one_op(int coll, const char *alg, int P, int root, int64_t count,
     jobs[r].count = count;
     jobs[r].segment = segment;
     jobs[r].ordered = ordered;
+    jobs[r].n = n;
     CHECK(pthread_create(&th[r], NULL, vjob_main, &jobs[r]) == 0);
   }
   for (int r = 0; r < P; r++) CHECK(pthread_join(th[r], NULL) == 0);
@@ -392,12 +442,17 @@ static int run_one_op(int coll, const char *alg, int P, int root, int64_t count,
               : coll == V_REDUCE    ? "reduce"
               : coll == V_ALLREDUCE ? "allreduce"
               : coll == V_SCAN      ? "scan"
+              : coll == V_SUM       ? "sum"
                                     : "allgather",
               ordered ? " (non-commutative)" : "", alg, P,
               root, (long long)count, (long long)segment, jobs[r].why, jobs[r].rc);
       ok = 0;
     }
   return ok;
+}
+static int run_one_op(int coll, const char *alg, int P, int root, int64_t count,
+                      int64_t segment, int ordered) {
+  return run_one_n(coll, alg, P, root, count, segment, ordered, 0);
 }
 
 /* "pipeline": the runtime's default broadcast and (commutative) reduce */
@@ -475,6 +530,25 @@ void test_rtview_ordered(void) {
     sweep_op(32 + (uint64_t)ordered, V_ALLREDUCE, AR, 2, rounds(100), ordered);
     sweep_op(34 + (uint64_t)ordered, V_SCAN, SCAN, 3, rounds(100), ordered);
   }
+}
+
+/* The distributed sum (Shou & Chen's plan): each rank's executed sends
+ * and receives are its view (oc_sum_rank), with the non-commutative
+ * operator (the operands folded in index order) and with a sum; rank 0
+ * verifies every rank's view together (oc_verify_oviews_held) and the
+ * plan (oc_verify_reduce), and the call's prediction is the plan's time. */
+void test_rtview_sum(void) {
+  uint64_t s = 2025;
+  int fails = 0;
+  for (int it = 0; it < rounds(120); it++) {
+    int P, root;
+    int64_t count, segment, n;
+    draw(&s, &P, &root, &count, &segment);
+    n = it % 3 == 0 ? 1 + (int64_t)((s >> 24) % (uint64_t)(P + 2))
+                    : 1 + (int64_t)((s >> 24) % 600);
+    fails += run_one_n(V_SUM, "plan", P, root, count % 300, 0, it % 2, n) != 1;
+  }
+  CHECK_EQ(fails, 0);
 }
 
 /* The model's own choice (no algorithm named): whenever it is a planner's

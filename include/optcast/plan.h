@@ -600,6 +600,19 @@ int64_t oc_reduce_used(const oc_reduce *r);       /* processors used       */
 int oc_reduce_counts(const oc_reduce *r, int64_t *counts);
 /* messages, additions and operand segments; checked by oc_verify_reduce */
 int oc_reduce_schedule(const oc_reduce *r, oc_sched *out);
+/* A rank's own part of the plan, as a one-packet view (oc_mb_rank, as
+ * oc_mbcast_rank gives): its operands first .. first + held - 1 (held 0:
+ * the rank is not used and its view is empty), which it folds into one
+ * value in index order; then its children's partial results in the order
+ * the plan adds them (each a RECV that adds, side 0: prepended, or side 1
+ * at the ordered reduce's root: appended); then its value to its parent
+ * (none at the root).  The messages are the rank's messages of
+ * oc_reduce_schedule; the plan's interleaving of local additions with the
+ * receptions is left to the executor (the value is the same for an
+ * associative operator).  Builds the plan (O(processors used)) and keeps
+ * nothing of it; checked by oc_verify_oviews_held. */
+int oc_sum_rank(const oc_reduce *r, int64_t rank, int64_t *first, int64_t *held,
+                oc_mb_rank *out);
 
 /* Completes a messages-only combining schedule (what CSV carries) with
  * the additions: counts[q] operands start at processor q; every processor

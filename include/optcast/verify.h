@@ -130,6 +130,15 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
 #define OC_OVIEWS_SCAN (-2)
 int oc_verify_oviews(int64_t P, int64_t m, int64_t root, const oc_mb_rank *views,
                      oc_verdict *v);
+/* The same with rank q starting from the run of operands first[q] ..
+ * first[q] + held[q] - 1 (a distributed sum's, oc_sum_rank) instead of
+ * x_q; held[q] = 0: from nothing (such a rank may not send a value that
+ * is joined; under OC_OVIEWS_SCAN it wants nothing).  The runs must tile
+ * 0 .. n - 1 (OC_EINVAL otherwise), and the wanted result is x_0 ..
+ * x_{n-1} (OC_OVIEWS_SCAN: rank q x_0 .. its run's end).  first = held =
+ * NULL: oc_verify_oviews. */
+int oc_verify_oviews_held(int64_t P, int64_t m, int64_t root, const oc_mb_rank *views,
+                          const int64_t *first, const int64_t *held, oc_verdict *v);
 
 /* Checks a k-port schedule (msg t = round >= 1): RANGE, HELD (sent only
  * from the round after it arrived; the root holds everything), CAP_OUT

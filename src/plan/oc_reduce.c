@@ -681,6 +681,38 @@ int oc_reduce_schedule(const oc_reduce *x, oc_sched *out) {
   return e;
 }
 
+/* A rank's part of the plan (plan.h): the position of the rank, its
+ * children's partial results in the order emit folds them (the last child
+ * first: the earliest sender), each joined on its side, then the send up. */
+int oc_sum_rank(const oc_reduce *x, int64_t rank, int64_t *first, int64_t *held,
+                   oc_mb_rank *out) {
+  plan pl;
+  int64_t i = -1;
+  int e;
+  if (x == NULL || first == NULL || held == NULL || out == NULL || rank < 0 || rank >= x->p.P)
+    return OC_EINVAL;
+  out->n = 0;
+  out->rank = rank;
+  *first = 0;
+  *held = 0;
+  e = plan_all(x, &pl);
+  for (int64_t j = 0; e == OC_OK && j < pl.U; j++)
+    if (pl.rank[j] == rank) i = j;
+  if (e == OC_OK && i >= 0) {
+    *first = own_lo(&pl, i);
+    *held = pl.N[i];
+    for (int64_t m = pl.koff[i + 1] - pl.koff[i]; m >= 1 && e == OC_OK; m--) {
+      int64_t ch = pl.kid[pl.koff[i] + m - 1];
+      e = oc_mb_push(out, OC_MB_RECV, pl.rank[ch], 0, 1, 0, -1, pl.right[ch] ? 1 : 0);
+    }
+    if (e == OC_OK && pl.par[i] >= 0)
+      e = oc_mb_push(out, OC_MB_SEND, pl.rank[pl.par[i]], 0, 1, 0, -1, 0);
+  }
+  plan_free(&pl);
+  if (e != OC_OK) out->n = 0;
+  return e;
+}
+
 /* ---- additions for a messages-only schedule ---------------------------------- */
 
 typedef struct arrival { int64_t t, from; } arrival;

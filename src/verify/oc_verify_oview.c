@@ -24,7 +24,11 @@
  * root (root >= 0) or every rank (OC_OVIEWS_ALL) x_0 .. x_{P-1}, or rank
  * q x_0 .. x_q (OC_OVIEWS_SCAN)).  v->time: the longest chain of messages
  * (each counted 1) before a wanted rank's last reception - rounds, not
- * LogP time.  Work O(P m + steps); P m <= 2^26. */
+ * LogP time.  Work O(P m + steps); P m <= 2^26.
+ *
+ * oc_verify_oviews_held starts rank q from a run of operands of its own,
+ * first[q] .. first[q] + held[q] - 1 (the distributed sum's views,
+ * oc_sum_rank), the runs tiling 0 .. n - 1 (O(P log P) to check). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,11 +159,55 @@ static int ov_step(ovrun *r, int64_t q) {
 
 int oc_verify_oviews(int64_t P, int64_t m, int64_t root, const oc_mb_rank *views,
                      oc_verdict *v) {
+  return oc_verify_oviews_held(P, m, root, views, NULL, NULL, v);
+}
+
+/* rank q's first run: first[q] .. first[q] + held[q] - 1, or none (held 0:
+ * NONE, which joins nothing and is no result) */
+#define NONE (-2)
+
+static int run_cmp(const void *x, const void *y) {
+  int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+  return (a > b) - (a < b);
+}
+
+int oc_verify_oviews_held(int64_t P, int64_t m, int64_t root, const oc_mb_rank *views,
+                          const int64_t *first, const int64_t *held, oc_verdict *v) {
   ovrun r;
-  int64_t nsend = 0, nval = 0, want_t = 0;
+  int64_t nsend = 0, nval = 0, want_t = 0, total = P;
   int e = OC_OK;
-  if (v == NULL || views == NULL || P < 1 || m < 1 || root >= P || root < OC_OVIEWS_SCAN)
+  if (v == NULL || views == NULL || P < 1 || m < 1 || root >= P || root < OC_OVIEWS_SCAN ||
+      (first == NULL) != (held == NULL))
     return OC_EINVAL;
+  if (held != NULL) {
+    /* the runs must tile 0 .. total - 1: the result is then a run */
+    total = 0;
+    for (int64_t q = 0; q < P; q++) {
+      if (held[q] < 0 || first[q] < 0 || held[q] > INT64_MAX / 4 || first[q] > INT64_MAX / 4)
+        return OC_EINVAL;
+      total = oc_add_sat(total, held[q]);
+    }
+    if (total < 1 || total > INT64_MAX / 4) return OC_EINVAL;
+    if (P > ((int64_t)1 << 26)) return OC_ERANGE;
+    /* sorted by first, the non-empty runs must abut from 0 */
+    {
+      int64_t(*run)[2] = (int64_t(*)[2])malloc((size_t)P * sizeof *run);
+      int64_t k = 0, at = 0;
+      if (run == NULL) return OC_ENOMEM;
+      for (int64_t q = 0; q < P; q++)
+        if (held[q] > 0) {
+          run[k][0] = first[q];
+          run[k++][1] = held[q];
+        }
+      qsort(run, (size_t)k, sizeof *run, run_cmp);
+      for (int64_t j = 0; j < k && e == OC_OK; j++) {
+        if (run[j][0] != at) e = OC_EINVAL;
+        at += run[j][1];
+      }
+      free(run);
+    }
+    if (e != OC_OK) return e;
+  }
   if (P > ((int64_t)1 << 26) / m) return OC_ERANGE;
   oc_verdict_init(v);
   memset(&r, 0, sizeof r);
@@ -196,7 +244,11 @@ int oc_verify_oviews(int64_t P, int64_t m, int64_t root, const oc_mb_rank *views
   r.queued = r.waiting + P;
   for (int64_t i = 0; i < r.hcap; i++) r.key[i] = -1;
   for (int64_t q = 0; q < P; q++)
-    for (int64_t j = 0; j < m; j++) r.lo[q * m + j] = r.hi[q * m + j] = q;
+    for (int64_t j = 0; j < m; j++) {
+      int64_t a = held == NULL ? q : held[q] > 0 ? first[q] : NONE;
+      r.lo[q * m + j] = a;
+      r.hi[q * m + j] = held == NULL ? q : held[q] > 0 ? first[q] + held[q] - 1 : NONE;
+    }
   for (int64_t q = P; q-- > 0;) {
     r.stack[r.nstack++] = q;
     r.queued[q] = 1;
@@ -218,8 +270,12 @@ int oc_verify_oviews(int64_t P, int64_t m, int64_t root, const oc_mb_rank *views
              x->src, x->dst, x->item);
     }
   for (int64_t q = 0; q < P && v->ok; q++) {
-    int64_t hi = root == OC_OVIEWS_SCAN ? q : P - 1;
+    int64_t hi = root != OC_OVIEWS_SCAN ? total - 1
+                 : held == NULL      ? q
+                 : held[q] > 0       ? first[q] + held[q] - 1
+                                     : NONE;
     if (root >= 0 && q != root) continue;
+    if (root == OC_OVIEWS_SCAN && held != NULL && held[q] == 0) continue;
     want_t = oc_max64(want_t, r.clock[q]);
     for (int64_t j = 0; j < m; j++)
       if (r.lo[q * m + j] != 0 || r.hi[q * m + j] != hi) {
