@@ -2,8 +2,8 @@
  * mpirun, on the same buffers.
  *
  *   mpirun -n P build/bench_mpi [--coll bcast|reduce|allreduce|allgather|scan|all]
- *          [--sizes 8,64,...] [--iters N] [--params FILE] [--root r] [--mpi-only]
- *          [--algorithm COLL:NAME]
+ *          [--sizes 8,64,...] [--iters N] [--params FILE] [--root r]
+ *          [--mpi-only | --optcast-only] [--algorithm COLL:NAME]
  *
  * For every collective and size the two implementations alternate (optcast,
  * MPI, optcast, MPI, ...), N timed iterations each after one warm-up.  An
@@ -28,7 +28,9 @@
  * --mpi-only times MPI's collective alone (optcast's columns print "-"), for
  * sweeps over a library's single algorithms: a wrong result of MPI's then
  * prints "coll size - WRONG" and the sweep goes on to the next size (exit 3
- * at the end).  *
+ * at the end).  --optcast-only times optcast's call alone (MPI's columns
+ * print "-"): a simulation that cannot hold both in the time it has
+ * (bench/smpi/run.sh --split) runs each on its own.
  * MPI's algorithm is whatever the library picks, or what the environment
  * forces (Open MPI: OMPI_MCA_coll_tuned_use_dynamic_rules=1 and
  * OMPI_MCA_coll_tuned_bcast_algorithm=N); bench/mpi_bench.sh runs the
@@ -188,7 +190,7 @@ static double timed(ctx *c, int which, int *bad) {
 int main(int argc, char **argv) {
   static const int64_t defsizes[] = {8, 64, 512, 4096, 32768, 262144, 1048576, 4194304};
   int64_t sizes[32];
-  int nsizes = 0, iters = 20, root = 0, only = -1, P, me, status = 0, mpi_only = 0,
+  int nsizes = 0, iters = 20, root = 0, only = -1, P, me, status = 0, mpi_only = 0, oc_only = 0,
       mpi_wrong = 0;
   const char *params = NULL, *forced = NULL, *label = getenv("OPTCAST_BENCH_LABEL");
   oc_rtparams prm;
@@ -204,6 +206,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--root") == 0) root = atoi(v), i++;
     else if (strcmp(argv[i], "--params") == 0) params = v, i++;
     else if (strcmp(argv[i], "--mpi-only") == 0) mpi_only = 1;
+    else if (strcmp(argv[i], "--optcast-only") == 0) oc_only = 1;
     else if (strcmp(argv[i], "--algorithm") == 0) forced = v, i++;
     else if (strcmp(argv[i], "--coll") == 0) {
       for (only = 0; only < B_N && strcmp(v, NAMES[only]) != 0; only++) {
@@ -230,8 +233,9 @@ int main(int argc, char **argv) {
     nsizes = (int)(sizeof defsizes / sizeof defsizes[0]);
     memcpy(sizes, defsizes, sizeof defsizes);
   }
-  if (iters < 1 || root < 0 || root >= P) {
-    if (me == 0) fprintf(stderr, "bench_mpi: --iters >= 1, 0 <= --root < P\n");
+  if (iters < 1 || root < 0 || root >= P || (mpi_only && oc_only)) {
+    if (me == 0)
+      fprintf(stderr, "bench_mpi: --iters >= 1, 0 <= --root < P, not both --mpi-only and --optcast-only\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   if (params != NULL) {
@@ -284,10 +288,10 @@ int main(int argc, char **argv) {
       fill(c.in, c.n, me);
       reference(&c);
       if (!mpi_only) timed(&c, 0, &bad); /* warm-up: plans cached, pages touched */
-      timed(&c, 1, &bad);
+      if (!oc_only) timed(&c, 1, &bad);
       for (int it = 0; it < iters; it++) {
         to[it] = mpi_only ? 0 : timed(&c, 0, &bad);
-        tm[it] = timed(&c, 1, &bad);
+        tm[it] = oc_only ? 1 : timed(&c, 1, &bad);
       }
       oc_comm_last_call(c.oc, &ci);
       {
@@ -308,6 +312,11 @@ int main(int argc, char **argv) {
       }
       if (me == 0 && status == 0 && mpi_only && bad == 0) {
         printf("%s %lld - %.2f - - - -\n", NAMES[k], (long long)bytes, median(tm, iters));
+        fflush(stdout);
+      } else if (me == 0 && status == 0 && oc_only) {
+        printf("%s %lld %.2f - - %lld %s %.2f\n", NAMES[k], (long long)bytes, median(to, iters),
+               (long long)ci.segments, ci.algorithm ? ci.algorithm : "?",
+               (double)ci.predicted * ci.unit_ns / 1000.0);
         fflush(stdout);
       } else if (me == 0 && status == 0 && !mpi_only) {
         double mo = median(to, iters), mm = median(tm, iters);

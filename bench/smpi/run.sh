@@ -6,7 +6,7 @@
 #   bench/smpi/run.sh [--smoke] [--nets "ib eth"] [--procs "16 64"]
 #                     [--sizes 8,1024,...] [--colls "bcast reduce ..."]
 #                     [--selectors "ompi mpich"] [--iters N] [--algs] [--report]
-#                     [--cell-timeout S]
+#                     [--cell-timeout S] [--split] [--tag T] [--alg-names "A B ..."]
 #
 # For each network, the PLogP parameters are first measured on the simulated
 # cluster itself (build-smpi/optcast_measure_mpi, 2 ranks) and handed to
@@ -31,6 +31,15 @@
 # and in the raw file ("# TIMEOUT coll size") and left out of the table
 # (SimGrid's time grows faster than linearly with the messages in flight:
 # at 256 ranks a pattern with P^2 small messages can take hours).
+# --split: each (collective, size) runs optcast's call alone
+# (bench_mpi --optcast-only, once) and each selector's MPI call alone
+# (--mpi-only), each in a simulation of its own (a cell whose two calls do
+# not fit in one simulation's time); implies one simulation a size.
+# --tag T: the raw files of this invocation are NET-PP-WHAT-T.txt, beside
+# those of other invocations (each invocation truncates its own files
+# only); the table reads them all.
+# --alg-names "A B ...": with --algs, only those of SMPI's algorithms
+# (for sizes where the whole list takes too long).
 set -eu
 cd "$(dirname "$0")/../.."
 
@@ -44,13 +53,17 @@ SELECTORS="ompi mpich"
 ITERS=3
 ALGS=0
 CELLTMO=
+SPLIT=0
+TAG=
+ANAMES=
 die() { echo "smpi/run.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
   --smoke) SMOKE=1; shift; continue ;;
   --report) REPORT=1; shift; continue ;;
   --algs) ALGS=1; shift; continue ;;
-  --nets | --procs | --sizes | --colls | --selectors | --iters | --cell-timeout)
+  --split) SPLIT=1; shift; continue ;;
+  --nets | --procs | --sizes | --colls | --selectors | --iters | --cell-timeout | --tag | --alg-names)
     [ $# -ge 2 ] || die "$1: missing value" ;;
   *) die "unknown argument '$1' (see the top of bench/smpi/run.sh)" ;;
   esac
@@ -62,6 +75,8 @@ while [ $# -gt 0 ]; do
   --selectors) SELECTORS=$2 ;;
   --iters) ITERS=$2 ;;
   --cell-timeout) CELLTMO=$2 ;;
+  --tag) TAG=$2 ;;
+  --alg-names) ANAMES=$2 ;;
   esac
   shift 2
 done
@@ -118,15 +133,21 @@ EOF
 # to the simulator, which may not stop for it: after a timeout the simulator
 # of this benchmark is killed outright
 TMO=
+# smpirun hands the simulator TMPDIR (--cfg=smpi/tmpdir:...): one of its
+# own per invocation tells this invocation's simulators from those of
+# others running beside it
+RUNTMP=$(mktemp -d "${TMPDIR:-/tmp}/optcast-smpi.XXXXXX")
+trap 'rm -rf "$RUNTMP"' EXIT
+export TMPDIR="$RUNTMP"
 smpi() { # net np args...
   net=$1 np=$2
   shift 2
   ${TMO:+timeout "$TMO"} smpirun -np "$np" -platform "$OUT/$net.xml" -hostfile "$OUT/hosts" \
     --cfg=smpi/simulate-computation:no --log=root.thres:warning "$@"
   rc=$?
-  if [ "$rc" = 124 ]; then
+  if [ "$rc" = 124 ]; then # (this invocation's simulator only: its own temporary directory)
     sleep 2
-    pkill -KILL -f 'simgrid/smpimain build-smpi/' 2>/dev/null
+    pkill -KILL -f "simgrid/smpimain build-smpi/.*smpi/tmpdir:$RUNTMP " 2>/dev/null
   fi
   return "$rc"
 }
@@ -169,20 +190,26 @@ for net in $NETS; do
       { cat "$LOG" >&2; die "$net: the measurement failed (log: $LOG)"; }
   fi
   for P in $PROCS; do
-    for sel in $SELECTORS; do
-      raw=$OUT/$net-P$P-$sel.txt
+    # --split: optcast alone first (the "optcast" raw file), then each
+    # selector's MPI alone
+    for sel in $([ "$SPLIT" = 0 ] || echo optcast) $SELECTORS; do
+      raw=$OUT/$net-P$P-$sel${TAG:+-$TAG}.txt
       : >"$raw"
+      only=
+      [ "$SPLIT" = 0 ] || only=--mpi-only
+      [ "$sel" != optcast ] || only=--optcast-only
       for coll in $COLLS; do
         sz=$(sizes_for "$coll" "$P")
         [ -n "$sz" ] || continue
         echo "smpi/run.sh: $net P=$P $sel $coll $sz" >&2
-        cells=$sz # one simulation for all sizes, or (--cell-timeout) one a size
-        [ -z "$CELLTMO" ] || cells=$(echo "$sz" | tr , ' ')
+        cells=$sz # one simulation for all sizes, or (--cell-timeout, --split) one a size
+        [ -z "$CELLTMO" ] && [ "$SPLIT" = 0 ] || cells=$(echo "$sz" | tr , ' ')
         for one in $cells; do
           rc=0
           TMO=$CELLTMO
           OPTCAST_BENCH_LABEL="SMPI selector $sel" smpi "$net" "$P" \
-            --cfg=smpi/coll-selector:"$sel" build-smpi/bench_mpi --coll "$coll" --sizes "$one" \
+            --cfg=smpi/coll-selector:"$([ "$sel" = optcast ] && echo ompi || echo "$sel")" \
+            build-smpi/bench_mpi --coll "$coll" --sizes "$one" $only \
             --iters "$ITERS" --params "$prm" >>"$raw" 2>>"$LOG" || rc=$?
           TMO=
           case $rc in
@@ -196,13 +223,16 @@ for net in $NETS; do
       done
     done
     [ "$ALGS" = 1 ] || continue
-    raw=$OUT/$net-P$P-algs.txt
+    raw=$OUT/$net-P$P-algs${TAG:+-$TAG}.txt
     : >"$raw"
     for coll in $COLLS; do
       [ "$coll" != scan ] || continue # SMPI has one scan
       sz=$(sizes_for "$coll" "$P")
       [ -n "$sz" ] || continue
       for name in $(alg_names "$net" "$coll"); do
+        if [ -n "$ANAMES" ]; then # --alg-names: those only
+          case " $ANAMES " in *" $name "*) ;; *) continue ;; esac
+        fi
         echo "smpi/run.sh: $net P=$P $coll algorithm $name $sz" >&2
         echo "== $name" >>"$raw"
         rc=0
@@ -227,8 +257,13 @@ echo "| net | collective | P | bytes | optcast us | predicted us | $(echo $SELEC
 echo "| --- | --- | ---: | ---: | ---: | ---: |$(for s in $SELECTORS; do printf ' ---: |'; done) ---: | --- | ---: | --- |"
 for net in $NETS; do
   for P in $PROCS; do
-    { for f in $SELECTORS; do echo "== $f"; cat "$OUT/$net-P$P-$f.txt" 2>/dev/null || true; done
-      echo "=A"; cat "$OUT/$net-P$P-algs.txt" 2>/dev/null || true; } |
+    # (every invocation's raw files: untagged and --tag'ged; optcast's own
+    # lines of --split first: its columns, no selector's)
+    { echo "== optcast"; cat "$OUT/$net-P$P"-optcast*.txt 2>/dev/null || true
+      for f in $SELECTORS; do
+        echo "== $f"; cat "$OUT/$net-P$P-$f.txt" "$OUT/$net-P$P-$f"-*.txt 2>/dev/null || true
+      done
+      echo "=A"; cat "$OUT/$net-P$P"-algs*.txt 2>/dev/null || true; } |
       awk -v net="$net" -v P="$P" -v sels="$SELECTORS" '
         /^=A$/ { inalg = 1; next }
         inalg && /^== / { an = $2; next }
@@ -238,9 +273,11 @@ for net in $NETS; do
         /^== / { sel = $2; next }
         NF < 8 || $1 !~ /^(bcast|reduce|allreduce|allgather|scan)$/ { next }
         { k = $1 " " $2  # (the algorithm may be two words: "reversed two-tree"; the prediction is last)
-          if (!(k in seen)) { seen[k] = 1; order[++n] = k; oc[k] = $3; pr[k] = $NF < 0 ? "-" : $NF
+          if ((!(k in seen) || oc[k] == "-") && $3 != "-") { if (!(k in seen)) order[++n] = k
+            seen[k] = 1; oc[k] = $3; pr[k] = $NF < 0 ? "-" : $NF
             an2 = $7; for (f = 8; f < NF; f++) an2 = an2 " " $f; alg[k] = an2 "/" $6 }
-          t[k SUBSEP sel] = $4 }
+          else if (!(k in seen)) { seen[k] = 1; order[++n] = k; oc[k] = "-"; pr[k] = "-"; alg[k] = "-" }
+          if (sel != "optcast" && $4 != "-") t[k SUBSEP sel] = $4 }
         END {
           ns = split(sels, S, " ")
           for (i = 1; i <= n; i++) {
@@ -251,9 +288,9 @@ for net in $NETS; do
               if (v != "" && (best < 0 || v + 0 < best)) best = v + 0
             }
             printf "| %s | %s | %d | %s | %s | %s%s | %s | %s | %s | %s |\n", net, a[1], P, a[2], oc[k], pr[k], row,
-                   (best > 0 ? sprintf("%.2f", oc[k] / best) : "-"),
+                   (best > 0 && oc[k] != "-" ? sprintf("%.2f", oc[k] / best) : "-"),
                    ((k in ab) ? abn[k] " " ab[k] : "-"),
-                   ((k in ab) && ab[k] > 0 ? sprintf("%.2f", oc[k] / ab[k]) : "-"), alg[k]
+                   ((k in ab) && ab[k] > 0 && oc[k] != "-" ? sprintf("%.2f", oc[k] / ab[k]) : "-"), alg[k]
           }
         }'
   done
@@ -262,12 +299,13 @@ done
 # the single algorithms that failed: crashed, hung or gave a wrong result
 for net in $NETS; do
   for P in $PROCS; do
-    f=$OUT/$net-P$P-algs.txt
+    for f in "$OUT/$net-P$P"-algs*.txt; do
     [ -s "$f" ] || continue
     awk -v net="$net" -v P="$P" '
       /^== / { an = $2; next }
       $1 == "!!" { printf "- %s, P = %d: %s %s failed (%s %s)\n", net, P, $2, $3, $4, $5 }
       $4 == "WRONG" { printf "- %s, P = %d: %s %s: wrong result at %s bytes\n", net, P, $1, an, $2 }' "$f"
+    done
   done
 done
 
