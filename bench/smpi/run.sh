@@ -138,6 +138,7 @@ TMO=
 # others running beside it
 RUNTMP=$(mktemp -d "${TMPDIR:-/tmp}/optcast-smpi.XXXXXX")
 trap 'rm -rf "$RUNTMP"' EXIT
+trap 'exit 130' INT TERM # (the EXIT trap then cleans up)
 export TMPDIR="$RUNTMP"
 smpi() { # net np args...
   net=$1 np=$2
