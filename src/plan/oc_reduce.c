@@ -685,7 +685,7 @@ int oc_reduce_schedule(const oc_reduce *x, oc_sched *out) {
  * children's partial results in the order emit folds them (the last child
  * first: the earliest sender), each joined on its side, then the send up. */
 int oc_sum_rank(const oc_reduce *x, int64_t rank, int64_t *first, int64_t *held,
-                   oc_mb_rank *out) {
+                oc_mb_rank *out) {
   plan pl;
   int64_t i = -1;
   int e;

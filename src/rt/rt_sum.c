@@ -55,7 +55,7 @@ int oc_coll_sum(oc_comm *c, int64_t n, const void *operands, void *recvbuf,
   sumpart sp;
   oc_elem el;
   int me, e, tag;
-  char *acc = NULL, *tmp = NULL;
+  char *acc = NULL;
   size_t vb;
   if (c == NULL) return OC_EINVAL;
   rt_begin(c);
@@ -82,22 +82,19 @@ int oc_coll_sum(oc_comm *c, int64_t n, const void *operands, void *recvbuf,
   if (sp.held == 0) goto out; /* not used by the plan: no part in it */
   /* the accumulator: the root's result buffer, else one of its own */
   acc = me == root ? (char *)recvbuf : (char *)malloc(vb ? vb : 1);
-  tmp = sp.held > 1 ? (char *)malloc(vb ? vb : 1) : NULL;
-  if (acc == NULL || (sp.held > 1 && tmp == NULL)) {
+  if (acc == NULL) {
     e = OC_ENOMEM;
     goto out;
   }
-  /* own operands in index order: acc = x_first op ... op x_{first+held-1} */
-  if (vb) memcpy(acc, operands, vb);
-  for (int64_t k = 1; k < sp.held && e == OC_OK; k++) {
-    if (vb) memcpy(tmp, (const char *)operands + (size_t)k * vb, vb);
-    e = rt_fold(&el, acc, tmp, count, 0);
-  }
+  /* own operands in index order, folded from the last one leftwards (each
+   * prepended in place, no copy): acc = x_first op ... op x_{first+held-1} */
+  if (vb) memcpy(acc, (const char *)operands + (size_t)(sp.held - 1) * vb, vb);
+  for (int64_t k = sp.held - 2; k >= 0 && e == OC_OK; k--)
+    e = el.combine(&el, (const char *)operands + (size_t)k * vb, acc, count);
   /* the children's partial results (prepended) and the send up */
   if (e == OC_OK) e = rt_exec_view(c, acc, NULL, NULL, count, &el, 1, &sp.view, tag, 0);
 out:
   if (acc != recvbuf) free(acc);
-  free(tmp);
   oc_mb_rank_free(&sp.view);
   return e;
 }

@@ -243,12 +243,14 @@ int oc_verify_oviews_held(int64_t P, int64_t m, int64_t root, const oc_mb_rank *
   r.tail = r.head + r.hcap;
   r.queued = r.waiting + P;
   for (int64_t i = 0; i < r.hcap; i++) r.key[i] = -1;
-  for (int64_t q = 0; q < P; q++)
+  for (int64_t q = 0; q < P; q++) {
+    int64_t a = held == NULL ? q : held[q] > 0 ? first[q] : NONE;
+    int64_t b = held == NULL ? q : held[q] > 0 ? first[q] + held[q] - 1 : NONE;
     for (int64_t j = 0; j < m; j++) {
-      int64_t a = held == NULL ? q : held[q] > 0 ? first[q] : NONE;
       r.lo[q * m + j] = a;
-      r.hi[q * m + j] = held == NULL ? q : held[q] > 0 ? first[q] + held[q] - 1 : NONE;
+      r.hi[q * m + j] = b;
     }
+  }
   for (int64_t q = P; q-- > 0;) {
     r.stack[r.nstack++] = q;
     r.queued[q] = 1;
