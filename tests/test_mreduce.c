@@ -856,9 +856,9 @@ void test_mreduce_rank_views(void) {
     if (p.P <= 64) { /* all views run together compute the reduction */
       char why[160];
       if (!exec_views(&p, root, m, &c, why, sizeof why))
-        test_failf(__FILE__, __LINE__, "%s + %s: views run as programs: %s; P=%lld m=%lld root=%lld",
+        test_failf(__FILE__, __LINE__, "%s + %s: views run as programs: %s; P=%lld m=%lld root=%lld L=%lld o=%lld g=%lld unit=%lld seg=%lld deg=%lld flip=%d exact=%d sx=%lld",
                    oc_mbcast_alg_name(c.red.alg), oc_mbcast_alg_name(c.bc.alg), why,
-                   (long long)p.P, (long long)m, (long long)root);
+                   (long long)p.P, (long long)m, (long long)root, (long long)p.L, (long long)p.o, (long long)p.g, (long long)p.unit, (long long)c.red.seg, (long long)c.red.degree, c.flip, c.exact, (long long)c.red.sx);
     }
     oc_mb_rank_free(&view);
     oc_sched_free(&s);
@@ -867,6 +867,23 @@ void test_mreduce_rank_views(void) {
   printf("  reversed two-tree: %d of %d ranks' sends out of the schedule's time order (the "
          "estimate); none read off the whole program\n", tt_late, tt_sends);
   CHECK(circ > rounds / 20); /* (the circulant reduces in every seventh; some refused) */
+  { /* the reversed two-tree's estimated order once deadlocked here (ranks 3
+     * and 4 each receiving from the other first): each message's estimate
+     * is now its receiver's arrival at both ends */
+    oc_params p;
+    oc_mreduce_info c;
+    char why[160];
+    CHECK_OK(oc_params_logp(&p, 6, 1, 1, 5));
+    memset(&c, 0, sizeof c);
+    c.family = OC_MR_REVERSED;
+    c.red.alg = OC_MB_TWOTREE;
+    c.red.seg = 1;
+    c.red.degree = 2;
+    c.bc = c.red;
+    for (int64_t root = 0; root < 6; root++)
+      if (!exec_views(&p, root, 4, &c, why, sizeof why))
+        test_failf(__FILE__, __LINE__, "P=6 m=4 root=%lld: %s", (long long)root, why);
+  }
   {
     oc_params p;
     oc_mreduce_info c;

@@ -698,16 +698,25 @@ static int mr_prog_rank(const oc_params *p, int64_t root, int64_t m, const oc_mr
  * order of an estimate of their broadcast times, latest first: segment j
  * leaves the root at j G, a hop adds L + 2o and G for each sibling sent to
  * before (contention left out), a send to the k-th child leaves at the
- * rank's arrival + k G.  Between two ranks the messages keep one order (the
- * estimates of both ends differ by the same hop); O(n log n) for n steps. */
+ * rank's arrival + k G.  A message's estimate is its receiver's arrival,
+ * worked out the same at both ends, so every rank takes the messages in
+ * one global order (ties by packet, then sender) and none can wait on
+ * another that waits on it (an estimate for each end, off by a hop that
+ * was not the same for every pair, deadlocked: P = 6, m = 4, L = o = 1,
+ * g = 5); a hop counts at least 1, so a rank receives a packet strictly
+ * before it sends it on.  O(n log n + n log P) for n steps. */
 typedef struct rk_key {
-  int64_t t;
+  int64_t t, item, src; /* the message's estimate, packets, (broadcast) sender */
   size_t i;
 } rk_key;
-static int rk_key_cmp(const void *a, const void *b) { /* latest first; ties: later step first */
+/* latest first; ties: the later packets first, then the higher sender (one
+ * order of all messages, the same at both ends: no two ranks wait for
+ * each other) */
+static int rk_key_cmp(const void *a, const void *b) {
   const rk_key *x = (const rk_key *)a, *y = (const rk_key *)b;
   if (x->t != y->t) return x->t > y->t ? -1 : 1;
-  return (x->i < y->i) - (x->i > y->i);
+  if (x->item != y->item) return x->item > y->item ? -1 : 1;
+  return (x->src < y->src) - (x->src > y->src);
 }
 /* the estimated arrival of a segment at T1 position x after it left the root */
 static int64_t rk_tt_delay(int64_t n, int64_t x, int64_t G, int64_t H) {
@@ -724,26 +733,28 @@ static int64_t rk_tt_delay(int64_t n, int64_t x, int64_t G, int64_t H) {
     d = oc_add_sat(d, H);
   }
 }
+/* the estimated arrival of segment j at rank q (the root: when it leaves) */
+static int64_t rk_tt_arrival(int64_t P, int64_t root, int64_t q, int64_t j, int64_t G,
+                             int64_t H) {
+  int64_t n = P - 1, v = (q - root + P) % P, t = oc_mul_sat(j, G);
+  if (v == 0) return t;
+  return oc_add_sat(t, rk_tt_delay(n, (j & 1) ? mr_tt_unmap(n, v - 1) : v - 1, G, H));
+}
 static int rk_tt_order(const oc_params *p, int64_t root, int64_t m, const oc_mbcast_info *cfg,
                        int64_t rank, const oc_mb_rank *b, rk_key **out) {
-  int64_t P = p->P, n = P - 1, v = (rank - root + P) % P, G = oc_max64(p->g, p->o);
-  int64_t H = oc_add_sat(p->L, 2 * p->o), s = (cfg->seg == 0 || cfg->seg > m) ? m : cfg->seg;
-  int64_t D[2] = {0, 0}, cur = -1, k = 0, t0 = 0;
+  int64_t P = p->P, G = oc_max64(p->g, p->o);
+  /* at least 1 a hop: a rank's reception comes strictly before its sends */
+  int64_t H = oc_max64(oc_add_sat(p->L, 2 * p->o), 1);
+  int64_t s = (cfg->seg == 0 || cfg->seg > m) ? m : cfg->seg;
   rk_key *key = (rk_key *)malloc((b->n + 1) * sizeof *key);
   if (key == NULL) return OC_ENOMEM;
-  if (v > 0) {
-    D[0] = rk_tt_delay(n, v - 1, G, H);
-    D[1] = rk_tt_delay(n, mr_tt_unmap(n, v - 1), G, H);
-  }
-  for (size_t i = 0; i < b->n; i++) {
-    int64_t j = b->step[i].item / s;
-    if (j != cur) {
-      cur = j;
-      k = 0;
-      t0 = v > 0 ? oc_add_sat(oc_mul_sat(j, G), D[j & 1]) : oc_mul_sat(j, G);
-    }
-    key[i].i = i; /* the root's send at j G; a relay's k-th send k G after its arrival */
-    key[i].t = b->step[i].kind == OC_MB_RECV ? t0 : oc_add_sat(t0, oc_mul_sat(v > 0 ? ++k : k++, G));
+  for (size_t i = 0; i < b->n; i++) { /* a message's key: its receiver's arrival, at both ends */
+    const oc_mb_step *st = &b->step[i];
+    int64_t to = st->kind == OC_MB_RECV ? rank : st->peer;
+    key[i].i = i;
+    key[i].t = rk_tt_arrival(P, root, to, st->item / s, G, H);
+    key[i].item = st->item;
+    key[i].src = st->kind == OC_MB_RECV ? st->peer : rank;
   }
   qsort(key, b->n, sizeof *key, rk_key_cmp);
   *out = key;
