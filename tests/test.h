@@ -46,6 +46,7 @@
   X(allreduce_random)                                                          \
   X(alltoall_random)                                                           \
   X(alltoall_rank_views)                                                       \
+  X(allgather_mesh_views)                                                      \
   X(kbcast_random)                                                             \
   X(kbcast_bounds)                                                             \
   X(kbcast_theorem7)                                                           \
@@ -189,6 +190,7 @@
   X(rtview_sum)                                                                \
   X(rtview_auto)                                                               \
   X(rtview_choice)                                                             \
+  X(rtview_mesh_choice)                                                        \
   X(rt_algorithms)                                                             \
   X(rt_bad_calls)                                                              \
   X(cli_run)                                                                   \

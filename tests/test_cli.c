@@ -307,7 +307,7 @@ void test_cli_bad_input(void) {
       {{"compare", "bcast", "--procs", "8", "--preset", "--items", "2"}, "--preset: missing value"},
       {{"run", "bcast", "--procs"}, "--procs: missing value"},
       {{"run", "bcast", "--procs", "2", "--algorithm", "ring"}, "--algorithm: unknown 'ring' for bcast (expected auto, pipeline, karp"},
-      {{"run", "allgather", "--procs", "2", "--algorithm", "ring"}, "--algorithm: allgather has one algorithm"},
+      {{"run", "allgather", "--procs", "2", "--algorithm", "ring"}, "--algorithm: unknown 'ring' for allgather (expected auto, all-to-all, mesh)"},
       {{"run", "allreduce", "--procs", "2", "--algorithm", "two-tree"}, "--algorithm: unknown 'two-tree' for allreduce"},
       {{"run", "bcast", "--procs", "--count", "4"}, "--procs: missing value"},
       {{"measure", "--reps"}, "--reps: missing value"},

@@ -262,3 +262,137 @@ void test_alltoall_rank_views(void) {
     CHECK_EQ(oc_alltoall_rank(&p, 1, 0, NULL), OC_EINVAL);
   }
 }
+
+/* a random ordered factorisation of P into factors >= 2 (n = 0 for P = 1) */
+static int factorise(int64_t P, int64_t *dims) {
+  int64_t f[64], nf = 0, x = P;
+  int n = 0;
+  for (int64_t d = 2; d <= x / d; d++)
+    while (x % d == 0) {
+      f[nf++] = d;
+      x /= d;
+    }
+  if (x > 1) f[nf++] = x;
+  for (int64_t i = nf - 1; i > 0; i--) { /* shuffled, then runs multiplied */
+    int64_t j = test_range(0, i), t = f[i];
+    f[i] = f[j];
+    f[j] = t;
+  }
+  for (int64_t i = 0; i < nf; i++) {
+    if (n > 0 && test_rand() % 2 == 0) dims[n - 1] *= f[i];
+    else dims[n++] = f[i];
+  }
+  return n;
+}
+
+/* every rank's view of the mesh allgather, checked together */
+static int mesh_check(int64_t P, const int64_t *dims, int n, oc_mb_rank *all, oc_verdict *vd) {
+  for (int64_t r = 0; r < P; r++) CHECK_OK(oc_allgather_mesh_rank(P, dims, n, r, &all[r]));
+  return oc_verify_oviews(P, P, OC_OVIEWS_GATHER, all, vd);
+}
+
+/* The mesh allgather (oc_allgather_mesh_rank) on random P and random
+ * ordered factorisations: every rank's view checked together by the
+ * verifier's allgather mode (each rank ends with every block, nothing sent
+ * before it is held, no deadlock); sum (d_t - 1) sends and as many
+ * receptions a rank, P - 1 packets received; one factor gives exactly
+ * Karp's views (oc_alltoall_rank), factors of 2 recursive doubling's
+ * log2 P exchanges.  Mutants (a block sent one rank off, a reception
+ * dropped, a rank's phases swapped, an addition) are rejected, and the
+ * verifier's allgather mode rejects a view set where a rank starts
+ * with another's block. */
+void test_allgather_mesh_views(void) {
+  int rounds = test_sweep() ? 2000 : 300;
+  for (int it = 0; it < rounds; it++) {
+    int64_t P = it < 4 ? (int64_t[]){1, 2, 64, 256}[it] : test_range(1, 200), dims[64];
+    int n = it == 2 ? 6 : factorise(P, dims), sends = 0;
+    oc_mb_rank *all = (oc_mb_rank *)calloc((size_t)P, sizeof *all);
+    oc_verdict vd;
+    if (it == 2)
+      for (int t = 0; t < 6; t++) dims[t] = 2;
+    for (int t = 0; t < n; t++) sends += (int)dims[t] - 1;
+    CHECK_OK(mesh_check(P, dims, n, all, &vd));
+    CHECK(vd.ok);
+    for (int64_t r = 0; r < P; r++) {
+      int64_t got = 0;
+      CHECK_EQ((int64_t)all[r].n, 2 * (int64_t)sends);
+      for (size_t i = 0; i < all[r].n; i++)
+        if (all[r].step[i].kind == OC_MB_RECV) got += all[r].step[i].len;
+      CHECK_EQ(got, P - 1);
+    }
+    if (n == 1) { /* Karp's all-to-all, step for step */
+      oc_params p;
+      CHECK_OK(oc_params_logp(&p, P, 5, 1, 2));
+      for (int64_t r = 0; r < P; r++) {
+        oc_mb_rank k;
+        memset(&k, 0, sizeof k);
+        CHECK_OK(oc_alltoall_rank(&p, 1, r, &k));
+        CHECK_EQ((int64_t)k.n, (int64_t)all[r].n);
+        for (size_t i = 0; i < k.n && i < all[r].n; i++)
+          CHECK(k.step[i].kind == all[r].step[i].kind && k.step[i].peer == all[r].step[i].peer &&
+                k.step[i].item == all[r].step[i].item && k.step[i].len == all[r].step[i].len);
+        oc_mb_rank_free(&k);
+      }
+    }
+    if (P > 2 && all[1].n > 0) { /* mutants, each on a fresh set */
+      int64_t q = test_range(0, P - 1);
+      size_t i = (size_t)test_range(0, (int64_t)all[q].n - 1);
+      oc_mb_step *st = &all[q].step[i], keep = *st;
+      int kind = (int)test_range(0, n >= 2 ? 3 : 2);
+      if (kind == 0) { /* the block one rank off */
+        st->item = (st->item + 1) % P;
+        if (st->item + st->len > P) st->item = 0;
+        if (st->item == keep.item) st->item = st->len < P ? keep.item + 1 : keep.item;
+      } else if (kind == 1) { /* a reception (the first) dropped */
+        for (i = 0; all[q].step[i].kind != OC_MB_RECV; i++) {}
+        memmove(&all[q].step[i], &all[q].step[i + 1], (all[q].n - i - 1) * sizeof *st);
+        all[q].n--;
+      } else if (kind == 2) { /* an addition */
+        st->copy = 0;
+      } else { /* phases 1 and 2 of rank q swapped: a send before it holds */
+        size_t a = 2 * (size_t)(dims[0] - 1), b = 2 * (size_t)(dims[1] - 1);
+        oc_mb_step *tmp = (oc_mb_step *)malloc((a + b) * sizeof *tmp);
+        memcpy(tmp, all[q].step + a, b * sizeof *tmp);
+        memcpy(tmp + b, all[q].step, a * sizeof *tmp);
+        memcpy(all[q].step, tmp, (a + b) * sizeof *tmp);
+        free(tmp);
+      }
+      if (kind != 0 || st->item != keep.item) {
+        CHECK_OK(oc_verify_oviews(P, P, OC_OVIEWS_GATHER, all, &vd));
+        CHECK(!vd.ok);
+      }
+    }
+    for (int64_t r = 0; r < P; r++) oc_mb_rank_free(&all[r]);
+    free(all);
+  }
+  { /* Karp's views with k blocks a rank pass the allgather mode too */
+    oc_params p;
+    oc_mb_rank all[7];
+    oc_verdict vd;
+    memset(all, 0, sizeof all);
+    CHECK_OK(oc_params_logp(&p, 7, 5, 1, 2));
+    for (int64_t r = 0; r < 7; r++) CHECK_OK(oc_alltoall_rank(&p, 3, r, &all[r]));
+    CHECK_OK(oc_verify_oviews(7, 21, OC_OVIEWS_GATHER, all, &vd));
+    CHECK(vd.ok);
+    CHECK_EQ(oc_verify_oviews(7, 20, OC_OVIEWS_GATHER, all, &vd), OC_EINVAL); /* m % P */
+    /* a rank sends a block it does not hold yet: HELD */
+    all[2].step[0].item = 0;
+    CHECK_OK(oc_verify_oviews(7, 21, OC_OVIEWS_GATHER, all, &vd));
+    CHECK(!vd.ok);
+    for (int64_t r = 0; r < 7; r++) oc_mb_rank_free(&all[r]);
+  }
+  { /* refusals */
+    oc_mb_rank v;
+    int64_t d[3] = {2, 3, 4}, one[1] = {1};
+    memset(&v, 0, sizeof v);
+    CHECK_EQ(oc_allgather_mesh_rank(24, d, 3, 24, &v), OC_ERANGE);
+    CHECK_EQ(oc_allgather_mesh_rank(24, d, 2, 0, &v), OC_ERANGE);   /* product 6 */
+    CHECK_EQ(oc_allgather_mesh_rank(1, one, 1, 0, &v), OC_ERANGE);  /* a factor 1 */
+    CHECK_EQ(oc_allgather_mesh_rank(24, d, -1, 0, &v), OC_ERANGE);
+    CHECK_EQ(oc_allgather_mesh_rank(24, NULL, 3, 0, &v), OC_EINVAL);
+    CHECK_EQ(oc_allgather_mesh_rank(24, d, 3, 0, NULL), OC_EINVAL);
+    CHECK_OK(oc_allgather_mesh_rank(1, NULL, 0, 0, &v));
+    CHECK_EQ((int64_t)v.n, 0);
+    oc_mb_rank_free(&v);
+  }
+}

@@ -673,6 +673,23 @@ int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
  * of one item (len 1, a copy); O(k P) steps and nothing else; OC_ERANGE
  * past k P = OC_GLOBAL_PROCS_MAX.  oc_mb_rank: oc_mbcast_rank's type. */
 int oc_alltoall_rank(const oc_params *p, int64_t k, int64_t rank, oc_mb_rank *out);
+/* The allgather on a mesh (oc_alltoall.c): P = d_1 d_2 ... d_n ranks, rank
+ * q read as mixed-radix digits (q_1 fastest, weight w_t = d_1 ... d_{t-1});
+ * in phase t every rank runs the all-to-all above (k = 1) among the d_t
+ * ranks that differ from it in digit t only, each sending the w_t
+ * consecutive packets it holds - a packet range [q - q mod w_t, + w_t).
+ * Rank q starts with packet q and ends with all P.  n = 1 is Karp et al.'s
+ * all-to-all (the same steps as oc_alltoall_rank), d_t = 2 throughout is
+ * recursive doubling, n = 2 the 2-D mesh (Benson et al., "A comparison of
+ * MPICH allgather algorithms on switched networks", EuroPVM/MPI 2003).  A
+ * message of phase t carries w_t packets: each rank sends and receives
+ * sum (d_t - 1) messages and P - 1 packets.  dims: n >= 1 factors, each
+ * >= 2 (P = 1: n = 0), product P; OC_ERANGE otherwise or past
+ * OC_GLOBAL_PROCS_MAX ranks.  Steps in order: phase by phase, each
+ * send then its reception (checked by oc_verify_oviews, OC_OVIEWS_GATHER). */
+#define OC_MESH_DIMS_MAX 62
+int oc_allgather_mesh_rank(int64_t P, const int64_t *dims, int n, int64_t rank,
+                           oc_mb_rank *out);
 
 /* ---- reduce and allreduce of m packets in LogP (oc_mreduce.c) ---------------
  * A commutative operator, one time unit (p->unit) per packet addition, the

@@ -128,6 +128,12 @@ int oc_verify_vreduce(const oc_params *p, int64_t root, int64_t m, const oc_sche
  * last reception (rounds, not LogP time).  P m <= 2^26 (else OC_ERANGE). */
 #define OC_OVIEWS_ALL (-1)
 #define OC_OVIEWS_SCAN (-2)
+/* root OC_OVIEWS_GATHER: an allgather's views instead (m a multiple k of
+ * P): rank q starts holding only its own packets qk .. qk + k - 1 (packet j
+ * as the run j .. j), every step must copy (an addition is RANGE), a send
+ * of a packet the rank does not hold is HELD, and every rank must end with
+ * every packet j as j .. j (RESULT). */
+#define OC_OVIEWS_GATHER (-3)
 int oc_verify_oviews(int64_t P, int64_t m, int64_t root, const oc_mb_rank *views,
                      oc_verdict *v);
 /* The same with rank q starting from the run of operands first[q] ..

@@ -14,6 +14,21 @@
  * Worked example: P = 4, L = 6, o = 2, g = 4, k = 1: sends at 0, 4, 8,
  * receptions at 8, 12, 16 (phase 0 vs 0 in D = 4: overlap), D = 5 gives
  * phases 0 and 3 (disjoint), time 6 + 4 + 10 = 20 against a bound of 18.
+ *
+ * The mesh allgather (oc_allgather_mesh_rank): the same all-to-all run in
+ * phases along the dimensions of a d_1 x ... x d_n grid of the ranks, each
+ * phase on the blocks gathered so far (the 2-D mesh is one of the
+ * allgathers compared by Benson, Chu, Huang & Ng, EuroPVM/MPI 2003; SMPI
+ * ships it as `2dmesh`/`3dmesh`).  Each rank sends sum (d_t - 1) messages
+ * instead of P - 1 and receives the same (P - 1) blocks; in LogP with a
+ * per-message cost that does not grow with the size (g, o) it is not
+ * optimal (Karp's all-to-all is), but where a message's gap grows with its
+ * bytes and a message costs more than its bytes - measured networks - the
+ * runtime's model prices it lower (docs/RUNTIME.md: phase t costs
+ * L + 2o + (d_t - 2) c(s_t) at its block size s_t).  Worked example: P = 6
+ * as 2 x 3: rank 4 (digits 0, 2) sends block 4 to rank 5 and receives
+ * block 5 from it, then sends blocks 4..5 to ranks 0 and 2 and receives
+ * blocks 2..3 from rank 2 and 0..1 from rank 0.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -82,5 +97,38 @@ int oc_alltoall_rank(const oc_params *p, int64_t k, int64_t rank, oc_mb_rank *ou
         return e;
       }
     }
+  return OC_OK;
+}
+
+/* The mesh allgather (plan.h): phase t among the d_t ranks of q's line
+ * along digit t, blocks of w_t packets.  O(sum d_t) steps. */
+int oc_allgather_mesh_rank(int64_t P, const int64_t *dims, int n, int64_t rank,
+                           oc_mb_rank *out) {
+  int64_t prod = 1, w = 1;
+  int e;
+  if (out == NULL || (dims == NULL && n > 0)) return OC_EINVAL;
+  if (P < 1 || P > OC_GLOBAL_PROCS_MAX || n < 0 || n > OC_MESH_DIMS_MAX || rank < 0 ||
+      rank >= P)
+    return OC_ERANGE;
+  for (int t = 0; t < n; t++) {
+    if (dims[t] < 2 || dims[t] > P / prod) return OC_ERANGE;
+    prod *= dims[t];
+  }
+  if (prod != P) return OC_ERANGE;
+  out->n = 0;
+  out->rank = rank;
+  for (int t = 0; t < n; t++) {
+    int64_t d = dims[t], digit = (rank / w) % d, base = rank - digit * w;
+    int64_t mine = rank - rank % w; /* the block this rank holds: [mine, mine + w) */
+    for (int64_t s = 1; s < d; s++) {
+      int64_t to = base + ((digit + s) % d) * w, from = base + ((digit - s + d) % d) * w;
+      if ((e = oc_mb_push(out, OC_MB_SEND, to, mine, w, 1, -1, 0)) != OC_OK ||
+          (e = oc_mb_push(out, OC_MB_RECV, from, from - from % w, w, 1, -1, 0)) != OC_OK) {
+        out->n = 0;
+        return e;
+      }
+    }
+    w *= d;
+  }
   return OC_OK;
 }

@@ -58,6 +58,11 @@ static int cost_view(oc_comm *c, const rt_shape *s, int64_t *t) {
   return e;
 }
 
+/* the allgather as Karp et al.'s all-to-all, on blocks of count elements */
+static int cost_all_to_all(oc_comm *c, const rt_shape *s, int64_t *t) {
+  return rt_cost_allgather(c, oc_mul_sat(s->count, (int64_t)s->el->extent), t);
+}
+
 #define V_FLAGS (C_SEGMENTED | C_RANGE_STOPS | C_SIMULATED)
 #define V_BCAST(a, n) {RT_BCAST, "bcast", n, RT_ALG_MB + (a), n, V_FLAGS, cost_view}
 #define V_REDUCE(a, n) \
@@ -95,6 +100,9 @@ static const struct rt_cand {
      C_SIMULATED | C_COMMUTATIVE, cost_view},
     {RT_ALLREDUCE, "allreduce", "circulant", RT_ALG_CIRCULANT, "circulant",
      C_SIMULATED | C_COMMUTATIVE, cost_view},
+    {RT_ALLGATHER, "allgather", "all-to-all", RT_ALG_DIRECT, "karp-all-to-all", 0,
+     cost_all_to_all},
+    {RT_ALLGATHER, "allgather", "mesh", RT_ALG_MESH, "mesh", 0, rt_cost_mesh},
     {RT_SCAN, "scan", "doubling", RT_ALG_DOUBLING, "recursive-doubling", 0, rt_cost_scan_rd},
     {RT_SCAN, "scan", "chain", RT_ALG_CHAIN, "pipelined-chain", C_SEGMENTED, rt_cost_chain},
     {RT_SCAN, "scan", "direct", RT_ALG_DIRECT, "direct", 0, rt_cost_scan_direct},

@@ -13,7 +13,7 @@
  * rank 0 + broadcast from it, the planner's ring, Rabenseifner and
  * circulant, the direct reduce-scatter + allgather and recursive doubling.
  * Scan: the chain, recursive doubling or the direct scan.  The allgather:
- * Karp et al.'s all-to-all.
+ * Karp et al.'s all-to-all or the mesh.
  *
  * With pacing on (oc_comm_set_pacing) consecutive sends are posted at
  * least the model's gap apart, as the schedule has them; otherwise as soon
@@ -174,28 +174,55 @@ int rt__scan(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
                    sendbuf == OC_IN_PLACE ? NULL : (const char *)sendbuf, count, el, 0);
 }
 
-/* The allgather: Karp et al. section 4.1, rank i sends its block to i + 1,
- * i + 2, ..., i + P - 1 (mod P) and receives every other block; optimal
- * for one item per rank in LogP (P - 1 sends and receives each).  Run as
- * the planner's own view of that schedule (oc_alltoall_rank: P packets, a
- * block a rank); the own block goes out from the send buffer and is copied
- * into place while the messages travel. */
+/* The allgather: the model's least of Karp et al.'s all-to-all (section
+ * 4.1: rank i sends its block to i + 1, ..., i + P - 1 (mod P) and
+ * receives every other block; optimal for one item a rank in LogP) and the
+ * mesh (oc_allgather_mesh_rank: phases among the ranks of a line of a
+ * d_1 x d_2 x ... grid, fewer and larger messages: P - 1 messages a rank
+ * become sum (d_t - 1)).  Either runs as the planner's view (P packets, a
+ * block a rank).  Karp's sends the own block from the send buffer and
+ * copies it into place while the messages travel; the mesh's later phases
+ * send it with its neighbours' blocks, so it is copied in first. */
 int rt__allgather(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
                   const oc_elem *el) {
-  int P = c->tp.size, me = c->tp.rank, tag;
-  int64_t pred = -1, bytes = oc_mul_sat(count, (int64_t)el->extent);
+  int P = c->tp.size, me = c->tp.rank, tag, e;
+  int64_t bytes = oc_mul_sat(count, (int64_t)el->extent);
+  rt_choice ch = {RT_ALG_DIRECT, "karp-all-to-all", 0, -1};
+  const char *alt = sendbuf != OC_IN_PLACE ? (const char *)sendbuf : NULL;
   char *mine;
   tag = rt_next_tag(c, RT_ALLGATHER, 0, P, NULL);
-  if (rt_cost_allgather(c, bytes, &pred) != OC_OK) pred = -1; /* no model: none */
-  rt_set_info(c, "karp-all-to-all", 1, bytes, pred);
+  if (count > 0 && P > 1 && (e = rt_choose(c, RT_ALLGATHER, count, el, &ch)) != OC_OK) {
+    if (e != OC_ERANGE && e != OC_EINVAL) return e;
+    ch.alg = RT_ALG_DIRECT; /* no model at this size: Karp's, unpriced */
+    ch.name = "karp-all-to-all";
+    ch.t = -1;
+  }
+  if (ch.alg == RT_ALG_MESH) { /* its phases, in the name: mesh-16x16 */
+    int64_t dims[OC_MESH_DIMS_MAX], t;
+    int n, at = snprintf(c->ag_name, sizeof c->ag_name, "mesh");
+    if ((e = rt_mesh_dims(c, bytes, dims, &n, &t)) != OC_OK) return e;
+    for (int i = 0; i < n && at > 0 && (size_t)at < sizeof c->ag_name; i++)
+      at += snprintf(c->ag_name + at, sizeof c->ag_name - (size_t)at, "%s%lld", i ? "x" : "-",
+                     (long long)dims[i]);
+    ch.name = c->ag_name;
+    if (n == 0) { /* (named, P prime) a mesh of one phase is Karp's all-to-all */
+      ch.alg = RT_ALG_DIRECT;
+      ch.name = "karp-all-to-all";
+      if (rt_cost_allgather(c, bytes, &ch.t) != OC_OK) ch.t = -1;
+    }
+  }
+  rt_set_info(c, ch.name, 1, bytes, P == 1 ? 0 : ch.t);
   if (count == 0) return OC_OK;
   mine = rt_at(recvbuf, (int64_t)me * count, el);
   if (P == 1) {
-    if (sendbuf != OC_IN_PLACE) rt_copy_elems(mine, sendbuf, count, el);
+    if (alt != NULL) rt_copy_elems(mine, alt, count, el);
     return OC_OK;
   }
   if (count > INT64_MAX / P) return OC_ERANGE;
-  return rt_run_view(c, RT_ALLGATHER, RT_ALG_DIRECT, (char *)recvbuf, NULL,
-                     sendbuf != OC_IN_PLACE ? (const char *)sendbuf : NULL, count * P, el, 0,
-                     P, tag);
+  if (ch.alg == RT_ALG_MESH && alt != NULL) {
+    rt_copy_elems(mine, alt, count, el);
+    alt = NULL;
+  }
+  return rt_run_view(c, RT_ALLGATHER, ch.alg, (char *)recvbuf, NULL, alt, count * P, el, 0, P,
+                     tag);
 }

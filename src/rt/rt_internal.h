@@ -28,7 +28,7 @@
 #define OC_RT_BYTES_MAX ((int64_t)1 << 60)
 
 enum { RT_ALG_AUTO = 0, RT_ALG_TREE, RT_ALG_RING, RT_ALG_DOUBLING, RT_ALG_CHAIN,
-       RT_ALG_DIRECT, RT_ALG_RABEN, RT_ALG_CIRCULANT,
+       RT_ALG_DIRECT, RT_ALG_RABEN, RT_ALG_CIRCULANT, RT_ALG_MESH,
        RT_ALG_MB = 32 /* + oc_mbcast_alg: the planner's broadcast construction */ };
 /* the collectives (also the kinds mixed into tags and signatures) */
 enum { RT_BCAST = 1, RT_REDUCE, RT_ALLGATHER, RT_SCAN, RT_SUM, RT_CHECK, RT_ALLREDUCE,
@@ -70,6 +70,14 @@ typedef int rt_cost_fn(oc_comm *c, const rt_shape *s, int64_t *t);
 rt_cost_fn rt_cost_tree, rt_cost_ring, rt_cost_rd, rt_cost_scan_rd, rt_cost_chain,
     rt_cost_direct, rt_cost_scan_direct;
 int rt_cost_allgather(oc_comm *c, int64_t b, int64_t *t); /* Karp's all-to-all, blocks of b bytes */
+/* the mesh allgather's phases (oc_allgather_mesh_rank) for blocks of b
+ * bytes: the model's least with two phases or more, and its time (n = 0,
+ * OC_SAT: none, P prime or below 4); dims holds OC_MESH_DIMS_MAX */
+int rt_mesh_dims(oc_comm *c, int64_t b, int64_t *dims, int *n, int64_t *t);
+/* the model's time of the mesh allgather of phases dims[0..n-1] (the sum
+ * above, phase by phase; n = 1: Karp's all-to-all, rt_cost_allgather) */
+int rt_mesh_time(oc_comm *c, int64_t b, const int64_t *dims, int n, int64_t *t);
+rt_cost_fn rt_cost_mesh;
 /* the tree a pipeline of m segments of `bytes` runs on (LogP with the gap
  * m G), and its time: kind RT_BCAST or RT_REDUCE */
 int rt_model_tree(const oc_comm *c, int kind, int64_t bytes, int64_t m, oc_params *tree,
@@ -172,6 +180,7 @@ struct oc_comm {
   void *scratch;       /* request arrays of the last calls, reused       */
   size_t scratch_cap;
   rt_vmemo vmemo[RT_NCOLL];
+  char ag_name[96];    /* the allgather's mesh, by its phases: mesh-16x16 */
   void *keep[RT_NKEEP];
   size_t keep_cap[RT_NKEEP];
 };

@@ -38,6 +38,7 @@
  * Scan as a pipelined chain, at the segment size:
  *   T_chain(m) = (P - 1)(L + 2o + a) + (m - 1)(G + a). */
 #include <math.h>
+#include <stdlib.h>
 
 #include "core/oc_core.h"
 #include "optcast_rt.h"
@@ -156,6 +157,92 @@ int rt_cost_allgather(oc_comm *c, int64_t b, int64_t *t) {
   if (e) return e;
   *t = c->tp.size < 2 ? 0 : all_to_all(c, b, L, o);
   return OC_OK;
+}
+
+/* The mesh allgather's shape (oc_allgather_mesh_rank): its phases d_1 ..
+ * d_n with the least predicted time, at least two phases.  A phase of d
+ * ranks on blocks of B bytes is an all-to-all among d:
+ *   L + 2o + (d - 2) c(B)   (at B, as Karp's above),
+ * and phase t's blocks are b d_1 ... d_{t-1} bytes, so the best shape is a
+ * shortest path over the divisors D of P (D: the ranks whose blocks a rank
+ * holds), each step D -> D d priced at b D: O(k^2) for k divisors, the
+ * model read once a divisor.  Where no shape has two phases (P prime or 1)
+ * *t = OC_SAT, n = 0. */
+#define MESH_DIVS 2048
+int rt_mesh_dims(oc_comm *c, int64_t b, int64_t *dims, int *n, int64_t *t) {
+  int64_t P = c->tp.size, k = 0;
+  int64_t *div, *best, *from, *ph, *cg, *lc; /* per divisor */
+  int e = OC_OK;
+  *n = 0;
+  *t = OC_SAT;
+  if (P < 4) return OC_OK;
+  if ((div = (int64_t *)malloc(6 * MESH_DIVS * sizeof *div)) == NULL) return OC_ENOMEM;
+  best = div + MESH_DIVS;
+  from = best + MESH_DIVS;
+  ph = from + MESH_DIVS;
+  cg = ph + MESH_DIVS;
+  lc = cg + MESH_DIVS;
+  /* the divisors, ascending (no int has more than 1600) */
+  for (int64_t d = 1; d <= P / d && k < MESH_DIVS / 2; d++)
+    if (P % d == 0) div[k++] = d;
+  for (int64_t i = k; i-- > 0;)
+    if (div[i] != P / div[i]) div[k++] = P / div[i];
+  for (int64_t i = 0; i < k && e == OC_OK; i++) { /* the model at b D */
+    int64_t L, o, G, a, B = oc_mul_sat(b, div[i]);
+    best[i] = i == 0 ? 0 : OC_SAT;
+    from[i] = -1;
+    ph[i] = i == 0 ? 0 : INT64_MAX;
+    if (div[i] == P) continue;
+    if ((e = costs_at(c, B, &L, &o, &G, &a)) != OC_OK) break;
+    lc[i] = oc_add_sat(L, 2 * o);
+    cg[i] = bytes_gap(c, B);
+  }
+  for (int64_t i = 0; i < k && e == OC_OK; i++) {
+    if (best[i] >= OC_SAT || div[i] == P) continue;
+    for (int64_t j = i + 1; j < k; j++) {
+      int64_t d = div[j] / div[i], tt, phases = ph[i] + 1;
+      if (div[j] % div[i] != 0) continue;
+      if (i == 0 && j == k - 1) continue; /* one phase: Karp's */
+      tt = oc_add_sat(best[i], oc_add_sat(lc[i], oc_mul_sat(d - 2, cg[i])));
+      if (tt < best[j] || (tt == best[j] && phases < ph[j])) {
+        best[j] = tt;
+        from[j] = i;
+        ph[j] = phases;
+      }
+    }
+  }
+  if (e == OC_OK && best[k - 1] < OC_SAT) {
+    int64_t nd = 0;
+    for (int64_t j = k - 1; j > 0; j = from[j]) nd++;
+    if (nd <= OC_MESH_DIMS_MAX) {
+      int64_t at = nd;
+      for (int64_t j = k - 1; j > 0; j = from[j]) dims[--at] = div[j] / div[from[j]];
+      *n = (int)nd;
+      *t = best[k - 1];
+    }
+  }
+  free(div);
+  return e;
+}
+
+int rt_mesh_time(oc_comm *c, int64_t b, const int64_t *dims, int n, int64_t *t) {
+  int64_t B = b, sum = 0;
+  for (int i = 0; i < n; i++) {
+    int64_t L, o, G, a;
+    int e = costs_at(c, B, &L, &o, &G, &a);
+    if (e) return e;
+    if (dims[i] < 2) return OC_EINVAL;
+    sum = oc_add_sat(sum, oc_add_sat(oc_add_sat(L, 2 * o), oc_mul_sat(dims[i] - 2, bytes_gap(c, B))));
+    B = oc_mul_sat(B, dims[i]);
+  }
+  *t = sum;
+  return OC_OK;
+}
+
+int rt_cost_mesh(oc_comm *c, const rt_shape *s, int64_t *t) {
+  int64_t dims[OC_MESH_DIMS_MAX];
+  int n;
+  return rt_mesh_dims(c, oc_mul_sat(s->count, (int64_t)s->el->extent), dims, &n, t);
 }
 
 #define SCAN_DIRECT_BYTES ((int64_t)64 << 20)

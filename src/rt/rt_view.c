@@ -437,7 +437,7 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
                  const oc_elem *el, int64_t m, const oc_mb_rank *v, int tag, unsigned how) {
   vrun x;
   rt_sendwin sw = {NULL, 0, 0, 0, 0, 0};
-  int64_t snap_elems, slot_elems, naside, maxsend = 0, ahead_slot = 0;
+  int64_t snap_elems, slot_elems, naside, maxsend = 0, ahead_slot = 0, pace_len, gap_len = -1;
   void *sraw = NULL, *lraw = NULL, *wraw = NULL;
   int e = OC_OK, any_hist = 0;
   size_t n = v->n;
@@ -537,7 +537,10 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
     sw.r = x.rq + x.nrecv;
     x.live = (unsigned char *)(base + nreq * sizeof(oc_req));
   }
+  /* paced at the gap of the send before (a mesh's phases send blocks of
+   * different sizes): the largest until the first send */
   sw.gap = (how & RT_X_NOPACE) ? 0 : rt_pace_gap(c, maxsend * (int64_t)el->extent);
+  pace_len = sw.gap > 0 ? maxsend : -1;
   sw.one = (how & RT_X_SERIAL) != 0;
   if (x.sfirst != NULL) v_init(&x, 0, m, 0); /* snapshots read the own data */
   v_snapshots(&x, 0, m); /* values of hist 0: the rank's own */
@@ -551,6 +554,11 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
     if ((e = v_need(c, &x, i)) != OC_OK) break; /* its data, landed */
     if (s->kind == OC_MB_SEND) {
       const char *from;
+      if (pace_len >= 0 && pace_len != gap_len) { /* the gap after the last send */
+        sw.gap = rt_pace_gap(c, pace_len * (int64_t)el->extent);
+        gap_len = pace_len;
+      }
+      if (pace_len >= 0) pace_len = len;
       int fresh = x.own != NULL && x.snap[i] < 0; /* own holds the packets' value */
       for (int64_t p = s->item; fresh && p < s->item + s->len; p++) fresh = !x.init[p];
       if (fresh) { /* sent from own, buf not read; copied in while it travels
@@ -658,8 +666,16 @@ int rt_view_of(oc_comm *c, int coll, int alg, int64_t count, const oc_elem *el, 
                                                                    : OC_MR_CIRCULANT;
     return oc_mreduce_rank(&p, -1, m, &r, c->tp.rank, out);
   }
-  if (coll == RT_ALLGATHER) /* Karp et al.'s all-to-all: a block (packet) a rank */
-    return m == c->tp.size ? oc_alltoall_rank(&p, 1, c->tp.rank, out) : OC_EINVAL;
+  if (coll == RT_ALLGATHER && m != c->tp.size) return OC_EINVAL; /* a block (packet) a rank */
+  if (coll == RT_ALLGATHER && alg == RT_ALG_MESH) { /* the phases the model priced least */
+    int64_t dims[OC_MESH_DIMS_MAX];
+    int n;
+    if ((e = rt_mesh_dims(c, pk, dims, &n, &t)) != OC_OK) return e;
+    if (n == 0) return OC_EINVAL; /* no mesh of two phases or more */
+    return oc_allgather_mesh_rank(c->tp.size, dims, n, c->tp.rank, out);
+  }
+  if (coll == RT_ALLGATHER) /* Karp et al.'s all-to-all */
+    return oc_alltoall_rank(&p, 1, c->tp.rank, out);
   return OC_EINVAL;
 }
 

@@ -22,7 +22,10 @@
  * left waiting for a message never sent: a deadlock), RESULT (a message
  * never received; the wanted ranks not ending with the wanted runs: the
  * root (root >= 0) or every rank (OC_OVIEWS_ALL) x_0 .. x_{P-1}, or rank
- * q x_0 .. x_q (OC_OVIEWS_SCAN)).  v->time: the longest chain of messages
+ * q x_0 .. x_q (OC_OVIEWS_SCAN)).  OC_OVIEWS_GATHER checks an allgather:
+ * rank q starts with its own packets only (packet j the run j .. j, the
+ * rest NONE), every step copies, sending a packet not held is HELD, and
+ * every rank must end with every packet j as j .. j.  v->time: the longest chain of messages
  * (each counted 1) before a wanted rank's last reception - rounds, not
  * LogP time.  Work O(P m + steps); P m <= 2^26.
  *
@@ -53,8 +56,13 @@ typedef struct ovrun {
   int64_t *clock;
   unsigned char *waiting, *queued;
   int64_t *stack, nstack;
+  int gather; /* OC_OVIEWS_GATHER: copies of the ranks' own packets */
   oc_verdict *v;
 } ovrun;
+
+/* rank q's first run: first[q] .. first[q] + held[q] - 1, or none (held 0:
+ * NONE, which joins nothing and is no result) */
+#define NONE (-2)
 
 static void ov_bad(ovrun *r, oc_rule rule, int64_t q, int64_t item, const char *fmt, int64_t a,
                    int64_t b, int64_t c) {
@@ -98,8 +106,19 @@ static int ov_step(ovrun *r, int64_t q) {
              q, (int64_t)r->pc[q], s->peer);
       return 0;
     }
+    if (r->gather && !s->copy) {
+      ov_bad(r, OC_RULE_RANGE, q, s->item, "rank %lld step %lld: an addition in an allgather (peer %lld)",
+             q, (int64_t)r->pc[q], s->peer);
+      return 0;
+    }
     if (s->kind == OC_MB_SEND) {
       ovmsg *x = &r->msg[r->nmsg];
+      for (int64_t j = s->item; j < s->item + s->len; j++)
+        if (lo[j] == NONE && r->gather) {
+          ov_bad(r, OC_RULE_HELD, q, j, "rank %lld step %lld sends packet %lld, which it does not hold",
+                 q, (int64_t)r->pc[q], j);
+          return 0;
+        }
       x->src = q;
       x->dst = s->peer;
       x->item = s->item;
@@ -162,10 +181,6 @@ int oc_verify_oviews(int64_t P, int64_t m, int64_t root, const oc_mb_rank *views
   return oc_verify_oviews_held(P, m, root, views, NULL, NULL, v);
 }
 
-/* rank q's first run: first[q] .. first[q] + held[q] - 1, or none (held 0:
- * NONE, which joins nothing and is no result) */
-#define NONE (-2)
-
 static int run_cmp(const void *x, const void *y) {
   int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
   return (a > b) - (a < b);
@@ -176,8 +191,9 @@ int oc_verify_oviews_held(int64_t P, int64_t m, int64_t root, const oc_mb_rank *
   ovrun r;
   int64_t nsend = 0, nval = 0, want_t = 0, total = P;
   int e = OC_OK;
-  if (v == NULL || views == NULL || P < 1 || m < 1 || root >= P || root < OC_OVIEWS_SCAN ||
-      (first == NULL) != (held == NULL))
+  if (v == NULL || views == NULL || P < 1 || m < 1 || root >= P || root < OC_OVIEWS_GATHER ||
+      (first == NULL) != (held == NULL) ||
+      (root == OC_OVIEWS_GATHER && (held != NULL || m % P != 0)))
     return OC_EINVAL;
   if (held != NULL) {
     /* the runs must tile 0 .. total - 1: the result is then a run */
@@ -215,6 +231,7 @@ int oc_verify_oviews_held(int64_t P, int64_t m, int64_t root, const oc_mb_rank *
   r.m = m;
   r.views = views;
   r.v = v;
+  r.gather = root == OC_OVIEWS_GATHER;
   for (int64_t q = 0; q < P; q++)
     for (size_t i = 0; i < views[q].n; i++)
       if (views[q].step[i].kind == OC_MB_SEND) {
@@ -247,8 +264,9 @@ int oc_verify_oviews_held(int64_t P, int64_t m, int64_t root, const oc_mb_rank *
     int64_t a = held == NULL ? q : held[q] > 0 ? first[q] : NONE;
     int64_t b = held == NULL ? q : held[q] > 0 ? first[q] + held[q] - 1 : NONE;
     for (int64_t j = 0; j < m; j++) {
-      r.lo[q * m + j] = a;
-      r.hi[q * m + j] = b;
+      int own = j / (m / P) == q; /* an allgather's own packets */
+      r.lo[q * m + j] = r.gather ? (own ? j : NONE) : a;
+      r.hi[q * m + j] = r.gather ? (own ? j : NONE) : b;
     }
   }
   for (int64_t q = P; q-- > 0;) {
@@ -280,7 +298,7 @@ int oc_verify_oviews_held(int64_t P, int64_t m, int64_t root, const oc_mb_rank *
     if (root == OC_OVIEWS_SCAN && held != NULL && held[q] == 0) continue;
     want_t = oc_max64(want_t, r.clock[q]);
     for (int64_t j = 0; j < m; j++)
-      if (r.lo[q * m + j] != 0 || r.hi[q * m + j] != hi) {
+      if (r.lo[q * m + j] != (r.gather ? j : 0) || r.hi[q * m + j] != (r.gather ? j : hi)) {
         ov_bad(&r, OC_RULE_RESULT, q, j, "rank %lld ends packet %lld with x_%lld .. ", q, j,
                r.lo[q * m + j]);
         break;
