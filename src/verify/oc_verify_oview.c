@@ -264,7 +264,7 @@ int oc_verify_oviews_held(int64_t P, int64_t m, int64_t root, const oc_mb_rank *
     int64_t a = held == NULL ? q : held[q] > 0 ? first[q] : NONE;
     int64_t b = held == NULL ? q : held[q] > 0 ? first[q] + held[q] - 1 : NONE;
     for (int64_t j = 0; j < m; j++) {
-      int own = j / (m / P) == q; /* an allgather's own packets */
+      int own = r.gather && j / (m / P) == q; /* an allgather's own packets */
       r.lo[q * m + j] = r.gather ? (own ? j : NONE) : a;
       r.hi[q * m + j] = r.gather ? (own ? j : NONE) : b;
     }
