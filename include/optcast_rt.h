@@ -294,7 +294,9 @@ void oc_comm_set_segment(oc_comm *c, int64_t bytes);
 void oc_comm_set_pacing(oc_comm *c, int on);
 
 /* What the last call on this rank ran: the tree's algorithm, segments and
- * the model's predicted time (units of unit_ns), for reports and tests. */
+ * the model's predicted time (units of unit_ns), for reports and tests.
+ * algorithm is a static string, except the allgather's mesh (its phases:
+ * "mesh-8x32"), which the communicator keeps until its next allgather. */
 typedef struct oc_callinfo {
   const char *algorithm;
   int64_t segments, segment_bytes;

@@ -360,6 +360,8 @@ void test_allgather_mesh_views(void) {
       if (kind != 0 || st->item != keep.item) {
         CHECK_OK(oc_verify_oviews(P, P, OC_OVIEWS_GATHER, all, &vd));
         CHECK(!vd.ok);
+        if (kind == 2) CHECK_EQ((int)vd.rule, (int)OC_RULE_RANGE); /* an addition */
+        if (kind == 3) CHECK_EQ((int)vd.rule, (int)OC_RULE_HELD); /* sent before held */
       }
     }
     for (int64_t r = 0; r < P; r++) oc_mb_rank_free(&all[r]);
@@ -379,6 +381,7 @@ void test_allgather_mesh_views(void) {
     all[2].step[0].item = 0;
     CHECK_OK(oc_verify_oviews(7, 21, OC_OVIEWS_GATHER, all, &vd));
     CHECK(!vd.ok);
+    CHECK_EQ((int)vd.rule, (int)OC_RULE_HELD);
     for (int64_t r = 0; r < 7; r++) oc_mb_rank_free(&all[r]);
   }
   { /* refusals */

@@ -262,6 +262,9 @@ static int planner_view(oc_comm *c, vjob *j, const oc_callinfo *ci, oc_mb_rank *
   if (j->coll == V_ALLGATHER) { /* Karp et al.'s all-to-all, a block a rank */
     int64_t lb;
     if (strcmp(ci->algorithm, "karp-all-to-all") != 0) return -1005;
+    /* the mesh named: Karp's only where P has no two factors (P prime) */
+    for (int d = 2; strcmp(j->alg, "mesh") == 0 && d * d <= j->P; d++)
+      if (j->P % d == 0) return -1008;
     e = oc_alltoall_rank(&p, 1, j->rank, v);
     if (e == OC_OK && verify) e = oc_alltoall_schedule(&p, 1, 0, &s, &t, &lb);
     if (e == OC_OK && verify) e = oc_verify_alltoall(&p, 1, 0, &s, &vd);

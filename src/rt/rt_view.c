@@ -540,7 +540,7 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
   /* paced at the gap of the send before (a mesh's phases send blocks of
    * different sizes): the largest until the first send */
   sw.gap = (how & RT_X_NOPACE) ? 0 : rt_pace_gap(c, maxsend * (int64_t)el->extent);
-  pace_len = sw.gap > 0 ? maxsend : -1;
+  pace_len = !(how & RT_X_NOPACE) && c->pace ? maxsend : -1;
   sw.one = (how & RT_X_SERIAL) != 0;
   if (x.sfirst != NULL) v_init(&x, 0, m, 0); /* snapshots read the own data */
   v_snapshots(&x, 0, m); /* values of hist 0: the rank's own */
@@ -558,6 +558,11 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
         sw.gap = rt_pace_gap(c, pace_len * (int64_t)el->extent);
         gap_len = pace_len;
       }
+      /* a send after an unpaced one (its gap 0 left the clock unread) that
+       * the next send must keep its gap from: its post read as the last */
+      if (pace_len >= 0 && sw.gap == 0 && len != pace_len &&
+          rt_pace_gap(c, len * (int64_t)el->extent) > 0)
+        sw.last = rt_now_ns();
       if (pace_len >= 0) pace_len = len;
       int fresh = x.own != NULL && x.snap[i] < 0; /* own holds the packets' value */
       for (int64_t p = s->item; fresh && p < s->item + s->len; p++) fresh = !x.init[p];
