@@ -197,15 +197,19 @@ int rt__allgather(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
     ch.name = "karp-all-to-all";
     ch.t = -1;
   }
-  if (ch.alg == RT_ALG_MESH) { /* its phases, in the name: mesh-16x16 */
+  if (ch.alg == RT_ALG_MESH && c->ag_bytes != bytes) { /* its phases, named: mesh-16x16 */
     int64_t dims[OC_MESH_DIMS_MAX], t;
     int n, at = snprintf(c->ag_name, sizeof c->ag_name, "mesh");
     if ((e = rt_mesh_dims(c, bytes, dims, &n, &t)) != OC_OK) return e;
     for (int i = 0; i < n && at > 0 && (size_t)at < sizeof c->ag_name; i++)
       at += snprintf(c->ag_name + at, sizeof c->ag_name - (size_t)at, "%s%lld", i ? "x" : "-",
                      (long long)dims[i]);
+    c->ag_bytes = bytes; /* (the next calls of this size: kept) */
+    c->ag_none = n == 0;
+  }
+  if (ch.alg == RT_ALG_MESH) {
     ch.name = c->ag_name;
-    if (n == 0) { /* (named, P prime) a mesh of one phase is Karp's all-to-all */
+    if (c->ag_none) { /* (named, P prime) a mesh of one phase is Karp's all-to-all */
       ch.alg = RT_ALG_DIRECT;
       ch.name = "karp-all-to-all";
       if (rt_cost_allgather(c, bytes, &ch.t) != OC_OK) ch.t = -1;

@@ -181,6 +181,8 @@ struct oc_comm {
   size_t scratch_cap;
   rt_vmemo vmemo[RT_NCOLL];
   char ag_name[96];    /* the allgather's mesh, by its phases: mesh-16x16 */
+  int64_t ag_bytes;    /* the block size ag_name is for (0: none yet)    */
+  int ag_none;         /* no mesh of two phases for it (P prime)          */
   void *keep[RT_NKEEP];
   size_t keep_cap[RT_NKEEP];
 };
