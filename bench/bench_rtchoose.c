@@ -2,7 +2,8 @@
  * (rt_choose.c): the broadcast's and the commutative reduce's choice
  * between the pipeline (a closed form per segment count) and the two-tree
  * (the planner's simulation of the whole schedule per segment count, up to
- * P m = 2^16 messages), for a
+ * P m = 2^16 messages), and the allgather's between Karp's all-to-all and
+ * the mesh (a shortest path over P's divisors, blocks of 8 B - 64 KiB), for a
  * call shape seen for the first time (every rank pays it once per shape:
  * the choices are memoised), on the parameters measured on SMPI's
  * InfiniBand-like cluster (some of the rows of bench/smpi/run.sh's table).
@@ -44,8 +45,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   printf("# P collective bytes fresh_choice_ms chosen/segments predicted_us memoised_us\n");
-  for (size_t i = 0; i < 2 * sizeof Ps / sizeof *Ps; i++) {
-    int coll = i % 2 ? RT_REDUCE : RT_BCAST, P = Ps[i / 2];
+  for (size_t i = 0; i < 3 * sizeof Ps / sizeof *Ps; i++) {
+    static const int64_t blocks[] = {8, 1024, 65536};
+    int coll = i % 3 == 2 ? RT_ALLGATHER : i % 3 ? RT_REDUCE : RT_BCAST, P = Ps[i / 3];
+    const int64_t *sz = coll == RT_ALLGATHER ? blocks : sizes;
     oc_threads *w = NULL;
     oc_transport tp;
     if (oc_threads_new(&w, P) != OC_OK || oc_threads_endpoint(w, 0, &tp) != OC_OK) {
@@ -60,23 +63,24 @@ int main(int argc, char **argv) {
       for (long r = 0; r < reps; r++) {
         int e = oc_comm_new(&c, &tp, &prm);
         t0 = now_ns();
-        if (e == OC_OK) e = rt_choose(c, coll, sizes[j], &el, &ch);
+        if (e == OC_OK) e = rt_choose(c, coll, sz[j], &el, &ch);
         ms[r] = (now_ns() - t0) / 1e6;
         if (e != OC_OK) {
           fprintf(stderr, "bench_rtchoose: P = %d, %lld bytes: %s\n", P,
-                  (long long)sizes[j], oc_err_name(e));
+                  (long long)sz[j], oc_err_name(e));
           free(ms);
           return 1;
         }
         if (r + 1 < reps) oc_comm_free(c);
       }
       t0 = now_ns();
-      for (int r = 0; r < 1000; r++) (void)rt_choose(c, coll, sizes[j], &el, &ch);
+      for (int r = 0; r < 1000; r++) (void)rt_choose(c, coll, sz[j], &el, &ch);
       memo = (now_ns() - t0) / 1000 / 1e3;
       oc_comm_free(c);
       qsort(ms, (size_t)reps, sizeof *ms, cmpd);
-      printf("%d %s %lld %.2f %s/%lld %.2f %.3f\n", P, coll == RT_REDUCE ? "reduce" : "bcast",
-             (long long)sizes[j], ms[reps / 2],
+      printf("%d %s %lld %.2f %s/%lld %.2f %.3f\n", P,
+             coll == RT_REDUCE ? "reduce" : coll == RT_BCAST ? "bcast" : "allgather",
+             (long long)sz[j], ms[reps / 2],
              ch.name, (long long)ch.m, (double)ch.t * 10.0 / 1000.0, memo);
       free(ms);
     }
