@@ -164,6 +164,7 @@
   X(cli_rrp)                                                                   \
   X(rt_types_ops)                                                              \
   X(rt_params_file)                                                            \
+  X(rt_params_units)                                                           \
   X(rt_threads_transport)                                                      \
   X(rt_bcast)                                                                  \
   X(rt_reduce)                                                                 \

@@ -1089,3 +1089,48 @@ void test_cli_run(void) {
   }
   unlink(path);
 }
+
+/* The model's parameters in its integer units (oc_rtparams_model): o at
+ * most g / 2 there too, for random measured rows and sizes between and
+ * beyond them (rounded up apart, 2o passed g by a unit and the planner's
+ * pipelines degenerated to store-and-forward); and on the row measured on
+ * SMPI's Ethernet-like cluster at 8 KiB the planner's chain of 3 ranks and
+ * 512 packets is priced as a pipeline - two hops and 511 gaps - not as the
+ * stream twice (6384 us before). */
+void test_rt_params_units(void) {
+  for (int it = 0; it < 2000; it++) {
+    char text[512];
+    oc_rtparams prm;
+    oc_params q;
+    int line = 0;
+    double L = (double)test_range(1, 50000) / 1000, g1 = (double)test_range(1, 5000) / 1000;
+    double os = (double)test_range(1, 20000) / 1000, orv = (double)test_range(1, 20000) / 1000;
+    int64_t b = test_range(1, 1 << 24);
+    snprintf(text, sizeof text,
+             "# optcast parameters v1\ntransport test\nprocs 2\n8 %.4f %.4f %.4f %.4f\n"
+             "65536 %.4f %.4f %.4f %.4f\n",
+             L, os, orv, g1, L, os * 3, orv, g1 * 90);
+    CHECK_OK(oc_rtparams_parse(text, strlen(text), &prm, &line));
+    CHECK_OK(oc_rtparams_model(&prm, b, 16, it % 2 ? 10.0 : 1.0, &q));
+    CHECK(2 * q.o <= q.g);
+    CHECK(q.L + 2 * q.o >= 1);
+  }
+  {
+    static const char eth[] = "# optcast parameters v1\ntransport test\nprocs 2\n"
+                              "8192 43.6565 0.0100 9.4140 6.1465\n";
+    oc_rtparams prm;
+    oc_params q;
+    oc_mbcast_info b;
+    int line = 0;
+    int64_t t;
+    CHECK_OK(oc_rtparams_parse(eth, sizeof eth - 1, &prm, &line));
+    CHECK_OK(oc_rtparams_model(&prm, 8192, 3, 10.0, &q));
+    CHECK_EQ(q.g, 615);
+    CHECK_EQ(q.o, 307);
+    memset(&b, 0, sizeof b);
+    b.alg = OC_MB_CHAIN;
+    b.seg = 1;
+    CHECK_OK(oc_mbcast_run(&q, 0, 512, &b, NULL, &t));
+    CHECK(t <= 2 * (q.L + 2 * q.o) + 511 * q.g + 2 * q.g);
+  }
+}

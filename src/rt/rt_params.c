@@ -233,6 +233,13 @@ int oc_rtparams_model(const oc_rtparams *p, int64_t bytes, int64_t P,
   Lu = to_units(L + g - 2 * o, unit_ns, 0);
   ou = to_units(o, unit_ns, 0);
   gu = to_units(g, unit_ns, 1);
+  /* o <= g / 2 in the model's units too: rounded up apart, 2o could pass
+   * g by a unit, and a relay that must spend 2o on each packet while they
+   * arrive g apart cannot forward between receptions - the planner's
+   * pipelines then receive the whole stream before passing any of it on,
+   * and their price doubles (eth, 8 KiB: g 6.15 us, o 3.07: 615 and 308
+   * units; a chain of 3 ranks priced at 6384 us, simulated 3499) */
+  if (2 * ou > gu) ou = gu / 2;
   if (Lu + 2 * ou < 1) Lu = 1;
   return oc_params_logp(out, P, Lu, ou, gu);
 }
