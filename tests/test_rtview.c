@@ -12,6 +12,7 @@
  * reference.  Random instances of
  * every construction the runtime takes from the planner, from one packet
  * to many, P = 2..9, every root. */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,7 +254,8 @@ static int planner_view(oc_comm *c, vjob *j, const oc_callinfo *ci, oc_mb_rank *
   if (j->coll == V_REDUCE) { /* the combination in the overhead: o + a (rt_view.c) */
     const char *env = getenv("OPTCAST_COMBINE_NS");
     double ns = env != NULL ? atof(env) : 0.1;
-    p.o += (int64_t)(ns * (double)ci->segment_bytes / ci->unit_ns) + 1;
+    p.o += (int64_t)ceil(ns * (double)ci->segment_bytes / ci->unit_ns);
+    if (p.g < 2 * p.o) p.g = 2 * p.o;
   }
   oc_sched_init(&s);
   memset(&vd, 0, sizeof vd);

@@ -53,7 +53,8 @@ static int stream_params(const oc_comm *c, int kind, int64_t bytes, int64_t m,
   if (e) return e;
   if (kind == RT_REDUCE) { /* once a hop (after the reception), and in the
                             * receiver's time per segment */
-    a = (int64_t)(c->combine_ns * (double)bytes / c->unit_ns) + 1;
+    double au = ceil(c->combine_ns * (double)bytes / c->unit_ns);
+    a = au < (double)OC_PARAM_MAX ? (int64_t)au : OC_PARAM_MAX;
     L = oc_min64(oc_add_sat(L, a), OC_PARAM_MAX);
   }
   *G = oc_max64(q.g, oc_add_sat(q.o, a));

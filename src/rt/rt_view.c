@@ -47,6 +47,7 @@
  * reception count and last-send marks), plus the slots and snapshots, in
  * buffers the communicator keeps (rt_keep_alloc); the view itself is kept
  * for the next call of the same shape (rt_view_get). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -615,10 +616,16 @@ out:
 static int v_params(const oc_comm *c, int coll, int64_t bytes, oc_params *p) {
   int e = oc_rtparams_model(&c->prm, oc_max64(bytes, 1), c->tp.size, c->unit_ns, p);
   if (e == OC_OK && coll == RT_REDUCE) {
-    double a = c->combine_ns * (double)bytes / c->unit_ns;
-    int64_t o = oc_add_sat(p->o, (int64_t)a + 1);
-    if (a > (double)OC_PARAM_MAX || o > OC_PARAM_MAX) return OC_ERANGE;
+    double a = ceil(c->combine_ns * (double)bytes / c->unit_ns);
+    int64_t o;
+    if (!(a >= 0) || a > (double)OC_PARAM_MAX) return OC_ERANGE;
+    o = oc_add_sat(p->o, (int64_t)a);
+    if (o > OC_PARAM_MAX || 2 * o > OC_PARAM_MAX) return OC_ERANGE;
     p->o = o;
+    /* a relay receives, adds and sends every packet: it cannot take them
+     * closer than 2(o + a) apart (with g below that the program it runs
+     * backwards would hold the whole stream before passing any on) */
+    if (p->g < 2 * o) p->g = 2 * o;
     if (p->g < 1) p->g = 1;
   }
   return e;
