@@ -44,10 +44,9 @@ int rt_win_send(oc_comm *c, rt_sendwin *w, const void *buf, int64_t n, const oc_
     if ((e = rt_xwait(c, &w->r[w->head % SEND_WINDOW], -1)) != OC_OK) return e;
     w->head++;
   }
-  if (w->gap > 0) { /* the model's gap since the last post (oc_comm_set_pacing) */
-    if (w->ns > 0) rt_sleep_until(w->last + w->gap);
-    w->last = rt_now_ns();
-  }
+  /* the model's gap since the last post (oc_comm_set_pacing) */
+  if (w->gap > 0 && w->ns > 0) rt_sleep_until(w->last + w->gap);
+  if (w->gap > 0 || w->track) w->last = rt_now_ns();
   e = rt_xsend(c, buf, n, el, peer, tag, &w->r[w->ns % SEND_WINDOW]);
   if (e == OC_OK) w->ns++;
   return e;
@@ -205,11 +204,10 @@ int rt__allgather(oc_comm *c, const void *sendbuf, void *recvbuf, int64_t count,
       at += snprintf(c->ag_name + at, sizeof c->ag_name - (size_t)at, "%s%lld", i ? "x" : "-",
                      (long long)dims[i]);
     c->ag_bytes = bytes; /* (the next calls of this size: kept) */
-    c->ag_none = n == 0;
   }
   if (ch.alg == RT_ALG_MESH) {
     ch.name = c->ag_name;
-    if (c->ag_none) { /* (named, P prime) a mesh of one phase is Karp's all-to-all */
+    if (strcmp(c->ag_name, "mesh") == 0) { /* (named, P prime) one phase: Karp's all-to-all */
       ch.alg = RT_ALG_DIRECT;
       ch.name = "karp-all-to-all";
       if (rt_cost_allgather(c, bytes, &ch.t) != OC_OK) ch.t = -1;

@@ -181,8 +181,8 @@ struct oc_comm {
   size_t scratch_cap;
   rt_vmemo vmemo[RT_NCOLL];
   char ag_name[96];    /* the allgather's mesh, by its phases: mesh-16x16 */
-  int64_t ag_bytes;    /* the block size ag_name is for (0: none yet)    */
-  int ag_none;         /* no mesh of two phases for it (P prime)          */
+  int64_t ag_bytes;    /* the block size ag_name is for (0: none yet;
+                          "mesh" alone: no mesh of two phases, P prime)  */
   void *keep[RT_NKEEP];
   size_t keep_cap[RT_NKEEP];
 };
@@ -212,6 +212,8 @@ typedef struct rt_sendwin {
   int64_t ns, head;  /* sends posted; the oldest not yet waited for     */
   int64_t gap, last; /* pacing: ns between posts (0: none), the last post */
   int one;           /* a send posted only once the one before is done  */
+  int track;         /* record this post as the last even unpaced (the
+                        next send keeps a gap from it)                  */
 } rt_sendwin;
 int rt_win_send(oc_comm *c, rt_sendwin *w, const void *buf, int64_t n, const oc_elem *el,
                 int peer, int tag);

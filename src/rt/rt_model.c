@@ -137,9 +137,11 @@ static int64_t bytes_gap(const oc_comm *c, int64_t s) {
 
 /* Karp et al.'s all-to-all on blocks of b bytes (section 4.1 with one item
  * a rank): L + 2o + (P - 2) c(b), the P - 1 sends c(b) apart */
+static int64_t among(int64_t d, int64_t first, int64_t gap) { /* d ranks: first + (d-2) gap */
+  return oc_add_sat(first, oc_mul_sat(oc_max64(d - 2, 0), gap));
+}
 static int64_t all_to_all(const oc_comm *c, int64_t b, int64_t L, int64_t o) {
-  return oc_add_sat(oc_add_sat(L, 2 * o),
-                    oc_mul_sat(oc_max64(c->tp.size - 2, 0), bytes_gap(c, b)));
+  return among(c->tp.size, oc_add_sat(L, 2 * o), bytes_gap(c, b));
 }
 
 int rt_cost_direct(oc_comm *c, const rt_shape *s, int64_t *t) {
@@ -204,7 +206,7 @@ int rt_mesh_dims(oc_comm *c, int64_t b, int64_t *dims, int *n, int64_t *t) {
       int64_t d = div[j] / div[i], tt, phases = ph[i] + 1;
       if (div[j] % div[i] != 0) continue;
       if (i == 0 && j == k - 1) continue; /* one phase: Karp's */
-      tt = oc_add_sat(best[i], oc_add_sat(lc[i], oc_mul_sat(d - 2, cg[i])));
+      tt = oc_add_sat(best[i], among(d, lc[i], cg[i]));
       if (tt < best[j] || (tt == best[j] && phases < ph[j])) {
         best[j] = tt;
         from[j] = i;
@@ -233,7 +235,7 @@ int rt_mesh_time(oc_comm *c, int64_t b, const int64_t *dims, int n, int64_t *t) 
     int e = costs_at(c, B, &L, &o, &G, &a);
     if (e) return e;
     if (dims[i] < 2) return OC_EINVAL;
-    sum = oc_add_sat(sum, oc_add_sat(oc_add_sat(L, 2 * o), oc_mul_sat(dims[i] - 2, bytes_gap(c, B))));
+    sum = oc_add_sat(sum, among(dims[i], oc_add_sat(L, 2 * o), bytes_gap(c, B)));
     B = oc_mul_sat(B, dims[i]);
   }
   *t = sum;

@@ -437,8 +437,9 @@ static int v_small(oc_comm *c, char *buf, const char *own, const char *alt, int6
 int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_t count,
                  const oc_elem *el, int64_t m, const oc_mb_rank *v, int tag, unsigned how) {
   vrun x;
-  rt_sendwin sw = {NULL, 0, 0, 0, 0, 0};
-  int64_t snap_elems, slot_elems, naside, maxsend = 0, ahead_slot = 0, pace_len, gap_len = -1;
+  rt_sendwin sw = {NULL, 0, 0, 0, 0, 0, 0};
+  int64_t snap_elems, slot_elems, naside, maxsend = 0, ahead_slot = 0, cur_len = -1, cur_gap = 0;
+  int pace;
   void *sraw = NULL, *lraw = NULL, *wraw = NULL;
   int e = OC_OK, any_hist = 0;
   size_t n = v->n;
@@ -538,10 +539,10 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
     sw.r = x.rq + x.nrecv;
     x.live = (unsigned char *)(base + nreq * sizeof(oc_req));
   }
-  /* paced at the gap of the send before (a mesh's phases send blocks of
-   * different sizes): the largest until the first send */
+  /* paced: each send keeps the gap of the send before it (a mesh's phases
+   * send blocks of different sizes) */
   sw.gap = (how & RT_X_NOPACE) ? 0 : rt_pace_gap(c, maxsend * (int64_t)el->extent);
-  pace_len = !(how & RT_X_NOPACE) && c->pace ? maxsend : -1;
+  pace = !(how & RT_X_NOPACE) && c->pace;
   sw.one = (how & RT_X_SERIAL) != 0;
   if (x.sfirst != NULL) v_init(&x, 0, m, 0); /* snapshots read the own data */
   v_snapshots(&x, 0, m); /* values of hist 0: the rank's own */
@@ -555,16 +556,14 @@ int rt_exec_view(oc_comm *c, char *buf, const char *own, const char *alt, int64_
     if ((e = v_need(c, &x, i)) != OC_OK) break; /* its data, landed */
     if (s->kind == OC_MB_SEND) {
       const char *from;
-      if (pace_len >= 0 && pace_len != gap_len) { /* the gap after the last send */
-        sw.gap = rt_pace_gap(c, pace_len * (int64_t)el->extent);
-        gap_len = pace_len;
+      if (pace) { /* this send waits the previous one's gap; its own, the next's */
+        if (cur_len >= 0) sw.gap = cur_gap;
+        if (len != cur_len) {
+          cur_len = len;
+          cur_gap = rt_pace_gap(c, len * (int64_t)el->extent);
+        }
+        sw.track = cur_gap > 0;
       }
-      /* a send after an unpaced one (its gap 0 left the clock unread) that
-       * the next send must keep its gap from: its post read as the last */
-      if (pace_len >= 0 && sw.gap == 0 && len != pace_len &&
-          rt_pace_gap(c, len * (int64_t)el->extent) > 0)
-        sw.last = rt_now_ns();
-      if (pace_len >= 0) pace_len = len;
       int fresh = x.own != NULL && x.snap[i] < 0; /* own holds the packets' value */
       for (int64_t p = s->item; fresh && p < s->item + s->len; p++) fresh = !x.init[p];
       if (fresh) { /* sent from own, buf not read; copied in while it travels
