@@ -6,6 +6,8 @@
 #   make sweep    the long property sweep and the ring's N <= 4096 sweep (not part of check)
 #   make golden   regenerate tests/golden/*.svg (the drawings of the paper figures)
 #   make svg-e2e  render a drawing in headless Chromium, check the PNG (not in check)
+#   make install  PREFIX=/usr/local DESTDIR=: the command, the libraries, headers,
+#                 optcast.pc, optcast(1), completions (install.mk); make uninstall
 CC      ?= cc
 CSTD     = -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -27,7 +29,7 @@ CLI_SRC = $(wildcard src/cli/*.c)
 TEST_SRC = tests/test_main.c tests/test_reach.c tests/test_bcast.c \
            tests/test_verify.c tests/test_reduce.c tests/test_collect.c tests/test_kbcast.c tests/test_cbcast.c tests/test_mutants.c tests/test_cli.c tests/brute.c \
            tests/test_kport.c tests/brute_kport.c tests/test_draw.c tests/test_libcoll.c tests/test_mbcast.c tests/test_mreduce.c tests/test_rrp.c tests/brute_rrp.c tests/test_rt.c tests/test_oview.c tests/test_rtview.c tests/test_vec.c tests/test_problem.c tests/test_docs.c \
-           tests/test_mbexact.c tests/brute_mbcast.c tests/test_mrexact.c tests/brute_mreduce.c
+           tests/test_mbexact.c tests/brute_mbcast.c tests/test_clihelp.c tests/test_mrexact.c tests/brute_mreduce.c
 HDRS = $(wildcard include/*.h include/optcast/*.h src/*/*.h) tests/test.h tests/brute_kport.h tests/brute_rrp.h tests/brute_mbcast.h tests/brute_mreduce.h
 
 all: build/optcast build/liboptcast.a
@@ -49,6 +51,27 @@ $(1)/test_optcast: $(TEST_SRC:%.c=$(1)/obj/%.o) $(1)/liboptcast.a
 endef
 $(eval $(call variant,build,$(CFLAGS)))
 $(eval $(call variant,build-san,$(SANFLAGS)))
+
+# position-independent objects (build-pic/obj/): the shared library, and the
+# MPI half's archive and interposer (mpi.mk)
+PIC_HDRS = $(sort $(HDRS))
+PIC_FLAGS = $(CFLAGS) -fPIC -pthread
+build-pic/obj/%.o: %.c $(PIC_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(PIC_FLAGS) -Iinclude -Isrc -c $< -o $@
+
+# the release, from include/optcast/version.h (the one place it is written)
+VERSION := $(shell sed -n 's/^\#define OC_VERSION_STRING "\(.*\)"/\1/p' include/optcast/version.h)
+SOVERSION := $(word 1,$(subst ., ,$(VERSION))).$(word 2,$(subst ., ,$(VERSION)))
+# the shared library: liboptcast.so.$(VERSION), soname liboptcast.so.$(SOVERSION)
+# (MAJOR.MINOR before 1.0); only the oc_* functions are exported
+build/liboptcast.so.$(VERSION): $(LIB_SRC:%.c=build-pic/obj/%.o) build/optcast.map
+	$(CC) -shared -Wl,-soname,liboptcast.so.$(SOVERSION) -Wl,--version-script,build/optcast.map \
+	  -o $@ $(filter %.o,$^) -pthread -lm
+build/optcast.map:
+	@mkdir -p build
+	printf '{\n  global: oc_*;\n  local: *;\n};\n' > $@
+shared: build/liboptcast.so.$(VERSION)
 
 demo: build/optcast
 	./build/optcast plan bcast --procs 8 --latency 6 --overhead 2 --gap 4
@@ -106,8 +129,9 @@ build/bench_%: bench/bench_%.c bench/bench.h build/liboptcast.a $(HDRS)
 	$(CC) $(CSTD) $(WARN) -O2 -g -Iinclude -Isrc -o $@ $< build/liboptcast.a -lm
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-pic build-pic-san
 
-.PHONY: all demo check sweep bench fuzz clean golden svg-e2e
+.PHONY: all demo check sweep bench fuzz clean golden svg-e2e shared
 -include mpi.mk
 -include smpi.mk
+-include install.mk

@@ -19,14 +19,9 @@ ifneq ($(HAVE_MPICC),)
 # the library sources: the Makefile's plus the runtime's (src/rt/), MPI ones apart
 MPI_SRC  = src/rt/rt_mpi.c
 PIC_SRC  = $(filter-out $(MPI_SRC),$(sort $(LIB_SRC) $(wildcard src/rt/*.c)))
-PIC_HDRS = $(sort $(HDRS))
-PIC_FLAGS = $(CFLAGS) -fPIC -pthread
 # MPI's headers are system headers (not ours to warn about)
 MPI_INC := $(patsubst -I%,-isystem %,$(filter -I%,$(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -show 2>/dev/null)))
 
-build-pic/obj/%.o: %.c $(PIC_HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) $(PIC_FLAGS) -Iinclude -Isrc -c $< -o $@
 $(MPIPIC)/mpi/%.o: %.c $(PIC_HDRS)
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CSTD) $(WARN) $(PIC_FLAGS) $(MPI_INC) -Iinclude -Isrc -c $< -o $@

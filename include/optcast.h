@@ -24,6 +24,7 @@
 #define OPTCAST_H
 
 /* The stable API, in layers (each header includes the ones it needs). */
+#include "optcast/version.h"   /* the release: OC_VERSION_STRING, oc_version() */
 #include "optcast/core.h"      /* errors, limits, parameters, reach, numbers */
 #include "optcast/sched.h"     /* the schedule and its CSV form              */
 #include "optcast/plan.h"      /* the planners                               */

@@ -2,7 +2,8 @@
 # `make check`: the test suite optimised and under ASan+UBSan, then under
 # valgrind memcheck (leaks count), cppcheck, clang-tidy (.clang-tidy) and
 # the libFuzzer targets for FUZZ_SECONDS each, the MPI tests with Open MPI
-# and MPICH and the SMPI smoke test.  Closes with one line for
+# and MPICH, `make install` into a scratch prefix (tests/install_check.sh)
+# and the SMPI smoke test.  Closes with one line for
 # CI: "check: N passed, N failed" (each test, and each extra check, counts
 # once).  A missing tool is skipped with a note, except under CI=true,
 # where .ci/run has installed everything and a missing tool fails.
@@ -82,6 +83,14 @@ if have mpicc.mpich "MPI tests with MPICH"; then
     pass "MPICH $(tail -n 1 build/mpi-check-mpich.log)"
   else
     grep -v '^ok' build/mpi-check-mpich.log | tail -n 20; fail "mpi-check-mpich (build/mpi-check-mpich.log)"
+  fi
+fi
+echo "== make install: prefix, pkg-config, shared library, man, completion, uninstall"
+if have pkg-config "make install check"; then
+  if out=$(sh tests/install_check.sh 2>&1); then
+    pass "$out"
+  else
+    printf '%s\n' "$out" | tail -n 20; fail "make install check (tests/install_check.sh)"
   fi
 fi
 echo "== SMPI: the MPI runtime on a simulated cluster (make smpi-check, docs/SMPI.md)"

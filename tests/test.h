@@ -199,7 +199,11 @@
   X(problem_agrees)                                                            \
   X(problem_refusals)                                                          \
   X(problem_rank_views)                                                        \
-  X(docs_layout)
+  X(docs_layout)                                                               \
+  X(cli_version)                                                               \
+  X(cli_man_completion)                                                        \
+  X(cli_completion_values)                                                     \
+  X(cli_did_you_mean)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

@@ -49,7 +49,7 @@ void cli_exit(int x) { CLI_EXIT(x); }
 
 /* What PROBLEM and the model parameters are: the help of the commands that
  * plan one model's schedule. */
-static const char MODEL_NOTES[] =
+const char CLI_MODEL_NOTES[] =
     "PROBLEM: bcast kbcast cbcast sum reduce allreduce alltoall scan (rrp)\n"
     "params:  --model logp|postal|kport|rrp  --procs P  --root r  --algorithm NAME\n"
     "         logp:   --latency L --overhead o --gap g   (integers), or --preset cm5|ib-tukey|loggopsim|atlahs,\n"
@@ -93,21 +93,18 @@ static int run_compare(cli *c) {
 
 /* ---- the commands ------------------------------------------------------------
  * One table: dispatch, the overview and each command's help come from it. */
-enum { F_PROBLEM = 1, F_NEED_PROBLEM = 2, F_MODEL = 4, F_PREFIX = 8 };
-typedef struct cli_command {
-  const char *name;
-  int (*run)(cli *c);
-  unsigned bit, flags;
-  const char *summary; /* one line */
-  const char *usage;   /* the usage lines */
-} cli_command;
 
 static int cmd_compare(cli *c) { return run_compare(c); }
 static int cmd_run(cli *c) { return cli_run_cmd(&c->a); }
 static int cmd_measure(cli *c) { return cli_measure_cmd(&c->a); }
 static int cmd_help(cli *c);
+static int cmd_version(cli *c) {
+  if (c->problem != NULL) die("version: unexpected argument '%s'", c->problem);
+  printf("optcast %s\n", oc_version());
+  return 0;
+}
 
-static const cli_command COMMANDS[] = {
+const cli_command CLI_COMMANDS[] = {
     {"plan", NULL, CMD_PLAN, F_PROBLEM | F_NEED_PROBLEM | F_MODEL,
      "build, verify and print a schedule",
      "usage: optcast plan PROBLEM [params] [--json | --csv]\n"},
@@ -141,9 +138,15 @@ static const cli_command COMMANDS[] = {
      "measure the threads transport's LogP parameters",
      "usage: optcast measure [--procs P] [--sizes a,b,...] [--reps R] [--out FILE] [--json]\n"},
     {"help", cmd_help, CMD_HELP, F_PROBLEM, "this overview, or one command's help",
-     "usage: optcast help [COMMAND]    (or: optcast COMMAND --help)\n"},
+     "usage: optcast help [COMMAND]    (or: optcast COMMAND --help)\n"
+     "       optcast help --man          the manual page optcast(1), as roff\n"
+     "       optcast help --completion bash|zsh   a shell completion script\n"},
+    {"version", cmd_version, CMD_VERSION, 0, "the release (also: optcast --version, -V)",
+     "usage: optcast version\n"},
 };
-#define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
+const size_t CLI_NCOMMANDS = sizeof CLI_COMMANDS / sizeof CLI_COMMANDS[0];
+#define NCOMMANDS (sizeof CLI_COMMANDS / sizeof CLI_COMMANDS[0])
+#define COMMANDS CLI_COMMANDS
 
 static const cli_command *find_command(const char *name) {
   for (size_t i = 0; i < NCOMMANDS; i++)
@@ -151,29 +154,51 @@ static const cli_command *find_command(const char *name) {
   return NULL;
 }
 
+/* "unknown command 'x'", the nearest command's name when one is close, and
+ * the list (from the table) */
+static _Noreturn void unknown_command(const char *prefix, const char *name) {
+  const char *names[NCOMMANDS], *near;
+  char list[256];
+  size_t at = 0;
+  for (size_t i = 0; i < NCOMMANDS; i++) {
+    names[i] = COMMANDS[i].name;
+    at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i == 0 ? "" : ", ", names[i]);
+    if (at >= sizeof list) at = sizeof list - 1;
+  }
+  if ((near = cli_nearest(name, names, NCOMMANDS)) != NULL)
+    die("%sunknown command '%s' (did you mean '%s'?)", prefix, name, near);
+  die("%sunknown command '%s' (expected one of: %s)", prefix, name, list);
+}
+
 static void overview(FILE *f) {
   fputs("usage: optcast COMMAND [PROBLEM] [options]\ncommands:\n", f);
   for (size_t i = 0; i < NCOMMANDS; i++)
     fprintf(f, "  %-9s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
-  fputs(MODEL_NOTES, f);
+  fputs(CLI_MODEL_NOTES, f);
   fputs("'optcast help COMMAND' or 'optcast COMMAND --help': one command's options\n"
         "example: optcast plan bcast --procs 8 --latency 6 --overhead 2 --gap 4\n", f);
 }
 
 static void command_help(FILE *f, const cli_command *k) {
   fprintf(f, "optcast %s: %s\n%s", k->name, k->summary, k->usage);
-  if (k->bit != CMD_HELP) cli_print_options(f, k->bit);
-  if (k->flags & F_MODEL) fputs(MODEL_NOTES, f);
+  cli_print_options(f, k->bit);
+  if (k->flags & F_MODEL) fputs(CLI_MODEL_NOTES, f);
 }
 
 static int cmd_help(cli *c) {
   const cli_command *k;
+  if (c->a.set[O_MAN] || c->a.set[O_COMPLETION]) {
+    if (c->problem != NULL) die("help: '%s' and --%s: give one", c->problem,
+                                c->a.set[O_MAN] ? "man" : "completion");
+    if (c->a.set[O_MAN] && c->a.set[O_COMPLETION]) die("--man and --completion: choose one");
+    if (c->a.set[O_MAN]) return cli_help_man(stdout);
+    return cli_help_completion(stdout, c->a.val[O_COMPLETION]);
+  }
   if (c->problem == NULL) {
     overview(stdout);
     return 0;
   }
-  if ((k = find_command(c->problem)) == NULL)
-    die("help: unknown command '%s' (see 'optcast help')", c->problem);
+  if ((k = find_command(c->problem)) == NULL) unknown_command("help: ", c->problem);
   command_help(stdout, k);
   return 0;
 }
@@ -217,9 +242,8 @@ static int cli_run(int argc, char **argv, FILE *in) {
     overview(stdout);
     return 0;
   }
-  if ((k = find_command(argv[1])) == NULL)
-    die("unknown command '%s' (expected plan, bound, verify, rank, draw, report, compare, run or "
-        "measure)", argv[1]);
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) argv[1] = "version";
+  if ((k = find_command(argv[1])) == NULL) unknown_command("", argv[1]);
   if (cli_wants_help(k->bit, argc, argv, 2)) { /* `optcast COMMAND ... --help`: its help */
     command_help(stdout, k);
     return 0;

@@ -13,7 +13,7 @@
 enum {
   CMD_PLAN = 1 << 0, CMD_BOUND = 1 << 1, CMD_VERIFY = 1 << 2, CMD_RANK = 1 << 3,
   CMD_DRAW = 1 << 4, CMD_REPORT = 1 << 5, CMD_COMPARE = 1 << 6, CMD_RUN = 1 << 7,
-  CMD_MEASURE = 1 << 8, CMD_HELP = 1 << 9
+  CMD_MEASURE = 1 << 8, CMD_HELP = 1 << 9, CMD_VERSION = 1 << 10
 };
 /* the commands that plan one model's schedule */
 #define CMD_MODEL (CMD_PLAN | CMD_BOUND | CMD_VERIFY | CMD_RANK | CMD_DRAW | CMD_REPORT)
@@ -25,6 +25,8 @@ enum {
   O_KARP_BLOCK,
   /* the runtime's (run, measure) */
   O_COUNT, O_TYPE, O_OP, O_ITERS, O_CHECK, O_TIMEOUT, O_TRANSPORT, O_SIZES, O_REPS, O_OUT,
+  /* help's */
+  O_MAN, O_COMPLETION,
   O_NOPTS
 };
 typedef struct cli_option {
@@ -41,6 +43,8 @@ typedef struct cli_option {
   unsigned problems, vproblems;
   const char *prefusal;
   unsigned refused_by; /* the models (CLI_NM_*) that refuse it with their row's text */
+  const char *choices; /* its values when they are a fixed list ("logp postal"), or NULL:
+                        * what shell completion offers (a test runs every one) */
 } cli_option;
 enum { CLI_NM_KPORT = 1, CLI_NM_RRP = 2 };
 extern const cli_option CLI_OPTS[O_NOPTS];
@@ -69,6 +73,10 @@ void cli_refuse_for_problem(const cli_args *a, unsigned pbit, const char *proble
 /* Refuses the first option given, in the table's order, that model (a
  * CLI_NM_* bit) refuses: "--NAME: " and the model's text. */
 void cli_refuse_for_model(const cli_args *a, unsigned model, const char *text);
+/* The candidate nearest to a misspelt word (edit distance at most 2, and
+ * less than half the word's length; one a prefix of the other counts as
+ * near), or NULL: the "did you mean" of unknown commands and options. */
+const char *cli_nearest(const char *word, const char *const *cand, size_t n);
 /* One command's help: its usage, then its options with their help lines. */
 void cli_print_options(FILE *f, unsigned bit);
 
@@ -235,6 +243,26 @@ typedef struct cli {
   int argc;             /* the command line, for report's "reproduce" */
   char **argv;
 } cli;
+
+/* ---- the commands (cli.c): one table gives dispatch, the overview, each
+ * command's help, the manual page and the shell completion (cli_man.c) */
+enum { F_PROBLEM = 1, F_NEED_PROBLEM = 2, F_MODEL = 4, F_PREFIX = 8 };
+typedef struct cli_command {
+  const char *name;
+  int (*run)(cli *c);
+  unsigned bit, flags;
+  const char *summary; /* one line */
+  const char *usage;   /* the usage lines */
+} cli_command;
+extern const cli_command CLI_COMMANDS[];
+extern const size_t CLI_NCOMMANDS;
+extern const char CLI_MODEL_NOTES[]; /* the problems and the models' parameters */
+/* `optcast help --man`: optcast(1) in roff, from the tables */
+int cli_help_man(FILE *f);
+/* `optcast help --completion bash|zsh`: a completion script from the tables */
+int cli_help_completion(FILE *f, const char *shell);
+/* the problems a command takes as its first word, space-separated ("" none) */
+const char *cli_command_words(unsigned bit);
 
 /* What a row's plan, bound or verify leaves for the flow to print. */
 typedef struct cli_res {

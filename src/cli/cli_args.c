@@ -11,7 +11,7 @@
 #define C CMD_COMPARE
 #define R CMD_RUN
 #define ME CMD_MEASURE
-#define ALL (CMD_MODEL | CMD_COMPARE | CMD_RUN | CMD_MEASURE | CMD_HELP)
+#define ALL (CMD_MODEL | CMD_COMPARE | CMD_RUN | CMD_MEASURE | CMD_HELP | CMD_VERSION)
 #define NOT_COMPARE                                                                        \
   "not a parameter of 'optcast compare' (it takes --preset or --latency, --overhead, "    \
   "--gap; --procs or --sweep; --items or --size; bcast: --root, --segment)"
@@ -20,7 +20,7 @@
 
 const cli_option CLI_OPTS[O_NOPTS] = {
     [O_MODEL] = {"model", 1, M | C, M | C, "M", "logp (default), postal, kport or rrp", NULL, 0,
-                 0, NULL, 0},
+                 0, NULL, 0, "logp postal kport rrp"},
     [O_PROCS] = {"procs", 1, M | C | R | ME, M | C | R | ME, "P",
                  "processors (run: threads; measure: ranks, default 2)", NULL, 0, 0, NULL, 0},
     [O_LATENCY] = {"latency", 1, M | C, M | C, "L", "LogP latency L (postal: lambda)", NULL, 0,
@@ -77,10 +77,10 @@ const cli_option CLI_OPTS[O_NOPTS] = {
     [O_HTML] = {"html", 1, M | C, M, "FILE", "report: write the HTML page to FILE", NOT_COMPARE,
                 0, 0, NULL, 0},
     [O_FORMAT] = {"format", 1, M | C, M, "svg|html", "draw, report: to standard output",
-                  NOT_COMPARE, 0, 0, NULL, 0},
+                  NOT_COMPARE, 0, 0, NULL, 0, "svg html"},
     [O_PRESET] = {"preset", 1, M | C, M | C, "NAME",
                   "published LogP parameters: cm5, ib-tukey, loggopsim, atlahs", NULL, 0, 0,
-                  NULL, CLI_NM_RRP},
+                  NULL, CLI_NM_RRP, "cm5 ib-tukey loggopsim atlahs"},
     [O_SIZE] = {"size", 1, M | C | R, C | R, "B",
                 "bytes (compare with --preset, run; with --params)", COMPARE_ONLY, 0, 0, NULL,
                 0},
@@ -103,21 +103,87 @@ const cli_option CLI_OPTS[O_NOPTS] = {
     [O_COUNT] = {"count", 1, R, R, "N", "elements per rank (default 1000)", NULL, 0, 0, NULL,
                  0},
     [O_TYPE] = {"type", 1, R, R, "T", "int8..int64, uint8..uint64, float, double, byte", NULL,
-                0, 0, NULL, 0},
+                0, 0, NULL, 0, "int8 int16 int32 int64 uint8 uint16 uint32 uint64 float double byte"},
     [O_OP] = {"op", 1, R, R, "OP", "sum prod min max band bor bxor land lor", NULL, 0, 0, NULL,
-              0},
+              0, "sum prod min max band bor bxor land lor"},
     [O_ITERS] = {"iters", 1, R, R, "K", "iterations (default 10)", NULL, 0, 0, NULL, 0},
     [O_CHECK] = {"check", 0, R, R, NULL, "the runtime checks every step", NULL, 0, 0, NULL, 0},
     [O_TIMEOUT] = {"timeout", 1, R, R, "MS", "give up after MS milliseconds", NULL, 0, 0, NULL,
                    0},
     [O_TRANSPORT] = {"transport", 1, R | ME, R | ME, "threads", "the transport", NULL, 0, 0,
-                     NULL, 0},
+                     NULL, 0, "threads"},
     [O_SIZES] = {"sizes", 1, ME, ME, "a,b,...", "message sizes in bytes, ascending", NULL, 0, 0,
                  NULL, 0},
     [O_REPS] = {"reps", 1, ME, ME, "R", "repetitions per size (default 20)", NULL, 0, 0, NULL,
                 0},
     [O_OUT] = {"out", 1, ME, ME, "FILE", "write the parameter file", NULL, 0, 0, NULL, 0},
+    [O_MAN] = {"man", 0, CMD_HELP, CMD_HELP, NULL, "help: the manual page optcast(1), as roff",
+               NULL, 0, 0, NULL, 0},
+    [O_COMPLETION] = {"completion", 1, CMD_HELP, CMD_HELP, "bash|zsh",
+                      "help: a completion script for the shell", NULL, 0, 0, NULL, 0,
+                      "bash zsh"},
 };
+
+/* The edit distance of a and b (insertions, deletions, substitutions and
+ * swaps of neighbours, each 1), or more than `limit` when it exceeds it. */
+static size_t distance(const char *a, const char *b, size_t limit) {
+  size_t na = strlen(a), nb = strlen(b), row[3][64];
+  if (na >= 63 || nb >= 63) return limit + 1;
+  if ((na > nb ? na - nb : nb - na) > limit) return limit + 1;
+  for (size_t j = 0; j <= nb; j++) row[0][j] = j;
+  for (size_t i = 1; i <= na; i++) {
+    size_t *cur = row[i % 3], *up = row[(i - 1) % 3], *up2 = row[(i + 1) % 3];
+    cur[0] = i;
+    for (size_t j = 1; j <= nb; j++) {
+      size_t d = up[j - 1] + (a[i - 1] != b[j - 1]);
+      if (up[j] + 1 < d) d = up[j] + 1;
+      if (cur[j - 1] + 1 < d) d = cur[j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && up2[j - 2] + 1 < d)
+        d = up2[j - 2] + 1;
+      cur[j] = d;
+    }
+  }
+  return row[na % 3][nb];
+}
+
+const char *cli_nearest(const char *word, const char *const *cand, size_t n) {
+  size_t len = strlen(word), best = 3, limit;
+  const char *near = NULL;
+  if (len == 0) return NULL;
+  limit = (len + 1) / 2 < 2 ? (len + 1) / 2 : 2;
+  for (size_t i = 0; i < n; i++) {
+    size_t d = distance(word, cand[i], limit), cl = strlen(cand[i]);
+    /* a shortened name ("--proc", "meas") is near what it begins */
+    if (d > limit && len >= 3 && len < cl && strncmp(word, cand[i], len) == 0) d = limit;
+    if (d <= limit && d < best) {
+      best = d;
+      near = cand[i];
+    }
+  }
+  return near;
+}
+
+/* "unknown option '--x'" for command bit: the nearest of its options
+ * (did you mean), or the commands that do read it */
+static _Noreturn void unknown_option(const char *prefix, const char *arg, const char *s,
+                                     size_t n, unsigned bit) {
+  const char *names[O_NOPTS], *near;
+  char word[64];
+  size_t k = 0;
+  for (int o = 0; o < O_NOPTS; o++)
+    if (CLI_OPTS[o].cmds & bit) names[k++] = CLI_OPTS[o].name;
+  snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), s);
+  if ((near = cli_nearest(word, names, k)) != NULL)
+    cli_die("%sunknown option '%s' (did you mean '--%s'?)", prefix, arg, near);
+  for (int o = 0; o < O_NOPTS; o++)
+    if (strlen(CLI_OPTS[o].name) == n && strncmp(CLI_OPTS[o].name, s, n) == 0) {
+      unsigned c = CLI_OPTS[o].cmds;
+      cli_die("%sunknown option '%s' (an option of 'optcast %s')", prefix, arg,
+              c & CMD_PLAN ? "plan" : c & CMD_COMPARE ? "compare" : c & CMD_RUN ? "run"
+              : c & CMD_MEASURE ? "measure" : "help");
+    }
+  cli_die("%sunknown option '%s'", prefix, arg);
+}
 
 /* the option named by s[0..n) that command bit reads, or -1 */
 static int find(const char *s, size_t n, unsigned bit) {
@@ -168,7 +234,7 @@ void cli_parse(cli_args *a, const char *cmd, unsigned bit, const char *prefix, i
     s += 2;
     eq = strchr(s, '=');
     n = eq ? (size_t)(eq - s) : strlen(s);
-    if ((o = find(s, n, bit)) < 0) cli_die("%sunknown option '%s'", prefix, argv[i]);
+    if ((o = find(s, n, bit)) < 0) unknown_option(prefix, argv[i], s, n, bit);
     if (a->set[o]) cli_die("--%s given twice", CLI_OPTS[o].name);
     a->set[o] = 1;
     if (!CLI_OPTS[o].arg) {

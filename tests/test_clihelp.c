@@ -1,0 +1,215 @@
+/* test_clihelp.c - the command's release, manual page and completion
+ * scripts against its own tables (each command's --help), and the "did you
+ * mean" of misspelt commands and options. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "optcast.h"
+#include "test.h"
+
+static run_result R, H;
+#define RUN(r, ...)                                                            \
+  do {                                                                         \
+    const char *a_[] = {__VA_ARGS__, NULL};                                    \
+    run_optcast(&(r), NULL, a_);                                               \
+  } while (0)
+#define HAS(s, sub) (strstr((s), (sub)) != NULL)
+
+void test_cli_version(void) {
+  char want[64];
+  CHECK(strcmp(oc_version(), OC_VERSION_STRING) == 0);
+  CHECK_EQ(OC_VERSION_NUMBER,
+           OC_VERSION_MAJOR * 10000 + OC_VERSION_MINOR * 100 + OC_VERSION_PATCH);
+  snprintf(want, sizeof want, "%d.%d.%d", OC_VERSION_MAJOR, OC_VERSION_MINOR, OC_VERSION_PATCH);
+  CHECK(strcmp(want, OC_VERSION_STRING) == 0);
+  snprintf(want, sizeof want, "optcast %s\n", OC_VERSION_STRING);
+  RUN(R, "--version");
+  CHECK_EQ(R.code, 0);
+  CHECK(strcmp(R.out, want) == 0);
+  RUN(R, "-V");
+  CHECK(R.code == 0 && strcmp(R.out, want) == 0);
+  RUN(R, "version");
+  CHECK(R.code == 0 && strcmp(R.out, want) == 0);
+  RUN(R, "version", "--help");
+  CHECK(R.code == 0 && HAS(R.out, "usage: optcast version"));
+  RUN(R, "version", "extra");
+  CHECK(R.code == 2 && R.out[0] == '\0' && HAS(R.err, "'extra'"));
+}
+
+/* the option names of one command's --help ("  --name ..." lines) */
+static size_t help_options(const char *help, char names[][32], size_t cap) {
+  size_t n = 0;
+  const char *s = strstr(help, "\noptions:\n");
+  if (s == NULL) return 0;
+  for (s = strchr(s + 1, '\n'); s != NULL && n < cap; s = strchr(s + 1, '\n')) {
+    size_t k = 0;
+    if (strncmp(s + 1, "  --", 4) != 0) continue;
+    for (const char *t = s + 5; *t != '\0' && *t != ' ' && k < 31; t++) names[n][k++] = *t;
+    names[n++][k] = '\0';
+  }
+  return n;
+}
+
+/* the words of the overview's "commands:" section */
+static size_t commands(char names[][32], size_t cap) {
+  size_t n = 0;
+  const char *s;
+  RUN(H, "--help");
+  CHECK_EQ(H.code, 0);
+  if ((s = strstr(H.out, "\ncommands:\n")) == NULL) return 0;
+  for (s = strchr(s + 1, '\n'); s != NULL && strncmp(s + 1, "  ", 2) == 0 && n < cap;
+       s = strchr(s + 1, '\n')) {
+    size_t k = 0;
+    for (const char *t = s + 3; *t != '\0' && *t != ' ' && k < 31; t++) names[n][k++] = *t;
+    names[n++][k] = '\0';
+  }
+  return n;
+}
+
+/* word between from and end, as a whole word (after a space or a quote,
+ * before one) */
+static int has_word(const char *from, const char *end, const char *word) {
+  size_t n = strlen(word);
+  for (const char *t = strstr(from, word); t != NULL && t < end; t = strstr(t + 1, word))
+    if ((t[-1] == '"' || t[-1] == ' ') && (t[n] == '"' || t[n] == ' ')) return 1;
+  return 0;
+}
+
+/* Every command and every option its --help lists (the tables) are in the
+ * manual page, and in that command's arm of both completion scripts. */
+void test_cli_man_completion(void) {
+  static char cmds[32][32], opts[64][32], man[1 << 16], bash[1 << 16], zsh[1 << 16];
+  size_t nc = commands(cmds, 32), total = 0;
+  CHECK(nc >= 11);
+  RUN(R, "help", "--man");
+  CHECK(R.code == 0 && R.err[0] == '\0');
+  snprintf(man, sizeof man, "%s", R.out);
+  CHECK(strncmp(man, ".\\\"", 3) == 0 && HAS(man, ".TH OPTCAST 1"));
+  CHECK(HAS(man, OC_VERSION_STRING) && HAS(man, ".SH EXIT STATUS"));
+  RUN(R, "help", "--completion", "bash");
+  CHECK(R.code == 0 && HAS(R.out, "complete -F _optcast optcast"));
+  snprintf(bash, sizeof bash, "%s", R.out);
+  RUN(R, "help", "--completion", "zsh");
+  CHECK(R.code == 0 && strncmp(R.out, "#compdef optcast", 16) == 0);
+  snprintf(zsh, sizeof zsh, "%s", R.out);
+  for (size_t i = 0; i < nc; i++) {
+    char want[128], arm[64];
+    const char *sb, *sz;
+    size_t no;
+    snprintf(want, sizeof want, ".SS %.31s\n", cmds[i]);
+    if (!HAS(man, want)) test_failf(__FILE__, __LINE__, "man page: no section for %s", cmds[i]);
+    snprintf(arm, sizeof arm, "\n    %.31s) opts=\"", cmds[i]);
+    sb = strstr(bash, arm);
+    sz = strstr(zsh, arm);
+    CHECK(sb != NULL && sz != NULL);
+    RUN(H, cmds[i], "--help");
+    CHECK_EQ(H.code, 0);
+    no = help_options(H.out, opts, 64);
+    CHECK(no >= 1); /* --help at least */
+    for (size_t k = 0; k < no; k++) {
+      const char *eb = strchr(sb + 1, '\n'), *ez = strchr(sz + 1, '\n');
+      char o[48];
+      size_t w = (size_t)snprintf(want, sizeof want, "\\-\\-");
+      for (const char *t = opts[k]; *t != '\0' && w + 3 < sizeof want; t++) { /* roff: \- */
+        if (*t == '-') want[w++] = '\\';
+        want[w++] = *t;
+      }
+      want[w] = '\0';
+      if (!HAS(man, want)) test_failf(__FILE__, __LINE__, "man page: no --%s", opts[k]);
+      snprintf(o, sizeof o, " --%.31s", opts[k]); /* within the command's arm */
+      if (!has_word(sb, eb, o + 1)) test_failf(__FILE__, __LINE__, "bash: %s has no --%s", cmds[i], opts[k]);
+      if (!has_word(sz, ez, o + 1)) test_failf(__FILE__, __LINE__, "zsh: %s has no --%s", cmds[i], opts[k]);
+      total++;
+    }
+  }
+  CHECK(total >= 60);
+  RUN(R, "help", "--completion", "fish");
+  CHECK(R.code == 2 && R.out[0] == '\0' && HAS(R.err, "--completion") && HAS(R.err, "'fish'"));
+  RUN(R, "help", "--man", "plan");
+  CHECK(R.code == 2 && R.out[0] == '\0');
+  RUN(R, "help", "--man", "--completion", "bash");
+  CHECK(R.code == 2 && R.out[0] == '\0');
+}
+
+/* every fixed value the completion offers is one the command takes */
+void test_cli_completion_values(void) {
+  static char bash[1 << 16];
+  static const struct {
+    const char *opt;
+    const char *argv[12]; /* the command, "%" where the value goes */
+  } uses[] = {
+      {"--model", {"bound", "bcast", "--procs", "5", "--model", "%", NULL}},
+      {"--preset", {"plan", "bcast", "--procs", "5", "--preset", "%", NULL}},
+      {"--type", {"run", "bcast", "--procs", "2", "--count", "3", "--iters", "1", "--type", "%", NULL}},
+      {"--op", {"run", "allreduce", "--procs", "2", "--count", "3", "--iters", "1", "--op", "%", NULL}},
+      {"--format", {"draw", "bcast", "--procs", "4", "--latency", "2", "--overhead", "1", "--gap", "2", "--format", "%"}},
+      {"--transport", {"run", "bcast", "--procs", "2", "--count", "3", "--iters", "1", "--transport", "%", NULL}},
+      {"--completion", {"help", "--completion", "%", NULL}},
+  };
+  size_t tried = 0;
+  RUN(R, "help", "--completion", "bash");
+  CHECK_EQ(R.code, 0);
+  snprintf(bash, sizeof bash, "%s", R.out);
+  for (size_t u = 0; u < sizeof uses / sizeof uses[0]; u++) {
+    char arm[64], list[512], *w, *save = NULL;
+    const char *s, *q;
+    snprintf(arm, sizeof arm, "\n    %s) COMPREPLY=($(compgen -W \"", uses[u].opt);
+    s = strstr(bash, arm);
+    if (s == NULL) test_failf(__FILE__, __LINE__, "bash: no values for %s", uses[u].opt);
+    s += strlen(arm);
+    if ((q = strchr(s, '"')) == NULL) q = s;
+    CHECK(q > s && (size_t)(q - s) < sizeof list);
+    snprintf(list, sizeof list, "%.*s", (int)(q - s), s);
+    for (w = strtok_r(list, " ", &save); w != NULL; w = strtok_r(NULL, " ", &save)) {
+      const char *argv[14];
+      size_t n = 0;
+      int bound = strcmp(uses[u].argv[0], "bound") == 0;
+      for (; n < 12 && uses[u].argv[n] != NULL; n++)
+        argv[n] = strcmp(uses[u].argv[n], "%") == 0 ? w : uses[u].argv[n];
+      /* the models other than LogP need their own parameter */
+      if (bound && strcmp(w, "postal") == 0) { argv[n++] = "--lambda"; argv[n++] = "3"; }
+      if (bound && strcmp(w, "kport") == 0) { argv[n++] = "--ports"; argv[n++] = "2"; }
+      if (bound && strcmp(w, "rrp") == 0) { argv[n++] = "--lines"; argv[n++] = "2"; }
+      if (bound && strcmp(w, "logp") == 0) {
+        argv[n++] = "--latency"; argv[n++] = "2"; argv[n++] = "--overhead"; argv[n++] = "1";
+        argv[n++] = "--gap"; argv[n++] = "2";
+      }
+      argv[n] = NULL;
+      if (strcmp(uses[u].opt, "--format") == 0 && strcmp(w, "html") == 0) argv[0] = "report";
+      run_optcast(&R, NULL, argv);
+      if (R.code != 0)
+        test_failf(__FILE__, __LINE__, "%s %s: exit %d: %.200s", uses[u].opt, w, R.code, R.err);
+      tried++;
+    }
+  }
+  CHECK(tried >= 30);
+}
+
+void test_cli_did_you_mean(void) {
+  static const struct {
+    const char *argv[6];
+    const char *want;
+  } cases[] = {
+      {{"plna", "bcast", NULL}, "did you mean 'plan'?"},
+      {{"mesure", NULL}, "did you mean 'measure'?"},
+      {{"help", "compre", NULL}, "did you mean 'compare'?"},
+      {{"plan", "bcast", "--proc", "4", NULL}, "did you mean '--procs'?"},
+      {{"plan", "bcast", "--lamda", "2", NULL}, "did you mean '--lambda'?"},
+      {{"run", "bcast", "--prcos", "2", NULL}, "did you mean '--procs'?"},
+      {{"compare", "bcast", "--presset", "cm5", NULL}, "did you mean '--preset'?"},
+      {{"plan", "bcast", "--reps", "3", NULL}, "an option of 'optcast measure'"},
+      {{"zzzz", NULL}, "expected one of: plan, bound"},
+      {{"plan", "bcast", "--zzzzzz", NULL}, "unknown option '--zzzzzz'"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    run_optcast(&R, NULL, cases[i].argv);
+    CHECK_EQ(R.code, 2);
+    CHECK(R.out[0] == '\0');
+    if (!HAS(R.err, cases[i].want) || strchr(R.err, '\n') != R.err + strlen(R.err) - 1)
+      test_failf(__FILE__, __LINE__, "%s: '%s'", cases[i].want, R.err);
+  }
+  /* nothing near: no suggestion */
+  RUN(R, "plan", "bcast", "--zzzzzz");
+  CHECK(!HAS(R.err, "did you mean"));
+}
