@@ -213,3 +213,145 @@ void test_cli_did_you_mean(void) {
   RUN(R, "plan", "bcast", "--zzzzzz");
   CHECK(!HAS(R.err, "did you mean"));
 }
+
+/* the JSON number after "key": */
+static double json_num(const char *s, const char *key) {
+  char k[64];
+  const char *p;
+  snprintf(k, sizeof k, "\"%s\":", key);
+  if ((p = strstr(s, k)) == NULL) test_failf(__FILE__, __LINE__, "no %s in '%.200s'", k, s);
+  return p == NULL ? -1 : strtod(p + strlen(k), NULL);
+}
+
+/* LogP parameters with units: the same plans as the integers they convert
+ * to, times printed in the unit of --latency, exactly. */
+void test_cli_units(void) {
+  static char csv[1 << 16];
+  static const char *const probs[] = {"bcast", "reduce", "allreduce", "alltoall"};
+  { /* the library: summation needs o to be whole additions (p.unit each) */
+    oc_params p;
+    oc_reduce *x = NULL;
+    int64_t t;
+    CHECK_OK(oc_params_logp(&p, 16, 15, 5, 3));
+    p.unit = 10;
+    CHECK_OK(oc_params_check(&p));
+    CHECK_EQ(oc_sum_new(&x, &p, 0, 200), OC_EUNSUP);
+    CHECK_EQ(oc_sum_time(&p, 200, &t), OC_EUNSUP);
+    CHECK_EQ(oc_sum_capacity(&p, 100, &t), OC_EUNSUP);
+    p.o = 10;
+    CHECK_OK(oc_sum_new(&x, &p, 0, 200));
+    oc_reduce_free(x);
+  }
+  /* the question: 1024 ranks, L = 1.5 us, o = 0.5 us, g = 0.3 us */
+  RUN(R, "plan", "bcast", "--procs", "1024", "--latency", "1.5us", "--overhead", "0.5us", "--gap",
+      "0.3us", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"time\":14,") && HAS(R.out, "\"unit\":\"us\"") && HAS(R.out, "\"L\":1.5,"));
+  CHECK(HAS(R.out, "\"model_unit_ps\":100000") && HAS(R.out, "\"model_L\":15,"));
+  RUN(H, "plan", "bcast", "--procs", "1024", "--latency", "15", "--overhead", "5", "--gap", "3",
+      "--json");
+  CHECK(H.code == 0 && HAS(H.out, "\"time\":140,"));
+  RUN(R, "plan", "bcast", "--procs", "1024", "--latency", "1.5us", "--overhead", "0.5us", "--gap",
+      "0.3us");
+  CHECK(R.code == 0 && HAS(R.out, "time 14 us, lower bound 14 us (optimal)"));
+  CHECK(HAS(R.out, "L=1.5us o=0.5us g=0.3us (times in us; model unit 0.1 us)"));
+  /* the same instance written other ways */
+  RUN(R, "plan", "bcast", "--procs", "1024", "--latency", "1500ns", "--overhead", "500ns",
+      "--gap", "300ns", "--json");
+  CHECK(R.code == 0 && HAS(R.out, "\"time\":14000,") && HAS(R.out, "\"unit\":\"ns\""));
+  RUN(R, "plan", "bcast", "--procs", "1024", "--latency", "0.0015ms", "--overhead", "500ns",
+      "--gap", "0.3us", "--json");
+  CHECK(R.code == 0 && HAS(R.out, "\"time\":0.014,") && HAS(R.out, "\"unit\":\"ms\""));
+  RUN(R, "plan", "bcast", "--procs", "1024", "--latency", "1.5\xc2\xb5s", "--overhead", "0.5us",
+      "--gap", "300000ps", "--json");
+  CHECK(R.code == 0 && HAS(R.out, "\"time\":14,"));
+  /* random instances: units a tenth of a unit apart from the integers */
+  for (int i = 0; i < 40; i++) {
+    int64_t L = test_range(0, 60), o = test_range(0, 20), g = test_range(1, 30),
+            P = test_range(2, 300);
+    const char *prob = probs[i % 4];
+    char sl[32], so[32], sg[32], il[32], io[32], ig[32], sp[32];
+    double tu, ti;
+    if (L + 2 * o < 1) L = 1;
+    snprintf(sl, sizeof sl, "%lld.%lldus", (long long)(L / 10), (long long)(L % 10));
+    snprintf(so, sizeof so, "%lldns", (long long)(o * 100));
+    snprintf(sg, sizeof sg, "%lld00ns", (long long)g);
+    snprintf(il, sizeof il, "%lld", (long long)L);
+    snprintf(io, sizeof io, "%lld", (long long)o);
+    snprintf(ig, sizeof ig, "%lld", (long long)g);
+    snprintf(sp, sizeof sp, "%lld", (long long)(strcmp(prob, "alltoall") == 0 ? P % 40 + 2 : P));
+    RUN(R, "plan", prob, "--procs", sp, "--latency", sl, "--overhead", so, "--gap", sg, "--json");
+    RUN(H, "plan", prob, "--procs", sp, "--latency", il, "--overhead", io, "--gap", ig, "--json");
+    if (strcmp(prob, "reduce") == 0 || strcmp(prob, "allreduce") == 0) {
+      /* an addition is one printed unit (1 us, 10 model units here), which
+       * no run with integers has: verified, and no faster than the bound */
+      CHECK_EQ(R.code, 0);
+      CHECK(HAS(R.out, "\"verified\":true"));
+      CHECK(json_num(R.out, "time") >= json_num(R.out, "lower_bound"));
+      continue;
+    }
+    CHECK_EQ(R.code, 0);
+    CHECK_EQ(H.code, 0);
+    tu = json_num(R.out, "time");
+    ti = json_num(H.out, "time");
+    if (tu * 10 < ti - 1e-6 || tu * 10 > ti + 1e-6)
+      test_failf(__FILE__, __LINE__, "%s P=%s L=%s o=%s g=%s: %g us, integers %g", prob, sp, sl,
+                 so, sg, tu, ti);
+    CHECK(json_num(R.out, "lower_bound") * 10 > json_num(H.out, "lower_bound") - 1e-6);
+  }
+  /* the CSV is in the unit given, and verify reads it back with the same options */
+  RUN(R, "plan", "bcast", "--procs", "50", "--latency", "1.5us", "--overhead", "0.5us", "--gap",
+      "0.3us", "--csv");
+  CHECK(R.code == 0 && HAS(R.out, "\n0.5,0,"));
+  snprintf(csv, sizeof csv, "%s", R.out);
+  {
+    const char *a[] = {"verify", "bcast", "--procs", "50", "--latency", "1.5us", "--overhead",
+                       "0.5us", "--gap", "0.3us", NULL};
+    run_optcast(&R, csv, a);
+    CHECK(R.code == 0 && HAS(R.out, "completion time 8.5, lower bound 8.5"));
+    *strstr(csv, "\n0.5,0,") = '\0'; /* a mutant: the second send at 0.5 goes */
+    strcat(csv, "\n0.1,0,16,0\n");    /* 0.1 after the first: closer than g */
+    run_optcast(&R, csv, a);
+    CHECK_EQ(R.code, 1);
+  }
+  /* sum: an addition is one unit of --latency; o must be a whole number of them */
+  RUN(R, "plan", "sum", "--procs", "16", "--operands", "200", "--latency", "1.5us", "--overhead",
+      "0.5us", "--gap", "0.3us");
+  CHECK(R.code == 2 && R.out[0] == '\0' && HAS(R.err, "--overhead") && HAS(R.err, "0.5us"));
+  RUN(R, "plan", "sum", "--procs", "16", "--operands", "200", "--latency", "1500ns", "--overhead",
+      "500ns", "--gap", "300ns", "--json");
+  RUN(H, "plan", "sum", "--procs", "16", "--operands", "200", "--latency", "1500", "--overhead",
+      "500", "--gap", "300", "--json");
+  CHECK(R.code == 0 && H.code == 0);
+  CHECK(json_num(R.out, "time") == json_num(H.out, "time"));
+  /* compare: the same rows as the integers, in the model's unit */
+  RUN(R, "compare", "bcast", "--procs", "1024", "--latency", "1.5us", "--overhead", "0.5us",
+      "--gap", "0.3us");
+  RUN(H, "compare", "bcast", "--procs", "1024", "--latency", "15", "--overhead", "5", "--gap", "3");
+  CHECK(R.code == 0 && H.code == 0 && HAS(R.out, "(times in units of 0.1 us)"));
+  CHECK(strcmp(strchr(R.out, '\n'), strchr(H.out, '\n')) == 0);
+  /* bad input: one line naming the option, exit 2, nothing on stdout */
+  {
+    static const struct {
+      const char *l, *o, *g, *want;
+    } bad[] = {
+        {"1.5xs", "1us", "1us", "--latency: '1.5xs': unknown unit 'xs'"},
+        {"1.5us", "1", "1us", "--overhead: '1' has no unit"},
+        {"us", "1us", "1us", "--latency: 'us' has a unit but no number"},
+        {"1us", "1us", "0us", "--gap: must be more than 0"},
+        {"0.0000001us", "1us", "1us", "finer than a picosecond"},
+        {"99999999s", "1us", "1us", "--latency: '99999999s' is too large"},
+        {"-1us", "1us", "1us", "--latency: must not be negative"},
+        {"0ns", "0ns", "1ns", "L + 2o must be more than 0"},
+        {"2s", "1ps", "1ps", "--latency: '2s' is 2000000000000 times"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      RUN(R, "plan", "bcast", "--procs", "8", "--latency", bad[i].l, "--overhead", bad[i].o,
+          "--gap", bad[i].g);
+      if (R.code != 2 || R.out[0] != '\0' || !HAS(R.err, bad[i].want) ||
+          strchr(R.err, '\n') != R.err + strlen(R.err) - 1)
+        test_failf(__FILE__, __LINE__, "%s %s %s: exit %d '%s'", bad[i].l, bad[i].o, bad[i].g,
+                   R.code, R.err);
+    }
+  }
+}

@@ -582,6 +582,9 @@ int oc_rrp_plan(const oc_rrp_spec *sp, oc_rrp_alg alg, oc_rrp_sched *out,
 typedef struct oc_reduce oc_reduce;
 #define OC_REDUCE_PLAN_MAX ((int64_t)1 << 22) /* global sum/reduce plans */
 
+/* Summation (Karp et al.'s counting of operands per node) needs o to be a
+ * whole number of additions (o a multiple of p->unit, always so with
+ * unit 1 and in the postal model, where o = 0); otherwise OC_EUNSUP. */
 int oc_sum_new(oc_reduce **out, const oc_params *p, int64_t root, int64_t n);
 /* ordered != 0: operand i at rank i and the result is the rank-order fold
  * (MPI_Reduce with a non-commutative operator).  The root's children then
@@ -649,7 +652,8 @@ int oc_reduce_child(const oc_reduce *r, const oc_reduce_view *v, int64_t k,
 
 /* The most operands P processors can sum in time t (Karp's inverse
  * problem), and the least time for n operands.  OC_EUNSUP when the
- * instance's reach function is too long to tabulate (docs/MODEL.md). */
+ * instance's reach function is too long to tabulate (docs/MODEL.md), or
+ * o is not a multiple of an addition (oc_sum_new). */
 int oc_sum_capacity(const oc_params *p, int64_t t, int64_t *n_out);
 int oc_sum_time(const oc_params *p, int64_t n, int64_t *t_out);
 /* Time of the optimal reduction: B(P) for L + a, max(g, o + a). */

@@ -52,7 +52,9 @@ void cli_exit(int x) { CLI_EXIT(x); }
 const char CLI_MODEL_NOTES[] =
     "PROBLEM: bcast kbcast cbcast sum reduce allreduce alltoall scan (rrp)\n"
     "params:  --model logp|postal|kport|rrp  --procs P  --root r  --algorithm NAME\n"
-    "         logp:   --latency L --overhead o --gap g   (integers), or --preset cm5|ib-tukey|loggopsim|atlahs,\n"
+    "         logp:   --latency L --overhead o --gap g   (integers, in the model's unit; or all\n"
+    "                 three with units: 1.5us 500ns 0.3us - s ms us ns ps - times then print in\n"
+    "                 the unit of --latency), or --preset cm5|ib-tukey|loggopsim|atlahs,\n"
     "                 or --params FILE [--size B] (measured; time unit 10 ns)\n"
     "         postal: --lambda X (or --latency X), X >= 1: 2.5 or 5/2\n"
     "         sum: --operands n; reduce: --commutative; alltoall: --items k, --personalized\n"

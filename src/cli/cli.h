@@ -224,6 +224,10 @@ typedef struct cli {
   const cli_row *row;   /* the model's row */
   cli_args a;           /* the parsed command line */
   oc_params p;          /* LogP, postal; P alone for k-port and the ring */
+  const char *tunit;    /* LogP given with units (--latency 1.5us): the unit times print
+                         * in ("us"), p.unit model units each; NULL: model units */
+  int64_t tunit_ps;     /* that unit, and the model unit, in picoseconds */
+  int64_t model_ps;
   int64_t root, items, rank, degree;
   oc_bcast_alg alg;
   oc_mbcast_alg malg; /* bcast of m packets (LogP): OC_MB_BEST or one */
@@ -328,6 +332,19 @@ void cli_build_logp(cli *c);
 /* option values (cli_params.c); a bad one dies with one line */
 int64_t cli_need_int(const cli *c, int o, int64_t lo, int64_t hi);
 void cli_parse_lambda(const cli *c, int o, int64_t *num, int64_t *den);
+/* --latency, --overhead, --gap of LogP: integers in the model's unit, or
+ * all three with a unit (1.5us, 500ns, 0.3us; s ms us ns ps): converted
+ * exactly to integers in the largest unit that measures all three and the
+ * unit of --latency, which sets c->p.unit and the unit times print in
+ * (c->tunit).  Dies with one line naming the option on bad input. */
+void cli_logp_values(cli *c, int64_t *L, int64_t *o, int64_t *g);
+/* The conversion itself, for --latency, --overhead, --gap's values: 0 when
+ * none has a unit; else 1 with out[] in model units, the print unit's name
+ * and size and the model unit's size (picoseconds). */
+int cli_units_parse(const char *const vals[3], int64_t out[3], const char **uname,
+                    int64_t *unit_ps, int64_t *model_ps);
+/* " us" when times print in a unit the user gave, else "" */
+const char *cli_unit_suffix(const cli *c);
 size_t cli_parse_segments(const cli *c, int64_t *out);
 int64_t *cli_parse_counts(const cli *c, int64_t n);
 int64_t cli_operands(const cli *c);

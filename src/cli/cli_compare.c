@@ -519,6 +519,7 @@ int cli_compare_html(FILE *f, const oc_params *p, int allreduce, int64_t root, i
 typedef struct cmp_ctx {
   const cli_compare_args *a;
   const cli_preset *preset;
+  char unit[48]; /* --latency 1.5us ...: the model's unit ("0.1 us"), else "" */
   int allreduce;   /* the problem: allreduce */
   int reduce;      /* the problem: reduce (neither: bcast) */
   int64_t L, o, g, m, bytes, packet, root, seg;
@@ -551,6 +552,7 @@ static void json_one(const cmp_ctx *c, const cmp_result *r) {
   printf("\"items\":%lld,\"bytes\":%lld,\"packet_bytes\":%lld,", (long long)c->m,
          (long long)c->bytes, (long long)c->packet);
   if (c->preset) printf("\"preset\":\"%s\",\"unit\":\"%s\",", c->preset->name, c->preset->unit);
+  else if (c->unit[0]) printf("\"preset\":null,\"unit\":\"%s\",", c->unit);
   else printf("\"preset\":null,");
   printf("\"rows\":[");
   for (int i = 0; i < r->nrows; i++) {
@@ -585,6 +587,8 @@ static void text_one(const cmp_ctx *c, const cmp_result *r) {
   if (c->preset)
     printf(" (preset %s: unit %s, packet %lld bytes)", c->preset->name, c->preset->unit,
            (long long)c->packet);
+  else if (c->unit[0])
+    printf(" (times in units of %s)", c->unit);
   printf(", P=%lld", (long long)r->P);
   if (!c->allreduce) printf(", root %lld", (long long)c->root);
   printf(", m=%lld packet%s (%lld bytes", (long long)c->m, c->m == 1 ? "" : "s",
@@ -806,10 +810,20 @@ int cli_compare(const cli_compare_args *a) {
     if (!a->latency) return cmp_err("missing --latency (or --preset NAME)");
     if (!a->overhead) return cmp_err("missing --overhead (or --preset NAME)");
     if (!a->gap) return cmp_err("missing --gap (or --preset NAME)");
-    if (get_int("latency", a->latency, 0, OC_PARAM_MAX, &c.L) ||
-        get_int("overhead", a->overhead, 0, OC_PARAM_MAX, &c.o) ||
-        get_int("gap", a->gap, 1, OC_PARAM_MAX, &c.g))
+    const char *vals[3] = {a->latency, a->overhead, a->gap}, *uname = NULL;
+    int64_t log[3], unit_ps = 1, model_ps = 1;
+    if (cli_units_parse(vals, log, &uname, &unit_ps, &model_ps)) { /* 1.5us, 500ns, ... */
+      char b[40];
+      oc_format_time(b, sizeof b, model_ps, unit_ps);
+      snprintf(c.unit, sizeof c.unit, "%s %s", b, uname);
+      c.L = log[0];
+      c.o = log[1];
+      c.g = log[2];
+    } else if (get_int("latency", a->latency, 0, OC_PARAM_MAX, &c.L) ||
+               get_int("overhead", a->overhead, 0, OC_PARAM_MAX, &c.o) ||
+               get_int("gap", a->gap, 1, OC_PARAM_MAX, &c.g)) {
       return 2;
+    }
     if (c.L + 2 * c.o < 1)
       return cmp_err("--latency, --overhead: L + 2o must be at least 1, got L=%lld o=%lld",
                      (long long)c.L, (long long)c.o);

@@ -11,7 +11,13 @@
 
 
 void cli_print_params(FILE *f, const cli *c) {
-  if (c->p.model == OC_MODEL_LOGP)
+  if (c->p.model == OC_MODEL_LOGP && c->tunit != NULL) { /* given with units */
+    char bl[64], bo[64], bg[64], bm[64];
+    fprintf(f, "LogP L=%s%s o=%s%s g=%s%s (times in %s; model unit %s %s)",
+            cli_tfmt(bl, sizeof bl, c, c->p.L), c->tunit, cli_tfmt(bo, sizeof bo, c, c->p.o),
+            c->tunit, cli_tfmt(bg, sizeof bg, c, c->p.g), c->tunit, c->tunit,
+            cli_tfmt(bm, sizeof bm, c, 1), c->tunit);
+  } else if (c->p.model == OC_MODEL_LOGP)
     fprintf(f, "LogP L=%lld o=%lld g=%lld", (long long)c->p.L,
             (long long)c->p.o, (long long)c->p.g);
   else if (c->p.lam_den == 1)
@@ -33,7 +39,17 @@ static void lp_json_params(FILE *f, const cli *c, const cli_res *r, int after) {
     fprintf(f, "\"P\":%lld,\"procs\":%lld,", (long long)c->p.P, (long long)c->p.P);
     return;
   }
-  if (c->p.model == OC_MODEL_LOGP) {
+  if (c->p.model == OC_MODEL_LOGP && c->tunit != NULL) { /* in the unit given */
+    fputc(',', f);
+    cli_json_time(f, "L", c, c->p.L);
+    fputc(',', f);
+    cli_json_time(f, "o", c, c->p.o);
+    fputc(',', f);
+    cli_json_time(f, "g", c, c->p.g);
+    fprintf(f, ",\"unit\":\"%s\",\"model_unit_ps\":%lld,\"model_L\":%lld,\"model_o\":%lld,"
+               "\"model_g\":%lld", c->tunit, (long long)c->model_ps, (long long)c->p.L,
+            (long long)c->p.o, (long long)c->p.g);
+  } else if (c->p.model == OC_MODEL_LOGP) {
     fprintf(f, ",\"L\":%lld,\"o\":%lld,\"g\":%lld", (long long)c->p.L,
             (long long)c->p.o, (long long)c->p.g);
   } else {
@@ -282,11 +298,13 @@ static void lp_text_bound(const cli *c, const cli_res *r) {
   char b[64];
   printf("optcast bound %s: ", c->problem);
   cli_print_params(stdout, c);
-  printf("\nlower bound %s (%s)\n", cli_tfmt(b, sizeof b, c, r->lb), r->bound);
+  printf("\nlower bound %s%s (%s)\n", cli_tfmt(b, sizeof b, c, r->lb), cli_unit_suffix(c),
+         r->bound);
   kb_single_text(c);
   if (r->time != r->lb)
-    printf("best known schedule: %s%s ('optcast plan %s')\n",
-           r->upper_only ? "at most " : "", cli_tfmt(b, sizeof b, c, r->time), c->problem);
+    printf("best known schedule: %s%s%s ('optcast plan %s')\n",
+           r->upper_only ? "at most " : "", cli_tfmt(b, sizeof b, c, r->time),
+           cli_unit_suffix(c), c->problem);
 }
 
 static void lp_text_plan(const cli *c, const cli_res *r) {
@@ -294,8 +312,8 @@ static void lp_text_plan(const cli *c, const cli_res *r) {
   printf("optcast plan %s: ", c->problem);
   cli_print_params(stdout, c);
   printf(", algorithm %s\n", r->alg);
-  printf("time %s, lower bound %s (%s); %zu messages", cli_tfmt(b1, sizeof b1, c, r->time),
-         cli_tfmt(b2, sizeof b2, c, r->lb),
+  printf("time %s%s, lower bound %s%s (%s); %zu messages", cli_tfmt(b1, sizeof b1, c, r->time),
+         cli_unit_suffix(c), cli_tfmt(b2, sizeof b2, c, r->lb), cli_unit_suffix(c),
          r->time == r->lb ? "optimal" : "above the bound", r->s.n);
   if (r->s.nop) printf(", %zu addition steps", r->s.nop);
   printf("; checked by the verifier: valid\n");

@@ -46,6 +46,108 @@ void cli_parse_lambda(const cli *c, int o, int64_t *num, int64_t *den) {
     die("--%s: must be at least 1, got '%s'", CLI_OPTS[o].name, c->a.val[o]);
 }
 
+/* ---- LogP parameters with units ---------------------------------------------------- */
+static const struct {
+  const char *name;
+  int exp; /* 10^exp picoseconds */
+} UNITS[] = {{"s", 12}, {"ms", 9}, {"us", 6}, {"\xc2\xb5s", 6}, {"ns", 3}, {"ps", 0}};
+
+/* "1.5us" as picoseconds in *ps and its unit's index in *u; 0 when the
+ * value has no unit (an integer in model units, or bad input that
+ * cli_need_int reports) */
+static int with_unit(const char *name, const char *v, int64_t *ps, int *u) {
+  const char *q = v;
+  int64_t digits = 0, frac = 0;
+  int seen = 0, dot = 0;
+  if (*q == '-' && strpbrk(q, "mnpu\xc2s") != NULL)
+    die("--%s: must not be negative, got '%s'", name, v);
+  for (; (*q >= '0' && *q <= '9') || (*q == '.' && !dot); q++) {
+    if (*q == '.') {
+      dot = 1;
+      continue;
+    }
+    if (digits > (INT64_MAX - 9) / 10)
+      die("--%s: '%s' has too many digits", name, v);
+    digits = digits * 10 + (*q - '0');
+    frac += dot;
+    seen = 1;
+  }
+  if (*q == ' ') q++; /* "1.5 us" */
+  for (int k = 0; k < (int)(sizeof UNITS / sizeof UNITS[0]); k++)
+    if (strcmp(q, UNITS[k].name) == 0) {
+      int64_t scale = 1;
+      if (!seen) die("--%s: '%s' has a unit but no number", name, v);
+      if (frac > UNITS[k].exp) { /* finer than a picosecond: only zeros may follow */
+        for (int64_t i = 0; i < frac - UNITS[k].exp; i++) {
+          if (digits % 10 != 0)
+            die("--%s: '%s' is finer than a picosecond", name, v);
+          digits /= 10;
+        }
+        frac = UNITS[k].exp;
+      }
+      for (int64_t i = 0; i < UNITS[k].exp - frac; i++) scale *= 10;
+      if (digits > OC_PARAM_MAX * (int64_t)1000000 / scale) /* more than ~1.1e18 ps */
+        die("--%s: '%s' is too large", name, v);
+      *ps = digits * scale;
+      *u = k;
+      return 1;
+    }
+  if (*q != '\0' && q != v && ((q[-1] >= '0' && q[-1] <= '9') || q[-1] == '.' || q[-1] == ' '))
+    die("--%s: '%s': unknown unit '%s' (write s, ms, us, ns or ps, e.g. 1.5us)",
+        name, v, q);
+  return 0;
+}
+
+int cli_units_parse(const char *const vals[3], int64_t out[3], const char **uname,
+                    int64_t *unit_ps, int64_t *model_ps) {
+  static const char *const names[3] = {"latency", "overhead", "gap"};
+  int64_t ps[3], gu;
+  int u[3], has[3], n = 0, first;
+  for (int i = 0; i < 3; i++) n += has[i] = with_unit(names[i], vals[i], &ps[i], &u[i]);
+  if (n == 0) return 0;
+  first = has[0] ? 0 : has[1] ? 1 : 2;
+  for (int i = 0; i < 3; i++)
+    if (!has[i])
+      die("--%s: '%s' has no unit, but --%s '%s' has one (give all three with units, or "
+          "none)", names[i], vals[i], names[first], vals[first]);
+  if (ps[2] == 0) die("--gap: must be more than 0, got '%s'", vals[2]);
+  *unit_ps = 1;
+  for (int k = 0; k < UNITS[u[0]].exp; k++) *unit_ps *= 10;
+  /* the model's unit: the largest that measures L, o, g and the print unit */
+  gu = oc_gcd(oc_gcd(oc_gcd(ps[0], ps[1]), ps[2]), *unit_ps);
+  for (int i = 0; i < 3; i++) {
+    out[i] = ps[i] / gu;
+    if (out[i] > OC_PARAM_MAX)
+      die("--%s: '%s' is %lld times the model's unit of %lld ps, more than %lld (the model's "
+          "integers stop there: round the smaller values to fewer digits)", names[i], vals[i], (long long)out[i],
+          (long long)gu, (long long)OC_PARAM_MAX);
+  }
+  *uname = UNITS[u[0]].name;
+  *model_ps = gu;
+  return 1;
+}
+
+void cli_logp_values(cli *c, int64_t *L, int64_t *o, int64_t *g) {
+  const char *vals[3] = {c->a.val[O_LATENCY], c->a.val[O_OVERHEAD], c->a.val[O_GAP]};
+  int64_t out[3];
+  if (!cli_units_parse(vals, out, &c->tunit, &c->tunit_ps, &c->model_ps)) {
+    *L = cli_need_int(c, O_LATENCY, 0, OC_PARAM_MAX); /* integers in the model's unit */
+    *o = cli_need_int(c, O_OVERHEAD, 0, OC_PARAM_MAX);
+    *g = cli_need_int(c, O_GAP, 1, OC_PARAM_MAX);
+    return;
+  }
+  *L = out[0];
+  *o = out[1];
+  *g = out[2];
+}
+
+const char *cli_unit_suffix(const cli *c) {
+  static char b[16];
+  if (c->tunit == NULL) return "";
+  snprintf(b, sizeof b, " %s", c->tunit);
+  return b;
+}
+
 const char *cli_problem_alg(const cli *c) {
   if (c->id == P_ALLREDUCE && c->a.set[O_ORDERED]) return "reduce-then-bcast";
   return CLI_PROBLEMS[c->id].alg;
@@ -234,15 +336,24 @@ void cli_build_logp(cli *c) {
     if (!c->a.set[O_LATENCY]) die("missing --latency (required for --model logp)");
     if (!c->a.set[O_OVERHEAD]) die("missing --overhead (required for --model logp)");
     if (!c->a.set[O_GAP]) die("missing --gap (required for --model logp)");
-    L = cli_need_int(c, O_LATENCY, 0, OC_PARAM_MAX);
-    o = cli_need_int(c, O_OVERHEAD, 0, OC_PARAM_MAX);
-    g = cli_need_int(c, O_GAP, 1, OC_PARAM_MAX);
+    cli_logp_values(c, &L, &o, &g);
     }
+    if (L + 2 * o < 1 && c->tunit != NULL)
+      die("--latency, --overhead: L + 2o must be more than 0, got L=%s o=%s",
+          c->a.val[O_LATENCY], c->a.val[O_OVERHEAD]);
     if (L + 2 * o < 1)
       die("--latency, --overhead: L + 2o must be at least 1, got L=%lld o=%lld",
           (long long)L, (long long)o);
     if (oc_params_logp(&c->p, P, L, o, g) != OC_OK)
       die("--procs: invalid parameter set");
+    if (c->tunit != NULL) { /* model units per printed unit: exact, a divisor of 10^12 */
+      c->p.unit = c->tunit_ps / c->model_ps;
+      if (oc_params_check(&c->p) != OC_OK) die("--latency: invalid parameter set");
+    }
+    if (c->tunit != NULL && is(c, P_SUM) && c->p.o % c->p.unit != 0)
+      die("--overhead: sum needs o to be a whole number of additions; with units an "
+          "addition takes 1 %s (one unit of --latency) and o = %s is not (write the three "
+          "values in a finer unit, e.g. ns)", c->tunit, c->a.val[O_OVERHEAD]);
   } else {
     int64_t num, den;
     int which;

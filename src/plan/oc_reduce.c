@@ -228,6 +228,7 @@ int oc_sum_capacity(const oc_params *p, int64_t t, int64_t *n_out) {
   sumctx c;
   int e = oc_params_check(p);
   if (e) return e;
+  if (p->o % p->unit != 0) return OC_EUNSUP; /* (the counting takes o/a whole) */
   if (t < 0) return OC_ERANGE;
   if ((e = sumctx_new(p, &c)) != OC_OK) return e;
   *n_out = capacity(&c, p, t);
@@ -248,6 +249,7 @@ int oc_sum_time(const oc_params *p, int64_t n, int64_t *t_out) {
   sumctx c;
   int e = oc_params_check(p);
   if (e) return e;
+  if (p->o % p->unit != 0) return OC_EUNSUP;
   if (n < 1 || n - 1 > OC_PROCS_MAX / p->unit) return OC_ERANGE;
   if ((e = sumctx_new(p, &c)) != OC_OK) return e;
   *t_out = sum_time(&c, p, n);
@@ -362,6 +364,8 @@ static int make(oc_reduce **out, const oc_params *p, int64_t root, int64_t n,
     }
   } else {
     if (n < 1 || n - 1 > OC_PROCS_MAX / p->unit) { free(x); return OC_ERANGE; }
+    /* a node's operands are counted with o/a whole (capacity, own_capacity) */
+    if (p->o % p->unit != 0) { free(x); return OC_EUNSUP; }
     x->n = n;
     if ((e = sumctx_new(p, &sc)) == OC_OK) {
       int64_t full, ones, excess;
