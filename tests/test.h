@@ -204,7 +204,8 @@
   X(cli_man_completion)                                                        \
   X(cli_completion_values)                                                     \
   X(cli_did_you_mean)                                                           \
-  X(cli_units)
+  X(cli_units)                                                                 \
+  X(cli_honest_output)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

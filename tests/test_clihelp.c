@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "optcast.h"
 #include "test.h"
@@ -354,4 +355,61 @@ void test_cli_units(void) {
                    R.code, R.err);
     }
   }
+}
+
+/* The caveats the output owes its reader: threads sharing cores, parameters
+ * extrapolated past the measured sizes, a measurement's spread, and plain
+ * words for an empty parameter file, a directory for --out, a leaf. */
+void test_cli_honest_output(void) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  char procs[32], path[64];
+  static char json[1 << 16];
+  FILE *f;
+  CHECK(cores >= 1);
+  snprintf(procs, sizeof procs, "%ld", cores + 1);
+  RUN(R, "run", "bcast", "--procs", procs, "--count", "64", "--iters", "2");
+  CHECK(R.code == 0 && HAS(R.out, "threads share") && HAS(R.out, "built-in parameters"));
+  RUN(R, "run", "bcast", "--procs", procs, "--count", "64", "--iters", "2", "--json");
+  CHECK(R.code == 0 && HAS(R.out, "\"oversubscribed\":true") && HAS(R.out, "\"params\":\"default\""));
+  RUN(R, "run", "bcast", "--procs", "1", "--count", "64", "--iters", "2", "--json");
+  CHECK(R.code == 0 && HAS(R.out, "\"oversubscribed\":false"));
+  RUN(R, "run", "bcast", "--procs", "1", "--count", "64", "--iters", "2");
+  CHECK(R.code == 0 && !HAS(R.out, "threads share"));
+  /* a parameter file measured up to 4096 bytes */
+  snprintf(path, sizeof path, "/tmp/optcast-test-%ld.params", (long)getpid());
+  if ((f = fopen(path, "w")) == NULL) test_failf(__FILE__, __LINE__, "cannot write %s", path);
+  else {
+    fputs("transport threads\n8 1.0 0.5 0.5 0.2\n4096 1.5 1.0 1.0 0.8\n", f);
+    CHECK(fclose(f) == 0);
+  }
+  RUN(R, "plan", "bcast", "--procs", "16", "--params", path, "--size", "100000");
+  CHECK(R.code == 0 && HAS(R.err, "past the largest size measured") && HAS(R.err, "4096"));
+  RUN(R, "plan", "bcast", "--procs", "16", "--params", path, "--size", "100000", "--json");
+  CHECK(R.code == 0 && HAS(R.out, "\"params_extrapolated\":true") && R.err[0] == '\0');
+  RUN(R, "plan", "bcast", "--procs", "16", "--params", path, "--size", "4096", "--json");
+  CHECK(R.code == 0 && HAS(R.out, "\"params_extrapolated\":false"));
+  RUN(R, "run", "bcast", "--procs", "2", "--size", "65536", "--iters", "2", "--params", path);
+  CHECK(R.code == 0 && HAS(R.out, "past the largest size measured") && HAS(R.out, "measured parameters"));
+  remove(path);
+  RUN(R, "plan", "bcast", "--procs", "8", "--params", "/dev/null");
+  CHECK(R.code == 2 && R.out[0] == '\0' && HAS(R.err, "has no parameter rows"));
+  RUN(R, "run", "bcast", "--procs", "2", "--params", "/dev/null");
+  CHECK(R.code == 2 && R.out[0] == '\0' && HAS(R.err, "has no parameter rows"));
+  RUN(R, "measure", "--out", "/tmp");
+  CHECK(R.code == 2 && R.out[0] == '\0' && HAS(R.err, "'/tmp' is a directory"));
+  /* measure: the medians of the rounds, and their spread */
+  RUN(R, "measure", "--sizes", "8,4096", "--reps", "3", "--rounds", "3", "--json");
+  CHECK_EQ(R.code, 0);
+  snprintf(json, sizeof json, "%s", R.out);
+  CHECK(HAS(json, "\"rounds\":3") && HAS(json, "\"noisy_sizes\":"));
+  for (const char *row = strstr(json, "{\"bytes\""); row != NULL; row = strstr(row + 1, "{\"bytes\"")) {
+    double g = json_num(row, "g_us"), lo = json_num(row, "g_min_us"), hi = json_num(row, "g_max_us");
+    CHECK(lo <= g && g <= hi);
+  }
+  RUN(R, "measure", "--rounds", "0");
+  CHECK(R.code == 2 && HAS(R.err, "--rounds"));
+  /* a leaf's plan */
+  RUN(R, "rank", "bcast", "--procs", "100", "--rank", "7", "--latency", "6", "--overhead", "2",
+      "--gap", "4");
+  CHECK(R.code == 0 && HAS(R.out, "no children (a leaf)") && !HAS(R.out, "0 children"));
 }

@@ -24,7 +24,7 @@ enum {
   O_FORMAT, O_PRESET, O_SIZE, O_SWEEP, O_SEGMENT, O_SEGMENTS, O_PARAMS, O_BUFFERED,
   O_KARP_BLOCK,
   /* the runtime's (run, measure) */
-  O_COUNT, O_TYPE, O_OP, O_ITERS, O_CHECK, O_TIMEOUT, O_TRANSPORT, O_SIZES, O_REPS, O_OUT,
+  O_COUNT, O_TYPE, O_OP, O_ITERS, O_CHECK, O_TIMEOUT, O_TRANSPORT, O_SIZES, O_REPS, O_ROUNDS, O_OUT,
   /* help's */
   O_MAN, O_COMPLETION,
   O_NOPTS
@@ -228,6 +228,7 @@ typedef struct cli {
                          * in ("us"), p.unit model units each; NULL: model units */
   int64_t tunit_ps;     /* that unit, and the model unit, in picoseconds */
   int64_t model_ps;
+  int64_t params_past;  /* --params --size past the file's sizes: its largest, else 0 */
   int64_t root, items, rank, degree;
   oc_bcast_alg alg;
   oc_mbcast_alg malg; /* bcast of m packets (LogP): OC_MB_BEST or one */

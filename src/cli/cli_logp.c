@@ -52,6 +52,8 @@ static void lp_json_params(FILE *f, const cli *c, const cli_res *r, int after) {
   } else if (c->p.model == OC_MODEL_LOGP) {
     fprintf(f, ",\"L\":%lld,\"o\":%lld,\"g\":%lld", (long long)c->p.L,
             (long long)c->p.o, (long long)c->p.g);
+    if (c->a.set[O_PARAMS])
+      fprintf(f, ",\"params_extrapolated\":%s", c->params_past > 0 ? "true" : "false");
   } else {
     char b[64];
     int64_t gg = oc_gcd(r->time, c->p.unit);

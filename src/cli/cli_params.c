@@ -314,7 +314,19 @@ void cli_build_logp(cli *c) {
             c->a.val[O_PARAMS]);
       e = oc_rtparams_read(c->a.val[O_PARAMS], &rp, &line);
       if (e == OC_EIO) die("--params: cannot read '%s'", c->a.val[O_PARAMS]);
+      if (e == OC_EPARSE && line == 0)
+        die("--params: '%s' has no parameter rows (write one with 'optcast measure --out "
+            "FILE')", c->a.val[O_PARAMS]);
+      if (e == OC_ERANGE && line == 0)
+        die("--params: '%s' is larger than a parameter file can be (1 MiB)", c->a.val[O_PARAMS]);
       if (e) die("--params: %s line %d: %s", c->a.val[O_PARAMS], line, oc_strerror(e));
+      if (bytes > rp.bytes[rp.nrows - 1]) { /* say so: text on stderr, JSON in the head */
+        c->params_past = rp.bytes[rp.nrows - 1];
+        if (!c->a.set[O_JSON])
+          fprintf(stderr, "optcast: note: --size %lld is past the largest size measured in %s "
+                  "(%lld bytes): the parameters there are extrapolated\n", (long long)bytes,
+                  c->a.val[O_PARAMS], (long long)c->params_past);
+      }
       if (oc_rtparams_model(&rp, bytes, P, CLI_PARAMS_UNIT_NS, &c->p) != OC_OK)
         die("--params: %s gives no valid LogP parameters at %lld bytes", c->a.val[O_PARAMS],
             (long long)bytes);

@@ -201,7 +201,8 @@ int cli_rank(cli *c) {
       printf("receives from %lld (sent at %s), datum usable at %s\n",
              (long long)v.parent, cli_tfmt(b1, sizeof b1, c, v.recv_send),
              cli_tfmt(b2, sizeof b2, c, v.ready));
-    printf("%lld children:\n", (long long)v.nchildren);
+    if (v.nchildren == 0) printf("no children (a leaf)\n");
+    else printf("%lld child%s:\n", (long long)v.nchildren, v.nchildren == 1 ? "" : "ren");
     for (int64_t k = 0; k < v.nchildren; k++) {
       int64_t r, t;
       if (k == 64) {

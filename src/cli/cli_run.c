@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,12 +32,14 @@
 #define RUN_BYTES_MAX ((int64_t)1 << 16)
 #define RUN_ITERS_MAX 2
 #define MEASURE_REPS_MAX 2
+#define MEASURE_ROUNDS_MAX 2
 #define MEASURE_BYTES_MAX ((int64_t)1 << 12)
 #else
 #define RUN_PROCS_MAX 1024
 #define RUN_BYTES_MAX ((int64_t)1 << 30)
 #define RUN_ITERS_MAX 100000
 #define MEASURE_REPS_MAX 10000
+#define MEASURE_ROUNDS_MAX 25
 #define MEASURE_BYTES_MAX ((int64_t)1 << 30)
 #endif
 
@@ -179,6 +182,11 @@ static int parse_i(const char *opt, const char *v, int64_t lo, int64_t hi, int64
 static int load_params(const char *path, oc_rtparams *prm) {
   int line = 0, e = oc_rtparams_read(path, prm, &line);
   if (e == OC_EIO) return bad("--params: cannot read '%s'%s", path, "");
+  if (e == OC_EPARSE && line == 0)
+    return bad("--params: '%s' has no parameter rows (write one with 'optcast measure --out "
+               "FILE')%s", path, "");
+  if (e == OC_ERANGE && line == 0)
+    return bad("--params: '%s' is larger than a parameter file can be (1 MiB)%s", path, "");
   if (e) {
     fprintf(stderr, "optcast: --params: %s line %d: %s\n", path, line, oc_strerror(e));
     return 2;
@@ -319,6 +327,8 @@ int cli_run_cmd(const cli_args *a) {
   {
     int e = oc_threads_run((int)P, &prm, timeout, run_rank, &j, rcs);
     int wrong = 0, failed = -1;
+    long cores;
+    int64_t bytes, past;
     double med, mn, pred_us;
     pthread_barrier_destroy(&j.bar);
     if (e != OC_OK) {
@@ -342,20 +352,29 @@ int cli_run_cmd(const cli_args *a) {
     med = oc_median(tot, (int)iters); /* sorts tot */
     mn = tot[0];
     pred_us = j.info.predicted >= 0 ? (double)j.info.predicted * j.info.unit_ns / 1000.0 : -1;
+    /* what the figures are not: threads sharing cores wait for one, which
+     * the model (a processor per rank) does not count; parameters that
+     * were not measured, or a size past the measured ones */
+    cores = sysconf(_SC_NPROCESSORS_ONLN);
+    bytes = count * (int64_t)oc_type_size(j.t);
+    past = o.params_file != NULL && prm.nrows > 0 && bytes > prm.bytes[prm.nrows - 1]
+               ? prm.bytes[prm.nrows - 1] : 0;
     if (o.json) {
       printf("{\"problem\":\"%s\",\"model\":\"logp\",\"algorithm\":\"%s\",\"P\":%lld,"
              "\"transport\":\"threads\",\"count\":%lld,\"type\":\"%s\",\"bytes\":%lld,"
              "\"root\":%lld,\"segments\":%lld,\"segment_bytes\":%lld,"
              "\"time\":%lld,\"lower_bound\":%lld,\"optimal\":false,\"unit_ns\":%g,"
              "\"predicted_us\":%.3f,\"iterations\":%lld,\"median_us\":%.3f,\"min_us\":%.3f,"
-             "\"wrong_results\":%d,\"errors\":%s}\n",
+             "\"wrong_results\":%d,\"errors\":%s,\"cores\":%ld,\"oversubscribed\":%s,"
+             "\"params\":\"%s\",\"params_extrapolated\":%s}\n",
              coll_name, j.info.algorithm ? j.info.algorithm : "", (long long)P,
              (long long)count, oc_type_name(j.t),
              (long long)count * (long long)oc_type_size(j.t), (long long)root,
              (long long)j.info.segments, (long long)j.info.segment_bytes,
              (long long)(j.info.predicted < 0 ? 0 : j.info.predicted), (long long)0,
              j.info.unit_ns, pred_us, (long long)iters, med, mn, wrong,
-             failed < 0 ? "false" : "true");
+             failed < 0 ? "false" : "true", cores, cores > 0 && P > cores ? "true" : "false",
+             o.params_file != NULL ? "file" : "default", past > 0 ? "true" : "false");
     } else {
       printf("optcast run %s: threads transport, P=%lld, %lld x %s (%lld bytes)", coll_name,
              (long long)P, (long long)count, oc_type_name(j.t),
@@ -364,10 +383,21 @@ int cli_run_cmd(const cli_args *a) {
       if (j.k == C_SUM) printf(", %lld operands", (long long)operands);
       printf("\nalgorithm %s, %lld segment(s) of %lld bytes", j.info.algorithm ? j.info.algorithm : "?",
              (long long)j.info.segments, (long long)j.info.segment_bytes);
-      if (pred_us >= 0) printf("; the model predicts %.2f us", pred_us);
+      if (pred_us >= 0)
+        printf("; the model predicts %.2f us (%s)", pred_us,
+               o.params_file != NULL ? "measured parameters"
+                                     : "built-in parameters, not measured here: 'optcast "
+                                       "measure --out F', then --params F");
       printf("\n%lld iterations, common start to last rank done: median %.2f us, min %.2f us\n",
              (long long)iters, med, mn);
       printf("results: %s\n", failed >= 0 ? "a rank failed" : wrong ? "WRONG" : "checked on every rank, ok");
+      if (cores > 0 && P > cores)
+        printf("note: %lld threads share %ld cores: the times include waiting for a core, "
+               "which the model (a processor per rank) does not count\n", (long long)P, cores);
+      if (past > 0)
+        printf("note: %lld bytes is past the largest size measured in %s (%lld): the model's "
+               "parameters there are extrapolated\n", (long long)bytes, o.params_file,
+               (long long)past);
     }
     if (failed >= 0) fprintf(stderr, "optcast: run: rank %d: %s (%s)\n", failed,
                              oc_strerror(rcs[failed]), oc_err_name(rcs[failed]));
@@ -384,16 +414,22 @@ out:
 }
 
 /* ---- measure ---- */
+/* "noisy": a size's g over the rounds spans more than 1.5x and more than
+ * 1 us (below that the spread changes no schedule the model builds) */
+#define NOISY 1.5
+#define NOISY_AT(lo, hi) ((hi) > NOISY * (lo) && (hi) - (lo) > 1.0)
 typedef struct measjob {
   const int64_t *sizes;
-  int n, reps, quiet;
+  int n, reps, quiet, round, rounds;
   oc_rtparams out;
   int ok;
 } measjob;
 
 static void progress(int done, int total, int64_t bytes, void *arg) {
   const measjob *m = (const measjob *)arg;
-  if (!m->quiet) fprintf(stderr, "optcast measure: %d/%d sizes (%lld bytes)\n", done, total, (long long)bytes);
+  if (!m->quiet)
+    fprintf(stderr, "optcast measure: round %d of %d: %d/%d sizes (%lld bytes)\n", m->round + 1,
+            m->rounds, done, total, (long long)bytes);
 }
 
 static int meas_rank(oc_comm *c, void *arg) {
@@ -406,13 +442,18 @@ static int meas_rank(oc_comm *c, void *arg) {
 
 int cli_measure_cmd(const cli_args *a) {
   static const int64_t defaults[] = {8, 64, 512, 4096, 32768, 262144, 1048576, 4194304};
-  int64_t sizes[OC_RTPARAMS_ROWS_MAX], P = 2, reps = 20;
-  int n = 0, json = a->set[O_JSON], rcs[64], r;
+  int64_t sizes[OC_RTPARAMS_ROWS_MAX], P = 2, reps = 20, rounds = 3;
+  int n = 0, json = a->set[O_JSON], rcs[64], r, noisy = 0;
+  static oc_rtparams round[MEASURE_ROUNDS_MAX];
+  double gmin[OC_RTPARAMS_ROWS_MAX], gmax[OC_RTPARAMS_ROWS_MAX];
   const char *outpath = a->val[O_OUT];
   measjob m;
   if (a->problem != NULL) return bad("measure: unexpected argument '%s'%s", a->problem, "");
   if (a->set[O_PROCS] && (r = parse_i("procs", a->val[O_PROCS], 2, 64, &P)) != 0) return r;
   if (a->set[O_REPS] && (r = parse_i("reps", a->val[O_REPS], 1, MEASURE_REPS_MAX, &reps)) != 0)
+    return r;
+  if (a->set[O_ROUNDS] &&
+      (r = parse_i("rounds", a->val[O_ROUNDS], 1, MEASURE_ROUNDS_MAX, &rounds)) != 0)
     return r;
   if (a->set[O_TRANSPORT] && strcmp(a->val[O_TRANSPORT], "threads") != 0)
     return bad("--transport: '%s': this command measures threads; for MPI run "
@@ -450,6 +491,9 @@ int cli_measure_cmd(const cli_args *a) {
       memcpy(dir, outpath, dl);
       dir[dl] = '\0';
     }
+    struct stat st;
+    if (stat(outpath, &st) == 0 && S_ISDIR(st.st_mode))
+      return bad("--out: '%s' is a directory (give a file name)%s", outpath, "");
     if (access(dir, W_OK) != 0 || outpath[strlen(outpath) - 1] == '/')
       return bad("--out: cannot write '%s'%s", outpath, "");
   }
@@ -457,10 +501,36 @@ int cli_measure_cmd(const cli_args *a) {
   m.sizes = sizes;
   m.n = n;
   m.reps = (int)reps;
-  m.quiet = json;
-  if (oc_threads_run((int)P, NULL, 60000, meas_rank, &m, rcs) != OC_OK || rcs[0] != OC_OK) {
-    fprintf(stderr, "optcast: measure: %s\n", oc_strerror(rcs[0] ? rcs[0] : OC_ETRANSPORT));
-    return 1;
+  m.quiet = json || !isatty(STDERR_FILENO); /* progress on a terminal only */
+  m.rounds = (int)rounds;
+  /* the whole measurement `rounds` times: the medians go to the file, the
+   * spread of each size's g and L over the rounds tells how far to trust it */
+  for (int k = 0; k < rounds; k++) {
+    m.round = k;
+    if (oc_threads_run((int)P, NULL, 60000, meas_rank, &m, rcs) != OC_OK || rcs[0] != OC_OK) {
+      fprintf(stderr, "optcast: measure: %s\n", oc_strerror(rcs[0] ? rcs[0] : OC_ETRANSPORT));
+      return 1;
+    }
+    round[k] = m.out;
+  }
+  for (int i = 0; i < n; i++) {
+    double v[MEASURE_ROUNDS_MAX];
+    double *const field[5] = {m.out.L, m.out.os, m.out.orv, m.out.g, NULL};
+    for (int f = 0; f < 4; f++) {
+      for (int k = 0; k < rounds; k++)
+        v[k] = (f == 0 ? round[k].L : f == 1 ? round[k].os : f == 2 ? round[k].orv : round[k].g)[i];
+      field[f][i] = oc_median(v, (int)rounds); /* sorts v */
+      if (f == 3) {
+        gmin[i] = v[0];
+        gmax[i] = v[rounds - 1];
+      }
+    }
+    if (NOISY_AT(gmin[i], gmax[i])) noisy++;
+  }
+  {
+    double v[MEASURE_ROUNDS_MAX];
+    for (int k = 0; k < rounds; k++) v[k] = round[k].combine_ns;
+    m.out.combine_ns = oc_median(v, (int)rounds);
   }
   snprintf(m.out.transport, sizeof m.out.transport, "%s", "threads");
   if (outpath != NULL && oc_rtparams_write(outpath, &m.out) != OC_OK)
@@ -470,19 +540,26 @@ int cli_measure_cmd(const cli_args *a) {
            "\"rows\":[",
            (long long)P, (long long)reps, m.out.combine_ns);
     for (int i = 0; i < n; i++)
-      printf("%s{\"bytes\":%lld,\"L_us\":%.4f,\"os_us\":%.4f,\"or_us\":%.4f,\"g_us\":%.4f}",
+      printf("%s{\"bytes\":%lld,\"L_us\":%.4f,\"os_us\":%.4f,\"or_us\":%.4f,\"g_us\":%.4f,"
+             "\"g_min_us\":%.4f,\"g_max_us\":%.4f}",
              i ? "," : "", (long long)m.out.bytes[i], m.out.L[i], m.out.os[i], m.out.orv[i],
-             m.out.g[i]);
-    printf("]}\n");
+             m.out.g[i], gmin[i], gmax[i]);
+    printf("],\"rounds\":%lld,\"noisy_sizes\":%d}\n", (long long)rounds, noisy);
   } else {
-    printf("optcast measure: threads transport, %lld ranks, medians of %lld repetitions\n",
-           (long long)P, (long long)reps);
-    printf("%10s %10s %10s %10s %10s\n", "bytes", "L us", "o_s us", "o_r us", "g us");
+    printf("optcast measure: threads transport, %lld ranks, medians of %lld repetitions, "
+           "then of %lld rounds\n", (long long)P, (long long)reps, (long long)rounds);
+    printf("%10s %10s %10s %10s %10s  %s\n", "bytes", "L us", "o_s us", "o_r us", "g us",
+           "g over the rounds");
     for (int i = 0; i < n; i++)
-      printf("%10lld %10.3f %10.3f %10.3f %10.3f\n", (long long)m.out.bytes[i], m.out.L[i],
-             m.out.os[i], m.out.orv[i], m.out.g[i]);
+      printf("%10lld %10.3f %10.3f %10.3f %10.3f  %.3f..%.3f%s\n", (long long)m.out.bytes[i],
+             m.out.L[i], m.out.os[i], m.out.orv[i], m.out.g[i], gmin[i], gmax[i],
+             NOISY_AT(gmin[i], gmax[i]) ? "  noisy" : "");
     printf("combining (a sum of doubles): %.4f ns a byte\n", m.out.combine_ns);
     if (outpath != NULL) printf("parameters written to %s\n", outpath);
   }
+  if (noisy > 0)
+    fprintf(stderr, "optcast measure: noisy: g varied more than %.1fx (and 1 us) over the %lld rounds at "
+            "%d size(s) (a loaded machine?); the medians were kept - more --rounds or --reps, "
+            "or a quieter machine\n", NOISY, (long long)rounds, noisy);
   return 0;
 }
