@@ -29,7 +29,7 @@ CLI_SRC = $(wildcard src/cli/*.c)
 TEST_SRC = tests/test_main.c tests/test_reach.c tests/test_bcast.c \
            tests/test_verify.c tests/test_reduce.c tests/test_collect.c tests/test_kbcast.c tests/test_cbcast.c tests/test_mutants.c tests/test_cli.c tests/brute.c \
            tests/test_kport.c tests/brute_kport.c tests/test_draw.c tests/test_libcoll.c tests/test_mbcast.c tests/test_mreduce.c tests/test_rrp.c tests/brute_rrp.c tests/test_rt.c tests/test_oview.c tests/test_rtview.c tests/test_vec.c tests/test_problem.c tests/test_docs.c \
-           tests/test_mbexact.c tests/brute_mbcast.c tests/test_clihelp.c tests/test_mrexact.c tests/brute_mreduce.c
+           tests/test_mbexact.c tests/brute_mbcast.c tests/test_clihelp.c tests/test_docexamples.c tests/test_mrexact.c tests/brute_mreduce.c
 HDRS = $(wildcard include/*.h include/optcast/*.h src/*/*.h) tests/test.h tests/brute_kport.h tests/brute_rrp.h tests/brute_mbcast.h tests/brute_mreduce.h
 
 all: build/optcast build/liboptcast.a

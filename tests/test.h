@@ -205,7 +205,8 @@
   X(cli_completion_values)                                                     \
   X(cli_did_you_mean)                                                           \
   X(cli_units)                                                                 \
-  X(cli_honest_output)
+  X(cli_honest_output)                                                         \
+  X(docs_examples)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)
