@@ -206,7 +206,8 @@
   X(cli_did_you_mean)                                                           \
   X(cli_units)                                                                 \
   X(cli_honest_output)                                                         \
-  X(docs_examples)
+  X(docs_examples)                                                             \
+  X(cli_progress_memory)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

@@ -413,3 +413,66 @@ void test_cli_honest_output(void) {
       "--gap", "4");
   CHECK(R.code == 0 && HAS(R.out, "no children (a leaf)") && !HAS(R.out, "0 children"));
 }
+
+/* A long plan's progress line (on a terminal only: `script` gives one), and
+ * the memory estimate's refusal. */
+void test_cli_progress_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+  static char out[1 << 16];
+  FILE *f;
+  size_t n;
+  /* no terminal: no line, whatever the threshold */
+  setenv("OPTCAST_PROGRESS_AFTER_MS", "0", 1);
+  RUN(R, "plan", "bcast", "--procs", "200000", "--latency", "6", "--overhead", "2", "--gap", "4");
+  CHECK(R.code == 0 && !HAS(R.err, "working"));
+  /* a terminal (script(1)): the line at once, then cleared before the output */
+  /* (not under valgrind, which would trace script(1) itself) */
+  if (!test_valgrind() && system("command -v script > /dev/null 2>&1") == 0) {
+    char cmd[8192];
+    const char *bin = getenv("OPTCAST_BIN");
+    if (bin == NULL) abort(); /* (test_main sets it) */
+    snprintf(cmd, sizeof cmd,
+             "script -qec 'OPTCAST_PROGRESS_AFTER_MS=0 %s plan bcast --procs 3000000 --latency 6 "
+             "--overhead 2 --gap 4 | head -1' /dev/null", bin);
+    if ((f = popen(cmd, "r")) == NULL) test_failf(__FILE__, __LINE__, "cannot run script(1)");
+    else {
+      n = fread(out, 1, sizeof out - 1, f);
+      out[n] = '\0';
+      CHECK(pclose(f) == 0);
+      if (!HAS(out, "optcast plan bcast: working, 0 s; building and verifying the schedule, about"))
+        test_failf(__FILE__, __LINE__, "no progress line: '%.300s'", out);
+      CHECK(HAS(out, "\r\033[K") && HAS(out, "optcast plan bcast: LogP L=6 o=2 g=4, P=3000000"));
+    }
+    snprintf(cmd, sizeof cmd,
+             "script -qec 'OPTCAST_PROGRESS_AFTER_MS=0 %s plan bcast --procs 3000000 --latency 6 "
+             "--overhead 2 --gap 4 --quiet | head -1' /dev/null", bin);
+    if ((f = popen(cmd, "r")) == NULL) test_failf(__FILE__, __LINE__, "cannot run script(1)");
+    else {
+      n = fread(out, 1, sizeof out - 1, f);
+      out[n] = '\0';
+      CHECK(pclose(f) == 0);
+      CHECK(!HAS(out, "working") && HAS(out, "P=3000000"));
+    }
+  } else {
+    fprintf(stderr, "  (no script(1): the terminal case not run)\n");
+  }
+  unsetenv("OPTCAST_PROGRESS_AFTER_MS");
+  /* the memory estimate: 2^30 processors take about 69 GB to plan */
+  if (pages > 0 && psize > 0 && (double)pages * (double)psize / 2 < 64.0 * 1073741824.0) {
+    RUN(R, "plan", "bcast", "--procs", "1073741824", "--latency", "6", "--overhead", "2", "--gap", "4");
+    CHECK(R.code == 2 && R.out[0] == '\0' && HAS(R.err, "needs about 68.7 GB") &&
+          HAS(R.err, "(half this machine's memory)") && HAS(R.err, "--force"));
+  }
+  setenv("OPTCAST_PLAN_MEMORY_MB", "100", 1); /* 100 MB: P = 2 * 10^6 needs 128 */
+  RUN(R, "plan", "bcast", "--procs", "2000000", "--latency", "6", "--overhead", "2", "--gap", "4");
+  CHECK(R.code == 2 && HAS(R.err, "needs about 0.1 GB, more than the limit of 0.1 GB"));
+  RUN(R, "plan", "bcast", "--procs", "2000000", "--latency", "6", "--overhead", "2", "--gap", "4",
+      "--force", "--json");
+  CHECK(R.code == 0 && HAS(R.out, "\"P\":2000000"));
+  unsetenv("OPTCAST_PLAN_MEMORY_MB");
+  RUN(R, "plan", "bcast", "--procs", "1000", "--latency", "6", "--overhead", "2", "--gap", "4",
+      "--force");
+  CHECK(R.code == 0 && HAS(R.out, "time 70"));
+  RUN(R, "bound", "bcast", "--procs", "1073741824", "--latency", "6", "--overhead", "2", "--gap", "4");
+  CHECK(R.code == 0); /* no schedule: no estimate */
+}

@@ -256,6 +256,13 @@ static int cli_run(int argc, char **argv, FILE *in) {
   cli_parse(&c.a, k->name, k->bit, (k->flags & F_PREFIX) ? (k->bit == CMD_RUN ? "run: " : "measure: ") : "",
             argc, argv, 2);
   c.problem = c.a.problem;
+#ifndef OC_CLI_NO_MAIN
+  /* a line on a terminal's stderr while a plan or comparison runs long
+   * (compare --sweep has its own lines; run and measure theirs) */
+  if (((k->flags & F_MODEL) || (k->bit == CMD_COMPARE && !c.a.set[O_SWEEP])) &&
+      !c.a.set[O_QUIET])
+    cli_progress_start(k->name, c.problem);
+#endif
   if (k->flags & F_MODEL) {
     int rc = run_model(&c, k);
     free(c.segs); /* --segments (the ring) */

@@ -27,6 +27,7 @@ enum {
   O_COUNT, O_TYPE, O_OP, O_ITERS, O_CHECK, O_TIMEOUT, O_TRANSPORT, O_SIZES, O_REPS, O_ROUNDS, O_OUT,
   /* help's */
   O_MAN, O_COMPLETION,
+  O_FORCE,
   O_NOPTS
 };
 typedef struct cli_option {
@@ -349,6 +350,16 @@ const char *cli_unit_suffix(const cli *c);
 size_t cli_parse_segments(const cli *c, int64_t *out);
 int64_t *cli_parse_counts(const cli *c, int64_t n);
 int64_t cli_operands(const cli *c);
+/* The progress line (cli_progress.c): started for a command that may run
+ * long, on a terminal only; a note (an estimate) shown with it; ended
+ * (the line cleared) before the command's own output is complete, or at
+ * exit. */
+void cli_progress_start(const char *cmd, const char *problem);
+void cli_progress_note(const char *text);
+void cli_progress_end(void);
+/* the memory a one-packet schedule takes to build and verify (an estimate,
+ * bytes), or 0 where none is kept */
+int64_t cli_plan_bytes(const cli *c);
 void cli_check_plan_size(const cli *c);
 void cli_check_problem(cli *c, int required);
 void cli_check_output(const cli *c);

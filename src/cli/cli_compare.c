@@ -897,6 +897,7 @@ int cli_compare(const cli_compare_args *a) {
     for (int k = 0; k < rs[i].nrows; k++)
       if (!rs[i].row[k].verified) rc = 1;
   }
+  cli_progress_end(); /* (the line, if any, goes before the results) */
   if (a->svg && svg_save(a->svg, &c, rs, np)) {
     free(rs);
     return 2;

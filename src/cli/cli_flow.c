@@ -91,6 +91,7 @@ int cli_draw_out(const cli *c, const cli_draw_in *d) {
 static int flow_plan(cli *c, cli_res *r) {
   const cli_row *w = c->row;
   int rc = w->plan(c, r);
+  cli_progress_end();
   if (rc != 0) return rc;
   if (c->a.bit == CMD_DRAW || c->a.bit == CMD_REPORT) return w->picture(c, r);
   if (c->a.set[O_CSV]) {
@@ -117,6 +118,7 @@ static int flow_plan(cli *c, cli_res *r) {
 static int flow_bound(cli *c, cli_res *r) {
   const cli_row *w = c->row;
   int rc = w->bound(c, r);
+  cli_progress_end();
   if (rc != 0) return rc;
   if (c->a.set[O_JSON]) {
     cli_json_head(stdout, c, r, r->alg, r->time, r->lb, r->known);
@@ -136,6 +138,7 @@ static int flow_verify(cli *c, cli_res *r) {
   size_t len;
   char *buf = read_all(c->in, &len);
   int rc = w->verify(c, buf, len, r), json = c->a.set[O_JSON];
+  cli_progress_end();
   free(buf);
   if (rc != 0) return rc;
   if (json) {

@@ -89,11 +89,22 @@ static int vec(const cli *c) {
   return (is(c, P_BCAST) || is(c, P_REDUCE) || is(c, P_ALLREDUCE)) && c->items > 1;
 }
 
-static void progress(const cli *c, const char *what) {
+static void progress(const cli *c, const char *what, int plan) {
   int many = vec(c) && c->items >= ((int64_t)1 << 17) / c->p.P;
-  if ((c->p.P >= 1000000 || many) && !c->a.set[O_QUIET] && isatty(2))
-    fprintf(stderr, "optcast: %s (P=%lld%s)...\n", what, (long long)c->p.P,
+  int64_t bytes = plan ? cli_plan_bytes(c) : 0;
+  if ((c->p.P >= 1000000 || many) && !c->a.set[O_QUIET] && isatty(2)) {
+    fprintf(stderr, "optcast: %s (P=%lld%s", what, (long long)c->p.P,
             many ? ", timing every multi-packet construction" : "");
+    if (bytes >= 100000000) /* about 1 s a GB on this project's machines */
+      fprintf(stderr, "; about %.1f GB and %.0f s", (double)bytes / 1e9, (double)bytes / 1.7e8);
+    fputs(")...\n", stderr);
+  }
+  if (bytes >= 100000000) { /* and with the progress line */
+    char b[96];
+    snprintf(b, sizeof b, "%s, about %.1f GB and %.0f s in all", what, (double)bytes / 1e9,
+             (double)bytes / 1.7e8);
+    cli_progress_note(b);
+  }
 }
 
 static void lp_free(cli_res *r) { free(r->counts); }
@@ -149,8 +160,8 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
     if (c->a.set[O_ORDERED]) pr.flags |= OC_PF_ORDERED;
     if (c->a.set[O_PERSONALIZED]) pr.flags |= OC_PF_PERSONALIZED;
     if (plan) cli_check_plan_size(c);
-    if (plan) progress(c, "building and verifying the schedule");
-    else if (vec(c)) progress(c, "timing the constructions");
+    if (plan) progress(c, "building and verifying the schedule", 1);
+    else if (vec(c)) progress(c, "timing the constructions", 0);
     e = plan ? oc_problem_plan(&pr, &r->s, &res) : oc_problem_bound(&pr, &res);
     if (e == OC_EINVALID) lp_self_check(c, res.algorithm, res.time, &res.check);
     if (e == OC_ERANGE && vec(c) && !is(c, P_BCAST))

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "optcast_rt.h"
@@ -210,11 +211,51 @@ int64_t *cli_parse_counts(const cli *c, int64_t n) {
   return cnt;
 }
 
+/* The memory a one-packet LogP/postal schedule takes while it is built and
+ * verified, bytes a unit (measured: plan bcast at P = 10^7 peaks at 588 MB,
+ * 59 bytes a message; reduce at 10^6 483 MB; sum 229 MB; alltoall at 1000
+ * 80 MB for 10^6 messages), rounded up; 0 where no estimate is kept (the
+ * multi-packet problems have their own P x m limits). */
+int64_t cli_plan_bytes(const cli *c) {
+  int64_t P = c->p.P;
+  if (c->p.model != OC_MODEL_LOGP && c->p.model != OC_MODEL_POSTAL) return 0;
+  if ((is(c, P_BCAST) || is(c, P_REDUCE) || is(c, P_ALLREDUCE)) && c->items > 1) return 0;
+  if (is(c, P_BCAST)) return oc_mul_sat(64, P);
+  if (is(c, P_REDUCE)) return oc_mul_sat(512, P);
+  if (is(c, P_SUM)) return oc_mul_sat(256, P);
+  if (is(c, P_ALLTOALL)) { /* (past 2^26 messages the planner refuses it itself) */
+    int64_t msgs = oc_mul_sat(oc_mul_sat(P, P - 1), c->items);
+    return msgs > ((int64_t)1 << 26) ? 0 : oc_mul_sat(96, msgs);
+  }
+  return 0;
+}
+
+/* half the machine's memory (8 GiB when it cannot be read), or
+ * OPTCAST_PLAN_MEMORY_MB; *why says which */
+static int64_t plan_bytes_limit(const char **why) {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  const char *env = getenv("OPTCAST_PLAN_MEMORY_MB");
+  int64_t mb;
+  if (env != NULL && oc_parse_int(env, 1, (int64_t)1 << 40, &mb) == OC_OK) {
+    *why = "OPTCAST_PLAN_MEMORY_MB";
+    return oc_mul_sat(mb, 1000000);
+  }
+  *why = "half this machine's memory";
+  if (pages <= 0 || size <= 0) return (int64_t)8 << 30;
+  return oc_mul_sat((int64_t)pages, (int64_t)size) / 2;
+}
+
 void cli_check_plan_size(const cli *c) {
+  const char *why = NULL;
+  int64_t need = cli_plan_bytes(c), limit = plan_bytes_limit(&why);
   if (c->p.P > OC_GLOBAL_PROCS_MAX)
     die("--procs: %lld is too large for a global schedule (at most %lld); "
         "'optcast bound' and 'optcast rank' take up to 2^62",
         (long long)c->p.P, (long long)OC_GLOBAL_PROCS_MAX);
+  if (need > limit && !c->a.set[O_FORCE])
+    die("--procs: the %s schedule for P=%lld needs about %.1f GB, more than the limit of "
+        "%.1f GB (%s); 'optcast bound' and 'optcast rank' need none (--force: try anyway)",
+        c->problem, (long long)c->p.P, (double)need / 1e9, (double)limit / 1e9, why);
 }
 
 int64_t cli_operands(const cli *c) {
