@@ -414,13 +414,31 @@ void test_cli_honest_output(void) {
   CHECK(R.code == 0 && HAS(R.out, "no children (a leaf)") && !HAS(R.out, "0 children"));
 }
 
+/* a broadcast plan to 3 * 10^6 processors (extra: more options) run on a
+ * terminal that script(1) makes, the progress line shown at once; what the
+ * terminal got into out */
+static void on_terminal(const char *extra, char *out, size_t cap) {
+  char cmd[8192];
+  const char *bin = getenv("OPTCAST_BIN");
+  FILE *f;
+  if (bin == NULL) abort(); /* (test_main sets it) */
+  snprintf(cmd, sizeof cmd,
+           "script -qec 'OPTCAST_PROGRESS_AFTER_MS=0 %s plan bcast --procs 3000000 --latency 6 "
+           "--overhead 2 --gap 4%s | head -1' /dev/null", bin, extra);
+  if ((f = popen(cmd, "r")) == NULL) {
+    test_failf(__FILE__, __LINE__, "cannot run script(1)");
+  } else {
+    size_t n = fread(out, 1, cap - 1, f);
+    out[n] = '\0';
+    CHECK(pclose(f) == 0);
+  }
+}
+
 /* A long plan's progress line (on a terminal only: `script` gives one), and
  * the memory estimate's refusal. */
 void test_cli_progress_memory(void) {
   long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
   static char out[1 << 16];
-  FILE *f;
-  size_t n;
   /* no terminal: no line, whatever the threshold */
   setenv("OPTCAST_PROGRESS_AFTER_MS", "0", 1);
   RUN(R, "plan", "bcast", "--procs", "200000", "--latency", "6", "--overhead", "2", "--gap", "4");
@@ -428,31 +446,12 @@ void test_cli_progress_memory(void) {
   /* a terminal (script(1)): the line at once, then cleared before the output */
   /* (not under valgrind, which would trace script(1) itself) */
   if (!test_valgrind() && system("command -v script > /dev/null 2>&1") == 0) {
-    char cmd[8192];
-    const char *bin = getenv("OPTCAST_BIN");
-    if (bin == NULL) abort(); /* (test_main sets it) */
-    snprintf(cmd, sizeof cmd,
-             "script -qec 'OPTCAST_PROGRESS_AFTER_MS=0 %s plan bcast --procs 3000000 --latency 6 "
-             "--overhead 2 --gap 4 | head -1' /dev/null", bin);
-    if ((f = popen(cmd, "r")) == NULL) test_failf(__FILE__, __LINE__, "cannot run script(1)");
-    else {
-      n = fread(out, 1, sizeof out - 1, f);
-      out[n] = '\0';
-      CHECK(pclose(f) == 0);
-      if (!HAS(out, "optcast plan bcast: working, 0 s; building and verifying the schedule, about"))
-        test_failf(__FILE__, __LINE__, "no progress line: '%.300s'", out);
-      CHECK(HAS(out, "\r\033[K") && HAS(out, "optcast plan bcast: LogP L=6 o=2 g=4, P=3000000"));
-    }
-    snprintf(cmd, sizeof cmd,
-             "script -qec 'OPTCAST_PROGRESS_AFTER_MS=0 %s plan bcast --procs 3000000 --latency 6 "
-             "--overhead 2 --gap 4 --quiet | head -1' /dev/null", bin);
-    if ((f = popen(cmd, "r")) == NULL) test_failf(__FILE__, __LINE__, "cannot run script(1)");
-    else {
-      n = fread(out, 1, sizeof out - 1, f);
-      out[n] = '\0';
-      CHECK(pclose(f) == 0);
-      CHECK(!HAS(out, "working") && HAS(out, "P=3000000"));
-    }
+    on_terminal("", out, sizeof out);
+    if (!HAS(out, "optcast plan bcast: working, 0 s; building and verifying the schedule, about"))
+      test_failf(__FILE__, __LINE__, "no progress line: '%.300s'", out);
+    CHECK(HAS(out, "\r\033[K") && HAS(out, "optcast plan bcast: LogP L=6 o=2 g=4, P=3000000"));
+    on_terminal(" --quiet", out, sizeof out);
+    CHECK(!HAS(out, "working") && HAS(out, "P=3000000"));
   } else {
     fprintf(stderr, "  (no script(1): the terminal case not run)\n");
   }
