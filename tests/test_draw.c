@@ -252,13 +252,24 @@ static char *draw(const char *args, const char *file) {
 static const char *const LEGEND[] = {"#d62728", "#1f77b4", "#f2c14e", "#2ca02c",
                                      "#d9d9d9"};
 
+/* the legend lists a colour exactly when the chart uses it (a swatch is
+ * 12 x 12; the chart's cells are other rectangles of that fill) */
 static void check_legend(const char *svg) {
+  int listed = 0;
   CHECK(HAS(svg, "legend:"));
   for (size_t i = 0; i < sizeof LEGEND / sizeof LEGEND[0]; i++) {
-    char want[64];
+    char want[64], fill[32];
+    int swatch, all = 0;
     snprintf(want, sizeof want, "width=\"12.0\" height=\"12.0\" fill=\"%s\"", LEGEND[i]);
-    CHECK(HAS(svg, want));
+    snprintf(fill, sizeof fill, "fill=\"%s\"", LEGEND[i]);
+    swatch = HAS(svg, want);
+    for (const char *t = strstr(svg, fill); t != NULL; t = strstr(t + 1, fill)) all++;
+    if (swatch != (all - swatch > 0))
+      test_failf(__FILE__, __LINE__, "legend: %s %s, used %d times", LEGEND[i],
+                 swatch ? "listed" : "not listed", all - swatch);
+    listed += swatch;
   }
+  CHECK(listed >= 1);
 }
 
 /* a node or row label ">pQ<" (">pQ (source)<") for every processor below
@@ -311,7 +322,11 @@ void test_draw_wellformed(void) {
       {"bcast --procs 1000 --latency 6 --overhead 2 --gap 4", 32, 1,
        "showing processors 0-31 of 1000"},
       {"bcast --procs 1000 --latency 6 --overhead 2 --gap 4 --root 999", 32, 1,
-       "showing the first 63 of 1000 nodes"},
+       "of 1000 nodes, breadth-first: depths 0-1 whole"},
+      {"bcast --procs 1024 --preset ib-tukey", 32, 1,
+       "showing 22 of 1024 nodes, breadth-first: the root and its first 21 children"},
+      {"sum --procs 1024 --operands 5000 --latency 6 --overhead 2 --gap 4", 32, 1,
+       "below, per depth: depth 2: "},
       {"bcast --procs 300 --latency 1000 --overhead 1 --gap 2", 32, 1, "time units per column"},
       {"sum --procs 7 --latency 5 --overhead 2 --gap 4 --operands 82", 7, 1, "16 ops"},
       {"sum --procs 500 --lambda 3 --operands 5000", 32, 1, "showing processors 0-31 of 500"},
@@ -349,6 +364,11 @@ void test_draw_wellformed(void) {
       CHECK(!HAS(svg, "legend:"));
     if (!HAS(svg, cases[i].note))
       test_failf(__FILE__, __LINE__, "draw %s: no '%s'", cases[i].args, cases[i].note);
+    if (HAS(svg, "breadth-first") && !HAS(svg, "Reception table")) { /* a cut tree: < 1300 px */
+      const char *wd = strstr(svg, " width=\"");
+      if (wd == NULL || atof(wd + 8) > 1300)
+        test_failf(__FILE__, __LINE__, "draw %s: %.40s", cases[i].args, wd ? wd : "no width");
+    }
     CHECK(HAS(svg, "checked by the verifier: valid"));
     CHECK_EQ(dir_entries(), 1); /* no temporary file left */
     free(svg);

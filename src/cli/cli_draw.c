@@ -190,6 +190,114 @@ static int tree_walk(const cli_draw_in *d, const tedge *e, size_t ne,
   return OC_OK;
 }
 
+#define DRAW_WIDE 21 /* a cut tree: at most this many nodes on a level (fits ~1200 px) */
+
+/* A large tree, cut breadth-first: the levels 0..k whole, k the deepest
+ * with at most DRAW_NODES nodes down to it and DRAW_WIDE on each level (at
+ * least the root and its first DRAW_WIDE children), returned in preorder
+ * (children in send order: nodes[i].up < i, leaves left to right) with
+ * the counts of the levels below in *below (nbelow of them; freed by the
+ * caller). */
+static int tree_walk_bfs(const cli_draw_in *d, const tedge *e, size_t ne, tnode *nodes,
+                         int64_t *count, int64_t **below, int64_t *nbelow) {
+  size_t *off = (size_t *)calloc((size_t)d->P + 1, sizeof *off);
+  int64_t *queue = (int64_t *)malloc(((size_t)ne + 1) * sizeof *queue);
+  int64_t *depth = (int64_t *)malloc((size_t)d->P * sizeof *depth);
+  int64_t *levels = (int64_t *)calloc((size_t)ne + 2, sizeof *levels);
+  int64_t head = 0, tail = 0, maxd = 0, k = 0, cum, sel[DRAW_NODES], nsel = 0;
+  int64_t up[DRAW_NODES], kids[DRAW_NODES], stack[DRAW_NODES], sp = 0, n = 0;
+  if (off == NULL || queue == NULL || depth == NULL || levels == NULL) {
+    free(off);
+    free(queue);
+    free(depth);
+    free(levels);
+    return OC_ENOMEM;
+  }
+  for (size_t i = 0; i < ne; i++) off[e[i].parent + 1]++;
+  for (int64_t q = 0; q < d->P; q++) off[q + 1] += off[q];
+  /* every member's depth, and each level's size */
+  queue[tail++] = d->root;
+  depth[d->root] = 0;
+  while (head < tail) {
+    int64_t q = queue[head++];
+    levels[depth[q]]++;
+    if (depth[q] > maxd) maxd = depth[q];
+    for (size_t j = off[q]; j < off[q + 1]; j++) {
+      depth[e[j].child] = depth[q] + 1;
+      queue[tail++] = e[j].child;
+    }
+  }
+  for (cum = 1; k < maxd && cum + levels[k + 1] <= DRAW_NODES && levels[k + 1] <= DRAW_WIDE;
+       k++)
+    cum += levels[k + 1];
+  /* the chosen nodes in breadth-first order (the root's first DRAW_WIDE
+   * children when even level 1 is too wide) */
+  for (int64_t i = 0; i < tail && nsel < DRAW_NODES; i++) {
+    int64_t q = queue[i];
+    if (depth[q] > k && !(k == 0 && depth[q] == 1 && nsel <= DRAW_WIDE)) break;
+    sel[nsel++] = i;
+  }
+  /* parents within the selection (a node's parent comes before it) */
+  for (int64_t i = 0; i < nsel; i++) {
+    up[i] = -1;
+    kids[i] = 0;
+  }
+  {
+    int64_t at = 1; /* the children of sel[i], in send order, follow in BFS order */
+    for (int64_t i = 0; i < nsel && at < nsel; i++) {
+      int64_t q = queue[sel[i]];
+      for (size_t j = off[q]; j < off[q + 1] && at < nsel; j++)
+        if (queue[sel[at]] == e[j].child) {
+          up[at++] = i;
+          kids[i]++;
+        }
+    }
+  }
+  /* preorder: a stack of selection indices, children pushed last-first */
+  stack[sp++] = 0;
+  {
+    int64_t where[DRAW_NODES];
+    while (sp > 0) {
+      int64_t i = stack[--sp], q = queue[sel[i]];
+      where[i] = n;
+      memset(&nodes[n], 0, sizeof nodes[n]);
+      nodes[n].q = q;
+      nodes[n].up = up[i] < 0 ? -1 : where[up[i]];
+      nodes[n].depth = depth[q];
+      nodes[n].shown = kids[i];
+      nodes[n].hidden = (int64_t)(off[q + 1] - off[q]) - kids[i];
+      if (up[i] < 0) {
+        nodes[n].label = d->tree == CLI_TREE_REDUCE ? d->time : 0;
+      } else { /* the edge from its parent carries its time */
+        int64_t pq = queue[sel[up[i]]];
+        for (size_t j = off[pq]; j < off[pq + 1]; j++)
+          if (e[j].child == q) {
+            nodes[n].label = e[j].label;
+            break;
+          }
+      }
+      n++;
+      for (int64_t c = nsel - 1; c > i; c--) /* its children, the first on top */
+        if (up[c] == i) stack[sp++] = c;
+    }
+  }
+  {
+    int64_t deepest = 0, cnt = 0;
+    for (int64_t i = 0; i < n; i++) if (nodes[i].depth > deepest) deepest = nodes[i].depth;
+    *below = (int64_t *)malloc(((size_t)(maxd - deepest) + 1) * sizeof **below);
+    if (*below != NULL) {
+      for (int64_t dd = deepest + 1; dd <= maxd; dd++) (*below)[cnt++] = levels[dd];
+    }
+    *nbelow = *below != NULL ? cnt : 0;
+  }
+  free(off);
+  free(queue);
+  free(depth);
+  free(levels);
+  *count = n;
+  return OC_OK;
+}
+
 static void tree_labels(FILE *f, const cli_draw_in *d, const tnode *v, double y) {
   char b[96], t[64];
   dtime(t, sizeof t, d, v->label);
@@ -219,7 +327,9 @@ static int draw_tree(FILE *f, const cli_draw_in *d, double y0, double *w, double
   char b[200];
   int err = tree_edges(d, &e, &ne);
   int64_t members = (int64_t)ne + 1; /* the tree's nodes: its edges and the root */
-  if (err == OC_OK) err = tree_walk(d, e, ne, nodes, &n);
+  int64_t *below = NULL, nbelow = 0;
+  if (err == OC_OK && members <= DRAW_NODES) err = tree_walk(d, e, ne, nodes, &n);
+  else if (err == OC_OK) err = tree_walk_bfs(d, e, ne, nodes, &n, &below, &nbelow);
   free(e);
   if (err) return err;
   if (d->tree == CLI_TREE_REDUCE)
@@ -234,12 +344,37 @@ static int draw_tree(FILE *f, const cli_draw_in *d, double y0, double *w, double
   cli_svg_text(f, LEFT, y + 12, "start", 13, b);
   *w = LEFT + text_w(b, CHAR_W);
   y += 22;
-  if (n < members) {
-    snprintf(b, sizeof b, "showing the first %lld of %lld nodes (depth-first); "
-                          "+k: children not drawn", (long long)n, (long long)members);
+  if (n < members) { /* cut breadth-first: say where, and what is below */
+    int64_t deepest = 0;
+    size_t at;
+    for (int64_t i = 0; i < n; i++) if (nodes[i].depth > deepest) deepest = nodes[i].depth;
+    if (deepest == 1 && nodes[0].hidden > 0)
+      snprintf(b, sizeof b, "showing %lld of %lld nodes, breadth-first: the root and its first "
+               "%lld children; +k: children not drawn", (long long)n, (long long)members,
+               (long long)(n - 1));
+    else
+      snprintf(b, sizeof b, "showing %lld of %lld nodes, breadth-first: depths 0-%lld whole; "
+               "+k: children not drawn", (long long)n, (long long)members, (long long)deepest);
     cli_svg_text(f, LEFT, y + 12, "start", 12, b);
+    *w = dmax(*w, LEFT + text_w(b, CHAR_W * 12 / 13));
     y += 18;
+    at = (size_t)snprintf(b, sizeof b, "below, per depth:");
+    for (int64_t i = 0; i < nbelow && at < sizeof b - 40; i++) {
+      if (i == 8 && nbelow > 9) {
+        at += (size_t)snprintf(b + at, sizeof b - at, " ... depth %lld: %lld",
+                               (long long)(deepest + nbelow), (long long)below[nbelow - 1]);
+        break;
+      }
+      at += (size_t)snprintf(b + at, sizeof b - at, "%s depth %lld: %lld", i ? "," : "",
+                             (long long)(deepest + 1 + i), (long long)below[i]);
+    }
+    if (nbelow > 0) {
+      cli_svg_text(f, LEFT, y + 12, "start", 12, b);
+      *w = dmax(*w, LEFT + text_w(b, CHAR_W * 12 / 13));
+      y += 18;
+    }
   }
+  free(below);
   if (members < d->P) {
     snprintf(b, sizeof b, "%lld of the %lld processors take no part",
              (long long)(d->P - members), (long long)d->P);
@@ -359,17 +494,21 @@ static double draw_axis(FILE *f, const cli_draw_in *d, const grid *g, double x0,
   return y + 36;
 }
 
-static double draw_legend(FILE *f, const cli_draw_in *d, double y, double *w) {
+/* the legend of the kinds the drawn rows show, and only those */
+static double draw_legend(FILE *f, const cli_draw_in *d, const grid *g, double y, double *w) {
   const char *label[A_KINDS] = {NULL, "holds the datum (idle)", NULL,
                                 "additions", NULL, NULL};
   static const int order[] = {A_SEND, A_RECV, A_GAP, A_ADD, A_HOLD};
+  unsigned char seen[A_KINDS] = {0};
   double x = LEFT;
+  for (int64_t i = 0; i < g->rows * g->cols; i++) seen[g->cell[i] % A_KINDS] = 1;
   label[A_SEND] = d->p->o > 0 ? "send overhead o" : "send (o = 0)";
   label[A_RECV] = d->p->o > 0 ? "receive overhead o" : "arrival (o = 0)";
   label[A_GAP] = "waiting for the gap g";
   cli_svg_text(f, x, y + 10, "start", 11, "legend:");
   x += 54;
   for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+    if (!seen[order[i]]) continue;
     cli_svg_rect(f, x, y, 12, 12, A_FILL[order[i]], "#555555");
     cli_svg_text(f, x + 16, y + 10, "start", 11, label[order[i]]);
     x += 30 + text_w(label[order[i]], 6.2);
@@ -413,7 +552,7 @@ static int draw_activity(FILE *f, const cli_draw_in *d, double y0, double *w,
   }
   y = draw_axis(f, d, &g, x0, colw, y + ROW_H * (double)g.rows, span);
   *w = x0 + colw * (double)g.cols + 20;
-  y = draw_legend(f, d, y, w);
+  y = draw_legend(f, d, &g, y, w);
   free(g.cell);
   *h = y - y0;
   return OC_OK;
