@@ -207,7 +207,8 @@
   X(cli_units)                                                                 \
   X(cli_honest_output)                                                         \
   X(docs_examples)                                                             \
-  X(cli_progress_memory)
+  X(cli_progress_memory)                                                       \
+  X(cli_pictures)
 
 #define TEST_DECL_(name) void test_##name(void);
 TEST_LIST(TEST_DECL_)

@@ -475,3 +475,70 @@ void test_cli_progress_memory(void) {
   RUN(R, "bound", "bcast", "--procs", "1073741824", "--latency", "6", "--overhead", "2", "--gap", "4");
   CHECK(R.code == 0); /* no schedule: no estimate */
 }
+
+/* the value of attribute name="..." at or after s, or "" */
+static void attr(const char *s, const char *end, const char *name, char *out, size_t cap) {
+  char key[40];
+  const char *p;
+  snprintf(key, sizeof key, " %s=\"", name);
+  out[0] = '\0';
+  if ((p = strstr(s, key)) == NULL || p > end) return;
+  p += strlen(key);
+  snprintf(out, cap, "%.*s", (int)(strchr(p, '"') - p), p);
+}
+
+/* The sweep chart: every row its own colour and line style, y labels apart;
+ * the ring picture readable at N = 16. */
+void test_cli_pictures(void) {
+  static char svg[1 << 16], seen[64][64];
+  char path[64];
+  size_t nl = 0, nt = 0;
+  double ty[64];
+  FILE *f;
+  snprintf(path, sizeof path, "/tmp/optcast-chart-%ld.svg", (long)getpid());
+  RUN(R, "compare", "bcast", "--preset", "ib-tukey", "--sweep", "procs=8..512", "--size",
+      "262144", "--csv", "--svg", path);
+  CHECK_EQ(R.code, 0);
+  if ((f = fopen(path, "r")) == NULL) test_failf(__FILE__, __LINE__, "no chart %s", path);
+  else {
+    size_t n = fread(svg, 1, sizeof svg - 1, f);
+    svg[n] = '\0';
+    fclose(f);
+  }
+  remove(path);
+  for (const char *p = strstr(svg, "<polyline"); p != NULL && nl < 64; p = strstr(p + 1, "<polyline")) {
+    char col[16], dash[16];
+    const char *e = strchr(p, '>');
+    attr(p, e, "stroke", col, sizeof col);
+    attr(p, e, "stroke-dasharray", dash, sizeof dash);
+    if (col[0] == '\0') test_failf(__FILE__, __LINE__, "a polyline without a colour");
+    snprintf(seen[nl], sizeof seen[nl], "%s/%s", col, dash);
+    for (size_t k = 0; k < nl; k++)
+      if (strcmp(seen[k], seen[nl]) == 0)
+        test_failf(__FILE__, __LINE__, "two rows drawn alike: %s", seen[nl]);
+    nl++;
+  }
+  CHECK(nl >= 15);
+  for (const char *p = strstr(svg, "text-anchor=\"end\""); p != NULL && nt < 64;
+       p = strstr(p + 1, "text-anchor=\"end\"")) { /* the y axis' labels */
+    const char *y = strstr(p - 40 > svg ? p - 40 : svg, " y=\"");
+    if (y == NULL) {
+      test_failf(__FILE__, __LINE__, "a label without y");
+      break;
+    }
+    ty[nt] = atof(y + 4);
+    for (size_t k = 0; k < nt; k++)
+      if (ty[k] - ty[nt] < 16 && ty[nt] - ty[k] < 16)
+        test_failf(__FILE__, __LINE__, "y labels %.1f and %.1f overlap", ty[k], ty[nt]);
+    nt++;
+  }
+  CHECK(nt >= 4);
+  /* the ring: one line said as one, the chart about 640 px wide */
+  RUN(R, "draw", "bcast", "--model", "rrp", "--procs", "16", "--lines", "4", "--format", "svg");
+  CHECK(R.code == 0 && HAS(R.out, "steps on 1 line,") && !HAS(R.out, "1 lines"));
+  {
+    char w[32];
+    attr(strstr(R.out, "<svg"), R.out + strlen(R.out), "width", w, sizeof w);
+    CHECK(atof(w) >= 800);
+  }
+}

@@ -645,10 +645,12 @@ static void csv_one(const cmp_result *r) {
 }
 
 /* ---- SVG: ratio to the lower bound against P (log scale) -------------------------- */
-static const char *const COLORS[] = {"#000000", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
-                                     "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
-                                     "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39",
-                                     "#7b4173"};
+/* Okabe & Ito's colour-blind-safe palette (black kept for optcast), each
+ * colour with three line styles: 7 x 3 rows stay distinct */
+static const char *const COLORS[] = {"#E69F00", "#56B4E9", "#009E73", "#D55E00",
+                                     "#0072B2", "#CC79A7", "#999999"};
+static const char *const DASHES[] = {"", "7 3", "2 3"};
+#define NCOLORS (sizeof COLORS / sizeof COLORS[0])
 
 static double lg2(int64_t x) {
   double d = 0, v = (double)x;
@@ -668,7 +670,7 @@ static const double TICKS[] = {1,  1.1, 1.25, 1.5, 2,   3,   5,    10,   20,   5
 
 static void svg_write(FILE *f, const cmp_ctx *c, const cmp_result *rs, int n) {
   const double W = 860, H = 480, x0 = 70, x1 = 600, y0 = 40, y1 = 420;
-  double lo, hi, ymax = 1.0;
+  double lo, hi, ymax = 1.0, lasty = 1e9;
   if (n < 1) return;
   lo = lg2(rs[0].P);
   hi = lg2(rs[n - 1].P);
@@ -697,17 +699,23 @@ static void svg_write(FILE *f, const cmp_ctx *c, const cmp_result *rs, int n) {
             y1 + 16, (long long)rs[k].P);
   }
   for (size_t t = 0; t < sizeof TICKS / sizeof TICKS[0] && TICKS[t] <= ymax; t++) {
+    /* a tick at least 16 px from the one below it (the labels are 12 px) */
     double v = TICKS[t], y = svg_y(v, ymax, y0, y1);
-    fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%.2f</text>\n"
+    if (t > 0 && lasty - y < 16) continue;
+    lasty = y;
+    fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n"
                "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n",
-            x0 - 6, y + 4, v, x0, y, x1, y);
+            x0 - 6, y + 4, v < 10 ? 2 : 0, v, x0, y, x1, y);
   }
   fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">P (processors, log scale)</text>\n",
           (x0 + x1) / 2, H - 20);
-  for (int i = 0; i < rs[0].nrows; i++) {
-    const char *col = COLORS[i % (int)(sizeof COLORS / sizeof COLORS[0])];
-    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" points=\"", col,
-            i == 0 ? "3" : "1.5");
+  for (int i = 0; i < rs[0].nrows; i++) { /* optcast first: thick black */
+    const char *col = i == 0 ? "#000000" : COLORS[(size_t)(i - 1) % NCOLORS];
+    const char *dash = i == 0 ? "" : DASHES[((size_t)(i - 1) / NCOLORS) % 3];
+    char style[48] = "";
+    if (dash[0]) snprintf(style, sizeof style, " stroke-dasharray=\"%s\"", dash);
+    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s points=\"", col,
+            i == 0 ? "3" : "2", style);
     for (int k = 0, first = 1; k < n; k++) { /* n/a points left out */
       double x = x0 + (lg2(rs[k].P) - lo) / (hi - lo) * (x1 - x0);
       double y = svg_y(ratio(rs[k].row[i].time, rs[k].lb), ymax, y0, y1);
@@ -715,9 +723,10 @@ static void svg_write(FILE *f, const cmp_ctx *c, const cmp_result *rs, int n) {
       fprintf(f, "%s%.1f,%.1f", first ? "" : " ", x, y);
       first = 0;
     }
-    fprintf(f, "\"/>\n<line x1=\"620\" y1=\"%d\" x2=\"645\" y2=\"%d\" stroke=\"%s\" "
-               "stroke-width=\"3\"/><text x=\"650\" y=\"%d\">%s</text>\n",
-            50 + 22 * i, 50 + 22 * i, col, 54 + 22 * i, rs[0].row[i].name);
+    fprintf(f, "\"/>\n<line x1=\"615\" y1=\"%d\" x2=\"650\" y2=\"%d\" stroke=\"%s\" "
+               "stroke-width=\"%s\"%s/><text x=\"656\" y=\"%d\">%s</text>\n",
+            50 + 22 * i, 50 + 22 * i, col, i == 0 ? "3" : "2", style, 54 + 22 * i,
+            rs[0].row[i].name);
   }
   fputs("</svg>\n", f);
 }

@@ -361,12 +361,12 @@ static int draw_tree(FILE *f, const cli_draw_in *d, double y0, double *w, double
     at = (size_t)snprintf(b, sizeof b, "below, per depth:");
     for (int64_t i = 0; i < nbelow && at < sizeof b - 40; i++) {
       if (i == 8 && nbelow > 9) {
-        at += (size_t)snprintf(b + at, sizeof b - at, " ... depth %lld: %lld",
-                               (long long)(deepest + nbelow), (long long)below[nbelow - 1]);
+        (void)snprintf(b + at, sizeof b - at, " ... depth %lld: %lld",
+                       (long long)deepest + (long long)nbelow, (long long)below[nbelow - 1]);
         break;
       }
       at += (size_t)snprintf(b + at, sizeof b - at, "%s depth %lld: %lld", i ? "," : "",
-                             (long long)(deepest + 1 + i), (long long)below[i]);
+                             (long long)deepest + 1 + (long long)i, (long long)below[i]);
     }
     if (nbelow > 0) {
       cli_svg_text(f, LEFT, y + 12, "start", 12, b);

@@ -110,22 +110,30 @@ static int rr_svg(const cli *c, const oc_rrp_sched *s, const oc_rrp_result *r,
   int64_t N = c->p.P, P = N < RR_DRAW_PROCS ? N : RR_DRAW_PROCS;
   int64_t T = r->time < RR_DRAW_STEPS ? r->time : RR_DRAW_STEPS;
   int64_t nl = r->lines < 1 ? 1 : r->lines;
-  double cw = P <= 32 ? 18.0 : (P <= 64 ? 10.0 : 6.0), left = 60, top = 78;
-  double sub = nl <= 8 ? 4.0 : 32.0 / (double)nl, rh = sub * (double)(nl < 8 ? nl : 8) + 6;
-  double W = left + cw * (double)P + 180, H = top + rh * (double)T + 60;
+  /* the chart about 640 px wide (a column 6..40 px), a line's bar 6..10 px
+   * high; the legend right of the chart */
+  double cw = 640.0 / (double)P, left = 60, top = 78, sub, rh, W, H, lx;
+  int64_t shown = nl < 8 ? nl : 8;
+  if (cw > 40) cw = 40;
+  if (cw < 6) cw = 6;
+  sub = shown <= 4 ? 10.0 : 8.0;
+  rh = sub * (double)shown + 8;
+  lx = left + cw * (double)P + 24;
+  W = lx + 170;
+  H = top + rh * (double)T + 40;
+  if (H < top + 14.0 * (double)(shown + 3) + 20) H = top + 14.0 * (double)(shown + 3) + 20;
   if (W < 820) W = 820;
   char buf[256];
   if (f == NULL) return OC_ENOMEM;
-  if (H < 200) H = 200;
   cli_svg_begin(f, W, H);
   snprintf(buf, sizeof buf, "optcast %s %s --model rrp: N=%lld, L=%lld", c->cmd,
            oc_rrp_problem_name(c->rproblem), (long long)N, (long long)c->lines);
   cli_svg_text(f, 10, 20, "start", 14, buf);
   snprintf(buf, sizeof buf,
-           "algorithm %s: %lld steps on %lld lines, lower bound %lld, Theorem 2.1 bound "
+           "algorithm %s: %lld steps on %lld line%s, lower bound %lld, Theorem 2.1 bound "
            "%.1f; %zu messages, checked by the verifier: valid",
            oc_rrp_alg_name(r->alg), (long long)r->time, (long long)r->lines,
-           (long long)b->lb, b->thm21, s->n);
+           r->lines == 1 ? "" : "s", (long long)b->lb, b->thm21, s->n);
   cli_svg_text(f, 10, 38, "start", 11, buf);
   snprintf(buf, sizeof buf,
            "bus-line occupancy: time down (one row per step), processors across; a bar "
@@ -134,12 +142,12 @@ static int rr_svg(const cli *c, const oc_rrp_sched *s, const oc_rrp_result *r,
   cli_svg_text(f, 10, 56, "start", 11, buf);
   for (int64_t p = 0; p < P; p += (P <= 32 ? 1 : (P <= 64 ? 4 : 8))) {
     snprintf(buf, sizeof buf, "%lld", (long long)p);
-    cli_svg_text(f, left + cw * ((double)p + 0.5), top - 6, "middle", 9, buf);
+    cli_svg_text(f, left + cw * ((double)p + 0.5), top - 6, "middle", cw >= 14 ? 11 : 9, buf);
   }
   for (int64_t t = 1; t <= T; t++) {
     double y = top + rh * (double)(t - 1);
     snprintf(buf, sizeof buf, "%lld", (long long)t);
-    cli_svg_text(f, left - 8, y + rh * 0.7, "end", 9, buf);
+    cli_svg_text(f, left - 8, y + rh * 0.5 + 4, "end", cw >= 14 ? 11 : 9, buf);
     cli_svg_rect(f, left, y, cw * (double)P, rh, t % 2 ? "#fafafa" : "#f0f0f0", "none");
   }
   for (size_t i = 0; i < s->n; i++) {
@@ -169,21 +177,23 @@ static int rr_svg(const cli *c, const oc_rrp_sched *s, const oc_rrp_result *r,
     }
     if (m->t <= T && m->src < P)
       cli_svg_circle(f, left + cw * ((double)m->src + 0.5), top + rh * (double)(m->t - 1) + 3,
-                     2.2, "#000000", "none");
+                     2.5, "#000000", "none");
     if (m->t + fl - 1 <= T && m->dst < P)
       cli_svg_rect(f, left + cw * ((double)m->dst + 0.2),
                    top + rh * (double)(m->t + fl - 1) - 2.5, cw * 0.6, 2, "#000000", "none");
   }
-  for (int64_t l = 0; l < nl && l < 8; l++) {
+  /* the legend: the lines used (8 colours; more lines reuse them), the marks */
+  for (int64_t l = 0; l < shown; l++) {
     double y = top + 14.0 * (double)l;
     snprintf(buf, sizeof buf, "line %lld%s", (long long)l, nl > 8 && l == 7 ? " (and l mod 8)" : "");
-    cli_svg_rect(f, W - 160, y, 14, 8, LINE_COLOURS[l], "none");
-    cli_svg_text(f, W - 140, y + 8, "start", 10, buf);
+    cli_svg_rect(f, lx, y, 14, 8, LINE_COLOURS[l], "none");
+    cli_svg_text(f, lx + 20, y + 8, "start", 10, buf);
   }
-  cli_svg_circle(f, W - 153, top + 14.0 * 8 + 4, 2.2, "#000000", "none");
-  cli_svg_text(f, W - 140, top + 14.0 * 8 + 8, "start", 10, "send (first step)");
-  cli_svg_rect(f, W - 158, top + 14.0 * 9 + 3, 10, 2, "#000000", "none");
-  cli_svg_text(f, W - 140, top + 14.0 * 9 + 8, "start", 10, "arrival (last step)");
+  cli_svg_circle(f, lx + 7, top + 14.0 * (double)shown + 4, 2.5, "#000000", "none");
+  cli_svg_text(f, lx + 20, top + 14.0 * (double)shown + 8, "start", 10, "send (first step)");
+  cli_svg_rect(f, lx + 2, top + 14.0 * (double)(shown + 1) + 3, 10, 2, "#000000", "none");
+  cli_svg_text(f, lx + 20, top + 14.0 * (double)(shown + 1) + 8, "start", 10,
+               "arrival (last step)");
   cli_svg_end(f);
   if (fclose(f) != 0) return OC_ENOMEM;
   return OC_OK;
