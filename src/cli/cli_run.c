@@ -442,7 +442,9 @@ static int meas_rank(oc_comm *c, void *arg) {
 
 int cli_measure_cmd(const cli_args *a) {
   static const int64_t defaults[] = {8, 64, 512, 4096, 32768, 262144, 1048576, 4194304};
-  int64_t sizes[OC_RTPARAMS_ROWS_MAX], P = 2, reps = 20, rounds = 3;
+  /* (3 rounds by default; the fuzzing build allows fewer) */
+  int64_t sizes[OC_RTPARAMS_ROWS_MAX], P = 2, reps = 20;
+  int64_t rounds = MEASURE_ROUNDS_MAX < 3 ? MEASURE_ROUNDS_MAX : 3;
   int n = 0, json = a->set[O_JSON], rcs[64], r, noisy = 0;
   static oc_rtparams round[MEASURE_ROUNDS_MAX];
   double gmin[OC_RTPARAMS_ROWS_MAX], gmax[OC_RTPARAMS_ROWS_MAX];
