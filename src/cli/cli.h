@@ -356,6 +356,8 @@ int64_t cli_operands(const cli *c);
  * exit. */
 void cli_progress_start(const char *cmd, const char *problem);
 void cli_progress_note(const char *text);
+/* a whole line (with its '\n') on stderr, the progress line kept below it */
+void cli_progress_say(const char *line);
 void cli_progress_end(void);
 /* the memory a one-packet schedule takes to build and verify (an estimate,
  * bytes), or 0 where none is kept */

@@ -93,11 +93,14 @@ static void progress(const cli *c, const char *what, int plan) {
   int many = vec(c) && c->items >= ((int64_t)1 << 17) / c->p.P;
   int64_t bytes = plan ? cli_plan_bytes(c) : 0;
   if ((c->p.P >= 1000000 || many) && !c->a.set[O_QUIET] && isatty(2)) {
-    fprintf(stderr, "optcast: %s (P=%lld%s", what, (long long)c->p.P,
-            many ? ", timing every multi-packet construction" : "");
-    if (bytes >= 100000000) /* about 1 s a GB on this project's machines */
-      fprintf(stderr, "; about %.1f GB and %.0f s", (double)bytes / 1e9, (double)bytes / 1.7e8);
-    fputs(")...\n", stderr);
+    char line[200];
+    int at = snprintf(line, sizeof line, "optcast: %s (P=%lld%s", what, (long long)c->p.P,
+                      many ? ", timing every multi-packet construction" : "");
+    if (bytes >= 100000000 && at > 0 && (size_t)at < sizeof line) /* ~1 s a GB here */
+      at += snprintf(line + at, sizeof line - (size_t)at, "; about %.1f GB and %.0f s",
+                     (double)bytes / 1e9, (double)bytes / 1.7e8);
+    if (at > 0 && (size_t)at < sizeof line) snprintf(line + at, sizeof line - (size_t)at, ")...\n");
+    cli_progress_say(line);
   }
   if (bytes >= 100000000) { /* and with the progress line */
     char b[96];

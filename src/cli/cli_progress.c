@@ -28,21 +28,28 @@ static void add_ms(struct timespec *t, long ms) {
   }
 }
 
+static struct timespec t0;
+
+/* the line (the lock held) */
+static void draw(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  fprintf(stderr, "\roptcast %s: working, %ld s%s%s\033[K", what, (long)(now.tv_sec - t0.tv_sec),
+          note[0] ? "; " : "", note);
+  fflush(stderr);
+  shown = 1;
+}
+
 static void *beat(void *arg) {
-  long after = *(const long *)arg, secs;
-  struct timespec at, t0;
-  clock_gettime(CLOCK_REALTIME, &t0);
+  long after = *(const long *)arg;
+  struct timespec at;
+  pthread_mutex_lock(&mu);
   at = t0;
   add_ms(&at, after);
-  pthread_mutex_lock(&mu);
   while (!stop) {
     if (pthread_cond_timedwait(&cv, &mu, &at) == 0 || stop) continue; /* woken: check stop */
+    draw();
     clock_gettime(CLOCK_REALTIME, &at);
-    secs = (long)(at.tv_sec - t0.tv_sec);
-    fprintf(stderr, "\roptcast %s: working, %ld s%s%s\033[K", what, secs, note[0] ? "; " : "",
-            note);
-    fflush(stderr);
-    shown = 1;
     add_ms(&at, 1000);
   }
   pthread_mutex_unlock(&mu);
@@ -68,7 +75,16 @@ void cli_progress_start(const char *cmd, const char *problem) {
   if (after < 0) return; /* (a negative value turns it off) */
   snprintf(what, sizeof what, "%s%s%s", cmd, problem ? " " : "", problem ? problem : "");
   stop = shown = 0;
-  if (pthread_create(&thread, NULL, beat, &after) != 0) return;
+  clock_gettime(CLOCK_REALTIME, &t0);
+  if (after == 0) { /* at once, before anything else happens (the tests) */
+    pthread_mutex_lock(&mu);
+    draw();
+    pthread_mutex_unlock(&mu);
+  }
+  if (pthread_create(&thread, NULL, beat, &after) != 0) {
+    if (shown) fputs("\r\033[K", stderr);
+    return;
+  }
   running = 1;
   if (!registered) atexit(end); /* die() exits from anywhere */
   registered = 1;
@@ -77,6 +93,15 @@ void cli_progress_start(const char *cmd, const char *problem) {
 void cli_progress_note(const char *text) {
   pthread_mutex_lock(&mu);
   snprintf(note, sizeof note, "%s", text);
+  if (running && shown && !stop) draw(); /* the line already up: at once with the note */
+  pthread_mutex_unlock(&mu);
+}
+
+void cli_progress_say(const char *line) {
+  pthread_mutex_lock(&mu);
+  if (shown) fputs("\r\033[K", stderr); /* the line goes, the message, the line again */
+  fputs(line, stderr);
+  if (running && shown && !stop) draw();
   pthread_mutex_unlock(&mu);
 }
 
