@@ -334,6 +334,10 @@ void cli_build_logp(cli *c);
 /* option values (cli_params.c); a bad one dies with one line */
 int64_t cli_need_int(const cli *c, int o, int64_t lo, int64_t hi);
 void cli_parse_lambda(const cli *c, int o, int64_t *num, int64_t *den);
+/* What is wrong with a --params file as a whole (oc_rtparams_read's e, with
+ * no line to blame), for "--params: 'F' <text>"; NULL when a line is to
+ * blame or nothing is wrong. */
+const char *cli_params_whole_file(int e, int line);
 /* --latency, --overhead, --gap of LogP: integers in the model's unit, or
  * all three with a unit (1.5us, 500ns, 0.3us; s ms us ns ps): converted
  * exactly to integers in the largest unit that measures all three and the

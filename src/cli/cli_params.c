@@ -47,6 +47,13 @@ void cli_parse_lambda(const cli *c, int o, int64_t *num, int64_t *den) {
     die("--%s: must be at least 1, got '%s'", CLI_OPTS[o].name, c->a.val[o]);
 }
 
+const char *cli_params_whole_file(int e, int line) {
+  if (e == OC_EPARSE && line == 0)
+    return "has no parameter rows (write one with 'optcast measure --out FILE')";
+  if (e == OC_ERANGE && line == 0) return "is larger than a parameter file can be (1 MiB)";
+  return NULL;
+}
+
 /* ---- LogP parameters with units ---------------------------------------------------- */
 static const struct {
   const char *name;
@@ -355,11 +362,8 @@ void cli_build_logp(cli *c) {
             c->a.val[O_PARAMS]);
       e = oc_rtparams_read(c->a.val[O_PARAMS], &rp, &line);
       if (e == OC_EIO) die("--params: cannot read '%s'", c->a.val[O_PARAMS]);
-      if (e == OC_EPARSE && line == 0)
-        die("--params: '%s' has no parameter rows (write one with 'optcast measure --out "
-            "FILE')", c->a.val[O_PARAMS]);
-      if (e == OC_ERANGE && line == 0)
-        die("--params: '%s' is larger than a parameter file can be (1 MiB)", c->a.val[O_PARAMS]);
+      if (cli_params_whole_file(e, line) != NULL)
+        die("--params: '%s' %s", c->a.val[O_PARAMS], cli_params_whole_file(e, line));
       if (e) die("--params: %s line %d: %s", c->a.val[O_PARAMS], line, oc_strerror(e));
       if (bytes > rp.bytes[rp.nrows - 1]) { /* say so: text on stderr, JSON in the head */
         c->params_past = rp.bytes[rp.nrows - 1];

@@ -182,11 +182,8 @@ static int parse_i(const char *opt, const char *v, int64_t lo, int64_t hi, int64
 static int load_params(const char *path, oc_rtparams *prm) {
   int line = 0, e = oc_rtparams_read(path, prm, &line);
   if (e == OC_EIO) return bad("--params: cannot read '%s'%s", path, "");
-  if (e == OC_EPARSE && line == 0)
-    return bad("--params: '%s' has no parameter rows (write one with 'optcast measure --out "
-               "FILE')%s", path, "");
-  if (e == OC_ERANGE && line == 0)
-    return bad("--params: '%s' is larger than a parameter file can be (1 MiB)%s", path, "");
+  if (cli_params_whole_file(e, line) != NULL)
+    return bad("--params: '%s' %s", path, cli_params_whole_file(e, line));
   if (e) {
     fprintf(stderr, "optcast: --params: %s line %d: %s\n", path, line, oc_strerror(e));
     return 2;
