@@ -62,6 +62,8 @@
   X(kbcast_karp_sweep)                                                         \
   X(kbcast_buffered)                                                           \
   X(kbcast_karp_fig4)                                                          \
+  X(kbcast_circulant)                                                          \
+  X(kbcast_fractional)                                                         \
   X(cbcast_karp_fig2)                                                          \
   X(cbcast_exists)                                                             \
   X(cbcast_l2)                                                                 \

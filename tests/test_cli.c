@@ -562,8 +562,13 @@ void test_cli_kbcast(void) {
   snprintf(csv, sizeof csv, "%s", R.out);
   RUN(csv, "verify", "kbcast", "--lambda", "3", "--procs", "10", "--items", "8");
   CHECK_EQ(R.code, 0);
+  /* a fractional lambda: the plan of ceil(lambda), said so */
   RUN(NULL, "plan", "kbcast", "--lambda", "2.5", "--procs", "10", "--items", "8",
-      "--algorithm", "cyclic");
+      "--algorithm", "cyclic", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"lambda_plan\":3"));
+  RUN(NULL, "plan", "kbcast", "--lambda", "2.5", "--procs", "10", "--items", "8",
+      "--algorithm", "circulant");
   CHECK_EQ(R.code, 2);
   CHECK(HAS(R.err, "--algorithm"));
   CHECK_EQ(lines(R.err), 1);

@@ -30,18 +30,34 @@ void test_kbcast_random(void) {
     rand_postal(&p, 120);
     root = test_range(0, p.P - 1);
     CHECK_OK(oc_kbcast_bound(&p, m, &lb, &l8, &k31));
-    for (int a = OC_KB_REPEAT; a <= OC_KB_BEST; a++) {
+    for (int a = OC_KB_REPEAT; a <= OC_KB_CIRCULANT; a++) {
       oc_sched s;
       oc_verdict v;
-      oc_kbcast_result r;
+      oc_kbcast_result r, r0;
       int64_t d = a == OC_KB_DTREE ? test_range(1, 6) : 0;
       oc_sched_init(&s);
-      if ((a == OC_KB_CYCLIC || a == OC_KB_GREEDY) && p.g != 1) { /* integer lambda only */
+      if (a == OC_KB_CIRCULANT && p.L != p.g) { /* lambda = 1 only */
         CHECK_EQ(oc_kbcast_plan(&p, root, m, (oc_kbcast_alg)a, d, &s, &r), OC_EUNSUP);
         oc_sched_free(&s);
         continue;
       }
       CHECK_OK(oc_kbcast_plan(&p, root, m, (oc_kbcast_alg)a, d, &s, &r));
+      /* the time without a schedule is the schedule's */
+      CHECK_OK(oc_kbcast_plan(&p, root, m, (oc_kbcast_alg)a, d, NULL, &r0));
+      CHECK_EQ(r0.time, r.time);
+      CHECK_EQ((int)r0.alg, (int)r.alg);
+      /* a fractional lambda runs the plan of ceil(lambda) at the same times */
+      if ((a == OC_KB_CYCLIC || a == OC_KB_GREEDY) && p.g != 1 && p.P > 1) {
+        oc_params pc;
+        oc_kbcast_result rc;
+        int64_t c = (p.L + p.g - 1) / p.g;
+        CHECK_EQ(r.lam_int, c);
+        CHECK_OK(oc_params_postal(&pc, p.P, c, 1));
+        CHECK_OK(oc_kbcast_plan(&pc, root, m, (oc_kbcast_alg)a, d, NULL, &rc));
+        CHECK_EQ(r.time, (rc.time - c) * p.g + p.L);
+      } else if (a != OC_KB_BEST) {
+        CHECK_EQ(r.lam_int, 0);
+      }
       CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
       if (!v.ok)
         test_failf(__FILE__, __LINE__, "%s n=%lld lambda=%lld/%lld m=%lld: %s",
@@ -179,8 +195,9 @@ void test_kbcast_cyclic(void) {
     int64_t P = test_range(2, 150), L = test_range(1, 8), m = test_range(1, 24);
     cyclic_case(P, L, m, test_range(0, P - 1), 1, &g1, &g2);
   }
-  CHECK_OK(oc_params_postal(&p, 10, 5, 2));
-  CHECK_EQ(oc_kbcast_plan(&p, 0, 4, OC_KB_CYCLIC, 0, NULL, &r), OC_EUNSUP);
+  CHECK_OK(oc_params_postal(&p, 10, 5, 2)); /* lambda 2.5: the plan of 3 */
+  CHECK_OK(oc_kbcast_plan(&p, 0, 4, OC_KB_CYCLIC, 0, NULL, &r));
+  CHECK_EQ(r.lam_int, 3);
   CHECK_EQ(oc_kbcast_bound_single(&p, 4, &single, &thm37), OC_EUNSUP);
   CHECK_OK(oc_params_postal(&p, 1, 3, 1));
   CHECK_EQ(oc_kbcast_bound_single(&p, 4, &single, &thm37), OC_EUNSUP);
@@ -297,7 +314,8 @@ void test_kbcast_greedy(void) {
   CHECK_OK(oc_params_postal(&p, 129, 3, 1));
   CHECK_EQ(oc_kbcast_plan(&p, 0, 4, OC_KB_GREEDY, 0, NULL, &r), OC_ERANGE);
   CHECK_OK(oc_params_postal(&p, 10, 5, 2));
-  CHECK_EQ(oc_kbcast_plan(&p, 0, 4, OC_KB_GREEDY, 0, NULL, &r), OC_EUNSUP);
+  CHECK_OK(oc_kbcast_plan(&p, 0, 4, OC_KB_GREEDY, 0, NULL, &r));
+  CHECK_EQ(r.lam_int, 3);
 }
 
 /* Bar-Noy & Kipnis Thm 7 (1), (2) over lambda = num/den and n, t. */
@@ -622,4 +640,111 @@ void test_kbcast_karp_fig4(void) {
   CHECK_EQ(oc_kbcast_karp_block(5, 10, 16, tab, &T), OC_EUNSUP); /* r >= 2L */
   CHECK_EQ(oc_kbcast_karp_block(5, 4, 16, tab, &T), OC_EUNSUP);  /* r < L */
   CHECK_EQ(oc_kbcast_karp_block(5, 7, 0, tab, &T), OC_ERANGE);
+}
+
+/* one circulant instance: verified, m - 1 + ceil(log2 P) (Lemma 8's bound),
+ * every rank gets every item once; BEST as fast; mutants rejected */
+static void circulant_case(int64_t P, int64_t m, int64_t root, int mutants) {
+  oc_params p;
+  oc_sched s;
+  oc_verdict v;
+  oc_kbcast_result r;
+  int64_t lb, l8, k31, ceil_log = 0;
+  while (((int64_t)1 << ceil_log) < P) ceil_log++;
+  CHECK_OK(oc_params_postal(&p, P, 1, 1));
+  CHECK_OK(oc_kbcast_bound(&p, m, &lb, &l8, &k31));
+  oc_sched_init(&s);
+  CHECK_OK(oc_kbcast_plan(&p, root, m, OC_KB_CIRCULANT, 0, &s, &r));
+  CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
+  if (!v.ok || v.time != m - 1 + ceil_log || r.time != l8 || s.n != (size_t)((P - 1) * m))
+    test_failf(__FILE__, __LINE__, "circulant P=%lld m=%lld root %lld: %s, time %lld/%lld, "
+               "bound %lld, %zu messages", (long long)P, (long long)m, (long long)root,
+               v.ok ? "valid" : v.detail, (long long)v.time, (long long)r.time, (long long)l8,
+               s.n);
+  if (mutants && s.n > 1) {
+    size_t i = (size_t)test_range(0, (int64_t)s.n - 1), j;
+    oc_msg keep = s.msg[i];
+    s.msg[i] = s.msg[s.n - 1]; /* one message fewer: someone lacks an item */
+    s.n--;
+    CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
+    CHECK(!v.ok);
+    s.msg[s.n++] = s.msg[i];
+    s.msg[i] = keep;
+    if (m > 1) { /* another item instead: one never arrives */
+      s.msg[i].item = (keep.item + 1) % m;
+      CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
+      CHECK(!v.ok);
+      s.msg[i] = keep;
+    }
+    for (j = 0; j < s.n; j++) /* a second send by the same sender at once */
+      if (j != i && s.msg[j].src == keep.src && s.msg[j].t != keep.t) break;
+    if (j < s.n) {
+      s.msg[i].t = s.msg[j].t;
+      CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
+      CHECK(!v.ok);
+      s.msg[i] = keep;
+    }
+    CHECK_OK(oc_verify_bcast(&p, root, m, &s, &v));
+    CHECK(v.ok);
+  }
+  oc_sched_free(&s);
+  CHECK_OK(oc_kbcast_plan(&p, root, m, OC_KB_BEST, 0, NULL, &r));
+  CHECK_EQ(r.time, l8);
+}
+
+/* lambda = 1: Traff's circulant at m - 1 + ceil(log2 n) for every P up to
+ * 300 and random P up to 20000 (sweep: 70000), any root and m; the
+ * issue's instance n = 7153, m = 4 (16; it was 19) */
+void test_kbcast_circulant(void) {
+  int vg = test_valgrind();
+  for (int64_t P = 2; P <= (vg ? 40 : 300); P++)
+    circulant_case(P, test_range(1, 24), test_range(0, P - 1), P % 7 == 0);
+  for (int i = 0; i < (vg ? 3 : 30); i++)
+    circulant_case(test_range(301, test_sweep() ? 70000 : 20000), test_range(1, 12), 0, 1);
+  circulant_case(7153, 4, 0, 1);
+  circulant_case(2, 1, 1, 1);
+}
+
+/* BEST's schedule, verified: its time (-1 if invalid) */
+static int64_t best_verified(const oc_params *p, int64_t m, oc_kbcast_result *r) {
+  oc_sched s;
+  oc_verdict v;
+  int64_t t = -1;
+  oc_sched_init(&s);
+  if (oc_kbcast_plan(p, 0, m, OC_KB_BEST, 0, &s, r) == OC_OK &&
+      oc_verify_bcast(p, 0, m, &s, &v) == OC_OK && v.ok)
+    t = v.time;
+  oc_sched_free(&s);
+  return t;
+}
+
+/* fractional lambda: BEST never worse than the plan of ceil(lambda) run at
+ * the same times (which verifies at lambda); the issue's instances */
+void test_kbcast_fractional(void) {
+  int rounds = test_valgrind() ? 20 : 200;
+  for (int i = 0; i < rounds; i++) {
+    oc_params p, pc;
+    oc_kbcast_result r, rc;
+    int64_t q = test_range(2, 4), num = test_range(q + 1, 8 * q), m = test_range(1, 20), c;
+    if (num % q == 0) num++;
+    CHECK_OK(oc_params_postal(&p, test_range(2, 100), num, q));
+    if (p.g == 1) continue; /* reduced to an integer */
+    c = (p.L + p.g - 1) / p.g;
+    CHECK_OK(oc_params_postal(&pc, p.P, c, 1));
+    CHECK_OK(oc_kbcast_plan(&p, 0, m, OC_KB_BEST, 0, NULL, &r));
+    CHECK_OK(oc_kbcast_plan(&pc, 0, m, OC_KB_BEST, 0, NULL, &rc));
+    if (r.time > (rc.time - c) * p.g + p.L)
+      test_failf(__FILE__, __LINE__, "n=%lld lambda=%lld/%lld m=%lld: best %lld, the plan "
+                 "of %lld gives %lld", (long long)p.P, (long long)p.L, (long long)p.g,
+                 (long long)m, (long long)r.time, (long long)c,
+                 (long long)((rc.time - c) * p.g + p.L));
+  }
+  { /* lambda = 2.5, n = 100, m = 16: was dtree at 50, the lambda = 3 plan 29.5 */
+    oc_params p;
+    oc_kbcast_result r;
+    CHECK_OK(oc_params_postal(&p, 100, 5, 2));
+    CHECK_EQ(best_verified(&p, 16, &r), r.time);
+    CHECK(r.time <= 59); /* 29.5 in units of 1/2 */
+    CHECK(r.lam_int == 3);
+  }
 }

@@ -255,8 +255,9 @@ int oc_mbcast_bound(const oc_params *p, int64_t m, int64_t *lb, const char **sou
  *  DTREE     the left-to-right almost-full degree-d tree (Lemma 18);
  *            degree 0: the best d for the instance
  *  CYCLIC    Karp et al. section 3: the first m items of the block-cyclic
- *            continuous broadcast (oc_cbcast); integer lambda only
- *            (OC_EUNSUP otherwise), P <= OC_CBCAST_PROCS_MAX.  Single-
+ *            continuous broadcast (oc_cbcast); integer lambda, or at a
+ *            fractional lambda the plan of ceil(lambda) with every send at
+ *            the same time (res->lam_int), P <= OC_CBCAST_PROCS_MAX.  Single-
  *            sending; time = its delay + m - 1, which is L + B(P-1) + m - 1
  *            (Corollary 3.1) where the continuous schedule is optimal and
  *            at most B(P-1) + 2L + m - 2 (Theorem 3.7) wherever its delay
@@ -265,12 +266,16 @@ int oc_mbcast_bound(const oc_params *p, int64_t m, int64_t *lb, const char **sou
  *            that hold an item someone lacks to processors that lack one
  *            (most missing first, the rarest item), best of 4 (P m >=
  *            1024) to 32 (P m <= 128) seeded tie-breaks, stopping at the
- *            lower bound; integer lambda, P <= 128, m <= 128 (OC_EUNSUP /
- *            OC_ERANGE).  No formula (formula -1); it can go below the
- *            single-sending bound, towards Theorem 3.1's
+ *            lower bound; integer lambda (fractional: as CYCLIC), P <= 128,
+ *            m <= 128 (OC_ERANGE).  No formula (formula -1); it can go
+ *            below the single-sending bound, towards Theorem 3.1's
+ *  CIRCULANT lambda = 1 only (OC_EUNSUP otherwise): Traff's round-optimal
+ *            circulant schedule (oc_circsched.c), m - 1 + ceil(log2 P),
+ *            which is Lemma 8's bound: optimal for every P and m
  *  BEST      the fastest of the above for the instance (CYCLIC only for
  *            L <= 7, or L <= 12 and P <= 256: elsewhere its plan's searches
- *            take seconds and rarely find better than the path) */
+ *            take seconds and rarely find better than the path); it stops
+ *            at the first that meets the lower bound */
 typedef enum oc_kbcast_alg {
   OC_KB_REPEAT = 0,
   OC_KB_PACK = 1,
@@ -278,7 +283,8 @@ typedef enum oc_kbcast_alg {
   OC_KB_DTREE = 3,
   OC_KB_CYCLIC = 4,
   OC_KB_GREEDY = 5,
-  OC_KB_BEST = 6
+  OC_KB_BEST = 6,
+  OC_KB_CIRCULANT = 7 /* after BEST: the values above keep their numbers */
 } oc_kbcast_alg;
 
 const char *oc_kbcast_alg_name(oc_kbcast_alg a);
@@ -291,6 +297,10 @@ typedef struct oc_kbcast_result {
   int64_t formula;    /* the paper's lemma for it (DTREE: Lemma 18's
                          upper bound with the tree's height; CYCLIC:
                          Theorem 3.7's B(P-1) + 2L + m - 2)              */
+  int64_t lam_int;    /* > 0: the plan is the one for the integer latency
+                         lam_int (> lambda), run at lambda with every send
+                         at the same time (CYCLIC, GREEDY at a fractional
+                         lambda); 0 otherwise                            */
 } oc_kbcast_result;
 
 /* Postal model only (OC_EUNSUP otherwise).  out may be NULL (times only);

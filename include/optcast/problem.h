@@ -94,6 +94,9 @@ typedef struct oc_result {
   int64_t formula;          /* kbcast: the algorithm's formula (see
                                oc_kbcast_result); k-port: the height        */
   oc_verdict check;         /* the verifier's verdict on the schedule         */
+  int64_t lam_int;          /* kbcast: > 0 when the schedule is the plan of
+                               this integer latency run at a fractional one
+                               (oc_kbcast_result)                            */
 } oc_result;
 
 /* pr for `kind` on `params` with every other field at its default (root 0,

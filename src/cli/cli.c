@@ -58,7 +58,7 @@ const char CLI_MODEL_NOTES[] =
     "                 or --params FILE [--size B] (measured; time unit 10 ns)\n"
     "         postal: --lambda X (or --latency X), X >= 1: 2.5 or 5/2\n"
     "         sum: --operands n; reduce: --commutative; alltoall: --items k, --personalized\n"
-    "         kbcast (postal): --items m --algorithm repeat|pack|pipeline|dtree|cyclic|greedy|best"
+    "         kbcast (postal): --items m --algorithm repeat|pack|pipeline|dtree|cyclic|greedy|circulant|best"
     " [--degree d]\n"
     "         cbcast (postal, integer L): --latency L --procs P [--items k] [--root r]\n"
     "         cbcast, kbcast: --buffered (Karp et al. 3.5)\n"

@@ -213,6 +213,7 @@ static void lp_solve(cli *c, int plan, cli_res *r) {
       r->kres.degree = res.degree;
       r->kres.time = res.time;
       r->kres.formula = res.formula;
+      r->kres.lam_int = res.lam_int;
     }
   }
   r->n = r->s.n;
@@ -285,6 +286,7 @@ static void lp_json_extra(FILE *f, const cli *c, const cli_res *r) {
     if (r->kres.formula >= 0) cli_json_time(f, "lemma_time", c, r->kres.formula); /* the paper's */
     else fputs("\"lemma_time\":null", f);
     if (r->kres.alg == OC_KB_DTREE) fprintf(f, ",\"degree\":%lld", (long long)r->kres.degree);
+    if (r->kres.lam_int > 0) fprintf(f, ",\"lambda_plan\":%lld", (long long)r->kres.lam_int);
     if (oc_kbcast_bound(&c->p, c->items, &lb, &l8, &k31) == OC_OK) {
       fputc(',', f);
       cli_json_time(f, "bound_lemma8", c, l8);
@@ -327,7 +329,10 @@ static void lp_text_plan(const cli *c, const cli_res *r) {
   char b1[64], b2[64];
   printf("optcast plan %s: ", c->problem);
   cli_print_params(stdout, c);
-  printf(", algorithm %s\n", r->alg);
+  printf(", algorithm %s", r->alg);
+  if (is(c, P_KBCAST) && r->kres.lam_int > 0) /* a fractional lambda */
+    printf(" (its plan for lambda=%lld, every send at the same time)", (long long)r->kres.lam_int);
+  printf("\n");
   printf("time %s%s, lower bound %s%s (%s); %zu messages", cli_tfmt(b1, sizeof b1, c, r->time),
          cli_unit_suffix(c), cli_tfmt(b2, sizeof b2, c, r->lb), cli_unit_suffix(c),
          r->time == r->lb ? "optimal" : "above the bound", r->s.n);
@@ -473,8 +478,11 @@ static void draw_input(const cli *c, const cli_res *r, cli_draw_in *d, char *tit
   if (e != 0) die("out of memory");
   snprintf(title, tn, "optcast %s %s: %s", c->cmd, c->problem, ptext ? ptext : "");
   free(ptext);
-  snprintf(sub, sn, "algorithm %s; time %s, lower bound %s (%s); %zu messages%s; "
-           "checked by the verifier: valid", r->alg, cli_tfmt(b1, sizeof b1, c, r->time),
+  char lam[64] = "";
+  if (is(c, P_KBCAST) && r->kres.lam_int > 0)
+    snprintf(lam, sizeof lam, " (its plan for lambda=%lld)", (long long)r->kres.lam_int);
+  snprintf(sub, sn, "algorithm %s%s; time %s, lower bound %s (%s); %zu messages%s; "
+           "checked by the verifier: valid", r->alg, lam, cli_tfmt(b1, sizeof b1, c, r->time),
            cli_tfmt(b2, sizeof b2, c, r->lb), r->time == r->lb ? "optimal" : "above the bound",
            r->s.n, r->s.nop ? ", with additions" : "");
   memset(d, 0, sizeof *d);

@@ -479,16 +479,17 @@ void cli_build_logp(cli *c) {
       die("--model: kbcast is implemented for the postal model (give --lambda)");
     if (c->a.set[O_ALGORITHM] && oc_kbcast_alg_parse(c->a.val[O_ALGORITHM], &c->kalg) != OC_OK)
       die("--algorithm: unknown algorithm '%s' for kbcast (expected repeat, pack, "
-          "pipeline, dtree, cyclic, greedy or best)", c->a.val[O_ALGORITHM]);
-    if ((c->kalg == OC_KB_CYCLIC || c->kalg == OC_KB_GREEDY) && c->p.g != 1)
-      die("--algorithm: %s needs an integer --lambda, got %lld/%lld",
-          oc_kbcast_alg_name(c->kalg), (long long)c->p.lam_num, (long long)c->p.lam_den);
+          "pipeline, dtree, cyclic, greedy, circulant or best)", c->a.val[O_ALGORITHM]);
+    if (c->kalg == OC_KB_CIRCULANT && c->p.L != c->p.g)
+      die("--algorithm: circulant needs --lambda 1, got %lld/%lld", (long long)c->p.lam_num,
+          (long long)c->p.lam_den);
     if (c->kalg == OC_KB_GREEDY && c->p.P > 128)
       die("--procs: greedy takes at most 128 processors, got %lld", (long long)c->p.P);
     if (c->kalg == OC_KB_GREEDY && c->a.set[O_ITEMS] && c->items > 128)
       die("--items: greedy takes at most 128 items, got %lld", (long long)c->items);
-    if (c->kalg == OC_KB_CYCLIC && c->p.L > OC_CBCAST_L_MAX)
-      die("--lambda: cyclic takes at most %d, got %lld", OC_CBCAST_L_MAX, (long long)c->p.L);
+    if (c->kalg == OC_KB_CYCLIC && (c->p.L + c->p.g - 1) / c->p.g > OC_CBCAST_L_MAX)
+      die("--lambda: cyclic takes at most %d, got %lld/%lld", OC_CBCAST_L_MAX,
+          (long long)c->p.lam_num, (long long)c->p.lam_den);
     if (c->kalg == OC_KB_CYCLIC && c->p.P > OC_CBCAST_PROCS_MAX)
       die("--procs: cyclic takes at most %lld processors, got %lld",
           (long long)OC_CBCAST_PROCS_MAX, (long long)c->p.P);

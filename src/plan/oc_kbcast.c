@@ -46,6 +46,23 @@
  *            guarantee; seen within one step of Theorem 3.1's bound on small
  *            instances and below the single-sending bound (Karp's Fig. 2:
  *            16 against 15 and 17).  O(steps * P^2 * m/64) with bitsets.
+ *  CIRCULANT (lambda = 1; Traff, arXiv 2312.11236, through oc_circsched.c)
+ *            round i (slot k = i mod q, q = ceil(log2 P)): every rank r
+ *            sends to r + s_k the block that rank's receive schedule
+ *            names.  m - 1 + q rounds, which is Lemma 8's (m - 1) + f_1(n)
+ *            = m - 1 + ceil(log2 n) (and Bar-Noy, Kipnis & Schieber's
+ *            optimum for simultaneous send and receive): optimal for every
+ *            n and m.  O(P m) messages from O(q^2) work a rank.
+ * Fractional lambda = p/q for CYCLIC and GREEDY (integer only): the plan for
+ * the integer latency c = ceil(lambda) is run as it stands - every send at
+ * the same time, in units of 1/q: item-time t becomes tq.  A message then
+ * arrives at tq + p <= (t + c)q, no later than the integer plan let its
+ * receiver forward it, so every rule still holds; the time is the last
+ * send's tq + p (docs/algorithms/postal.md).  BEST takes it when it wins.
+ * Times without a schedule (out == NULL) are closed forms or the
+ * constructions' own bookkeeping, never an O(P m) simulation: DTREE's is
+ * (m - 1) d' q + the deepest path (below), so `bound kbcast` answers at
+ * n = 65536, m = 1024 in milliseconds.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -63,12 +80,13 @@ const char *oc_kbcast_alg_name(oc_kbcast_alg a) {
   case OC_KB_CYCLIC: return "cyclic";
   case OC_KB_GREEDY: return "greedy";
   case OC_KB_BEST: return "best";
+  case OC_KB_CIRCULANT: return "circulant";
   }
   return "?";
 }
 
 int oc_kbcast_alg_parse(const char *name, oc_kbcast_alg *out) {
-  for (int a = OC_KB_REPEAT; a <= OC_KB_BEST; a++)
+  for (int a = OC_KB_REPEAT; a <= OC_KB_CIRCULANT; a++)
     if (strcmp(name, oc_kbcast_alg_name((oc_kbcast_alg)a)) == 0) {
       *out = (oc_kbcast_alg)a;
       return OC_OK;
@@ -478,35 +496,86 @@ out:
   return e;
 }
 
-/* DTREE with degree d: node k's children are dk+1 .. dk+d. */
+/* DTREE with degree d: node k's children are dk+1 .. dk+d.  The root
+ * sends item j to its c-th child at (j d' + c - 1)q, d' = min(d, P-1) its
+ * children; every other node gets the items d'q apart and has at most d'
+ * children, so it is never behind: it sends item j to its c-th child at
+ * its arrival + (c - 1)q.  Item j therefore reaches node v at
+ * j d' q + a(v), a(v) the sum over v's path of (c - 1)q + lambda, and the
+ * time is (m - 1)d'q + max a(v).  O(P) memory (a by index) besides the
+ * schedule; O(P) time without one. */
 static int run_dtree(const oc_params *p, int64_t root, int64_t m, int64_t d,
                      oc_sched *out, oc_kbcast_result *res) {
-  int64_t P = p->P, q = p->g, lp = p->L, T = 0, height = 0;
-  int64_t *arr = (int64_t *)malloc((size_t)(P * m) * sizeof *arr); /* arrival */
+  int64_t P = p->P, q = p->g, lp = p->L, mx = 0, height = 0, dr = oc_min64(d, P - 1);
+  int64_t *a = (int64_t *)malloc((size_t)P * sizeof *a); /* item 0's arrival */
   int e = OC_OK;
-  if (arr == NULL) return OC_ENOMEM;
-  for (int64_t j = 0; j < m; j++) arr[j] = 0; /* the root holds everything */
-  for (int64_t k = 0; k < P && e == OC_OK; k++) {
-    int64_t free_at = 0;
-    for (int64_t j = 0; j < m; j++) {
-      for (int64_t c = d * k + 1; c <= d * k + d && c < P; c++) {
-        int64_t s = oc_max64(free_at, arr[k * m + j]);
-        arr[c * m + j] = s + lp;
-        if (arr[c * m + j] > T) T = arr[c * m + j];
-        free_at = s + q;
-        if (out != NULL && (e = oc_sched_push(out, s, rot(root, k, P), rot(root, c, P), j)))
-          break;
-      }
-      if (e) break;
-    }
+  if (a == NULL) return OC_ENOMEM;
+  a[0] = 0;
+  for (int64_t v = 1; v < P; v++) {
+    a[v] = a[(v - 1) / d] + ((v - 1) % d) * q + lp; /* < P (d q + lp): no overflow */
+    if (a[v] > mx) mx = a[v];
   }
+  for (int64_t k = 0; out != NULL && k < P && e == OC_OK; k++)
+    for (int64_t j = 0; j < m && e == OC_OK; j++)
+      for (int64_t c = d * k + 1; c <= d * k + d && c < P && e == OC_OK; c++)
+        e = oc_sched_push(out, j * dr * q + a[k] + (c - d * k - 1) * q, rot(root, k, P),
+                          rot(root, c, P), j);
   for (int64_t k = P - 1; k > 0; k = (k - 1) / d) height++;
-  free(arr);
+  free(a);
   res->degree = d;
-  res->time = T;
+  res->time = P == 1 ? 0 : oc_add_sat(oc_mul_sat(oc_mul_sat(m - 1, dr), q), mx);
   /* Lemma 18 with the tree's height: d(m-1) + (d - 1 + lambda) h */
   res->formula = q * d * (m - 1) + (q * (d - 1) + lp) * height;
   return e;
+}
+
+/* CIRCULANT (lambda = 1): rank r receives in round i of the stream the
+ * block its receive schedule R names (oc_lp_circ_block: a block past m - 1
+ * counts as m - 1, which some ranks get only that way), from r - s_k; the
+ * last block is sent to a rank once, the first time. */
+static int run_circulant(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
+                         oc_kbcast_result *res) {
+  int64_t P = p->P, s[64], x;
+  int q, R[64], e = OC_OK;
+  if (p->L != p->g) return OC_EUNSUP;
+  q = oc_lp_circ_skips(P, 0, s);
+  res->time = oc_mul_sat(oc_add_sat(m - 1, q), p->g);
+  res->formula = res->time;
+  if (out == NULL || P < 2) return OC_OK;
+  x = oc_lp_circ_first(q, m);
+  for (int64_t r = 1; r < P && e == OC_OK; r++) {
+    int last = 0;
+    if ((e = oc_circ_recv(P, q, s, r, R)) != OC_OK) break;
+    for (int64_t i = x; i <= x + m - 2 + q && e == OC_OK; i++) {
+      int k = (int)(i % q);
+      int64_t v = oc_lp_circ_block(q, R[k], m, i);
+      if (v < 0 || (v == m - 1 && last++)) continue;
+      e = oc_sched_push(out, (i - x) * p->g, rot(root, (r - s[k] + P) % P, P), rot(root, r, P), v);
+    }
+  }
+  return e;
+}
+
+/* CYCLIC and GREEDY at a fractional lambda: the plan of ceil(lambda) with
+ * every send at the same time (see the header). */
+static int run_ceil(const oc_params *p, int64_t root, int64_t m, oc_kbcast_alg alg,
+                    oc_sched *out, oc_kbcast_result *res) {
+  oc_params pc = *p;
+  int64_t c = (p->L + p->g - 1) / p->g, q = p->g;
+  size_t n0 = out != NULL ? out->n : 0;
+  int e;
+  pc.L = c;
+  pc.g = 1;
+  pc.unit = 1;
+  pc.lam_num = c;
+  pc.lam_den = 1;
+  if ((e = oc_kbcast_plan(&pc, root, m, alg, 0, out, res)) != OC_OK) return e;
+  for (size_t i = n0; out != NULL && i < out->n; i++) out->msg[i].t *= q; /* t < 2^50 / q */
+  /* the last arrival c after the last send becomes p after it */
+  if (res->time > 0) res->time = (res->time - c) * q + p->L;
+  if (res->formula > 0) res->formula = (res->formula - c) * q + p->L;
+  res->lam_int = c;
+  return OC_OK;
 }
 
 int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
@@ -515,6 +584,7 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
   int e = oc_params_check(p);
   if (e) return e;
   if (p->model != OC_MODEL_POSTAL) return OC_EUNSUP;
+  if ((int)alg < OC_KB_REPEAT || (int)alg > OC_KB_CIRCULANT) return OC_EINVAL;
   if (m < 1 || root < 0 || root >= p->P || degree < 0) return OC_ERANGE;
   if (m > OC_PARAM_MAX / p->g) return OC_ERANGE;
   if (out != NULL && (p->P > OC_GLOBAL_PROCS_MAX || m > KB_MAX_MSGS / p->P))
@@ -522,42 +592,43 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
   memset(res, 0, sizeof *res);
   res->alg = alg;
   res->formula = -1;
-  if ((alg == OC_KB_CYCLIC || alg == OC_KB_GREEDY) && p->g != 1)
-    return OC_EUNSUP; /* integer lambda only, whatever P */
+  if (alg == OC_KB_CIRCULANT && p->L != p->g) return OC_EUNSUP; /* lambda = 1 only */
   if (p->P == 1) { /* nothing to send */
     res->alg = alg == OC_KB_BEST ? OC_KB_PIPELINE : alg;
     res->degree = alg == OC_KB_DTREE ? 1 : 0;
     res->formula = 0;
     return OC_OK;
   }
+  if ((alg == OC_KB_CYCLIC || alg == OC_KB_GREEDY) && p->g != 1)
+    return run_ceil(p, root, m, alg, out, res);
   if (alg == OC_KB_BEST || (alg == OC_KB_DTREE && degree == 0)) {
+    /* every candidate timed without a schedule, the winner built; the
+     * search stops at the first that meets the lower bound */
+    static const oc_kbcast_alg order[] = {OC_KB_REPEAT, OC_KB_PACK,   OC_KB_PIPELINE,
+                                          OC_KB_DTREE,  OC_KB_CYCLIC, OC_KB_GREEDY,
+                                          OC_KB_CIRCULANT}; /* ties: the first */
     oc_kbcast_result best, r;
+    int64_t lb, l8, k31;
     int first = 1;
-    oc_kbcast_alg lo = alg == OC_KB_BEST ? OC_KB_REPEAT : OC_KB_DTREE;
+    if ((e = oc_kbcast_bound(p, m, &lb, &l8, &k31)) != OC_OK) return e;
     memset(&best, 0, sizeof best);
-    for (int a = lo; a <= (alg == OC_KB_BEST ? OC_KB_GREEDY : OC_KB_DTREE); a++) {
-      if (a == OC_KB_DTREE && (p->P > OC_GLOBAL_PROCS_MAX || m > KB_MAX_MSGS / p->P))
-        continue; /* DTREE is simulated item by item: too large */
+    for (size_t ai = 0; ai < sizeof order / sizeof order[0] && (first || best.time > lb); ai++) {
+      oc_kbcast_alg a = order[ai];
+      if (alg == OC_KB_DTREE && a != OC_KB_DTREE) continue;
       if (a == OC_KB_DTREE) {
         int64_t dmax = oc_min64(p->P - 1, 64);
-        for (int64_t d = 1; d <= dmax || (d == dmax + 1 && p->P - 1 > 64); d++) {
-          int64_t dd = d <= dmax ? d : p->P - 1;
+        for (int64_t d = 1; d <= dmax + 1 && (first || best.time > lb); d++) {
+          int64_t dd = d <= dmax ? d : p->P - 1; /* and the star */
+          if (d > dmax && dd <= dmax) break;
           memset(&r, 0, sizeof r);
           r.alg = OC_KB_DTREE;
           if ((e = run_dtree(p, root, m, dd, NULL, &r)) != OC_OK) return e;
           if (first || r.time < best.time) { best = r; first = 0; }
-          if (d > dmax) break;
-        }
-        if (p->P == 1 && first) {
-          memset(&r, 0, sizeof r);
-          r.alg = OC_KB_DTREE;
-          r.degree = 1;
-          best = r;
-          first = 0;
         }
       } else {
-        e = oc_kbcast_plan(p, root, m, (oc_kbcast_alg)a, 0, NULL, &r);
-        if ((a == OC_KB_CYCLIC || a == OC_KB_GREEDY) && (e == OC_EUNSUP || e == OC_ERANGE))
+        e = oc_kbcast_plan(p, root, m, a, 0, NULL, &r);
+        if ((a == OC_KB_CYCLIC || a == OC_KB_GREEDY || a == OC_KB_CIRCULANT) &&
+            (e == OC_EUNSUP || e == OC_ERANGE))
           continue;
         if (e != OC_OK) return e;
         if (first || r.time < best.time) { best = r; first = 0; }
@@ -569,11 +640,10 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
   case OC_KB_REPEAT: return run_repeat(p, root, m, out, res);
   case OC_KB_PACK: return run_pack(p, root, m, out, res);
   case OC_KB_PIPELINE: return run_pipeline(p, root, m, out, res);
-  case OC_KB_DTREE:
-    if (p->P > OC_GLOBAL_PROCS_MAX || m > KB_MAX_MSGS / p->P) return OC_ERANGE;
-    return run_dtree(p, root, m, oc_min64(degree, oc_max64(p->P - 1, 1)), out, res);
+  case OC_KB_DTREE: return run_dtree(p, root, m, oc_min64(degree, oc_max64(p->P - 1, 1)), out, res);
   case OC_KB_CYCLIC: return run_cyclic(p, root, m, out, res);
   case OC_KB_GREEDY: return run_greedy(p, root, m, out, res);
+  case OC_KB_CIRCULANT: return run_circulant(p, root, m, out, res);
   default: return OC_EINVAL;
   }
 }

@@ -134,6 +134,7 @@ static int pb_kbcast(const oc_problem *pr, oc_sched *out, oc_result *res) {
     res->degree = kr.degree;
     res->time = kr.time;
     res->formula = kr.formula;
+    res->lam_int = kr.lam_int;
     return OC_OK;
   }
 }
