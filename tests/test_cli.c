@@ -562,6 +562,21 @@ void test_cli_kbcast(void) {
   snprintf(csv, sizeof csv, "%s", R.out);
   RUN(csv, "verify", "kbcast", "--lambda", "3", "--procs", "10", "--items", "8");
   CHECK_EQ(R.code, 0);
+  /* one rank's part of the circulant (lambda = 1): its m receptions */
+  RUN(NULL, "rank", "kbcast", "--lambda", "1", "--procs", "1000", "--items", "5", "--rank",
+      "517", "--json");
+  CHECK_EQ(R.code, 0);
+  CHECK(HAS(R.out, "\"algorithm\":\"circulant\""));
+  CHECK(HAS(R.out, "\"optimal\":true"));
+  {
+    int recv = 0;
+    for (const char *x = R.out; (x = strstr(x, "\"kind\":\"recv\"")) != NULL; x++) recv++;
+    CHECK_EQ(recv, 5);
+  }
+  RUN(NULL, "rank", "kbcast", "--lambda", "2", "--procs", "10", "--items", "5", "--rank", "1");
+  CHECK_EQ(R.code, 2);
+  CHECK(HAS(R.err, "--lambda"));
+  CHECK_EQ(lines(R.err), 1);
   /* a fractional lambda: the plan of ceil(lambda), said so */
   RUN(NULL, "plan", "kbcast", "--lambda", "2.5", "--procs", "10", "--items", "8",
       "--algorithm", "cyclic", "--json");

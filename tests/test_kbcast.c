@@ -748,3 +748,66 @@ void test_kbcast_fractional(void) {
     CHECK(r.lam_int == 3);
   }
 }
+
+static int step_order(const void *a, const void *b) {
+  const oc_step *x = (const oc_step *)a, *y = (const oc_step *)b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+  if (x->peer != y->peer) return x->peer < y->peer ? -1 : 1;
+  return x->item < y->item ? -1 : x->item > y->item;
+}
+
+/* the circulant's per-rank view (oc_problem_rank) is the global schedule
+ * seen from each rank: the same receptions and sends, message by message */
+void test_kbcast_circulant_rank(void) {
+  int rounds = test_valgrind() ? 4 : 40;
+  for (int it = 0; it < rounds; it++) {
+    int64_t P = test_range(1, 90), m = test_range(1, 12), root = test_range(0, P - 1);
+    oc_params p;
+    oc_problem pr;
+    oc_sched s;
+    oc_kbcast_result r;
+    oc_rank_plan rp;
+    oc_step *want = (oc_step *)malloc((size_t)(2 * m * 64 + 2 * m + 8) * sizeof *want);
+    CHECK(want != NULL);
+    if (want == NULL) return;
+    CHECK_OK(oc_params_postal(&p, P, 1, 1));
+    oc_sched_init(&s);
+    CHECK_OK(oc_kbcast_plan(&p, root, m, OC_KB_CIRCULANT, 0, &s, &r));
+    oc_problem_init(&pr, OC_PROB_KBCAST, &p);
+    pr.root = root;
+    pr.items = m;
+    oc_rank_plan_init(&rp);
+    for (int64_t k = 0; k < P; k++) {
+      size_t n = 0;
+      for (size_t i = 0; i < s.n; i++)
+        if (s.msg[i].dst == k || s.msg[i].src == k) {
+          want[n].t = s.msg[i].t;
+          want[n].kind = s.msg[i].dst == k ? OC_STEP_RECV : OC_STEP_SEND;
+          want[n].peer = s.msg[i].dst == k ? s.msg[i].src : s.msg[i].dst;
+          want[n].item = s.msg[i].item;
+          n++;
+        }
+      CHECK_OK(oc_problem_rank(&pr, k, &rp));
+      CHECK_EQ((int64_t)rp.n, (int64_t)n);
+      if (rp.n != n) break;
+      qsort(want, n, sizeof *want, step_order);
+      qsort(rp.step, n, sizeof *rp.step, step_order);
+      for (size_t i = 0; i < n; i++)
+        if (step_order(&want[i], &rp.step[i]) != 0) {
+          test_failf(__FILE__, __LINE__, "P=%lld m=%lld root %lld rank %lld: step %zu differs",
+                     (long long)P, (long long)m, (long long)root, (long long)k, i);
+          break;
+        }
+    }
+    /* other lambdas and algorithms have no per-rank view */
+    pr.alg = OC_KB_PIPELINE;
+    CHECK_EQ(oc_problem_rank(&pr, 0, &rp), OC_EUNSUP);
+    CHECK_OK(oc_params_postal(&pr.params, P, 2, 1));
+    pr.alg = -1;
+    CHECK_EQ(oc_problem_rank(&pr, 0, &rp), OC_EUNSUP);
+    oc_rank_plan_free(&rp);
+    oc_sched_free(&s);
+    free(want);
+  }
+}

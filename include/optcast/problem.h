@@ -140,8 +140,10 @@ typedef struct oc_rank_plan {
 void oc_rank_plan_init(oc_rank_plan *rp);
 void oc_rank_plan_free(oc_rank_plan *rp);
 /* rank's part of pr's plan (out emptied first): bcast with the karp or
- * shou-chen tree, reduce; OC_EUNSUP for the problems planned only as a
- * global schedule (sum among them: its operand split is global). */
+ * shou-chen tree, reduce, kbcast at postal lambda = 1 (the circulant, with
+ * --algorithm best or circulant: O(log^3 P + m log P), no O(P) state);
+ * OC_EUNSUP for the problems planned only as a global schedule (sum among
+ * them: its operand split is global). */
 int oc_problem_rank(const oc_problem *pr, int64_t rank, oc_rank_plan *out);
 
 #ifdef __cplusplus

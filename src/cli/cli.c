@@ -117,7 +117,7 @@ const cli_command CLI_COMMANDS[] = {
      "check a --csv schedule from standard input",
      "usage: optcast verify [PROBLEM] [params] [--json] < schedule.csv\n"
      "       (PROBLEM defaults to bcast; exit 1 when the schedule breaks a rule)\n"},
-    {"rank", NULL, CMD_RANK, F_PROBLEM | F_MODEL, "one rank's own plan (bcast, reduce, allreduce)",
+    {"rank", NULL, CMD_RANK, F_PROBLEM | F_MODEL, "one rank's own plan (bcast, reduce, allreduce; kbcast at lambda 1)",
      "usage: optcast rank [PROBLEM] --rank R [params] [--json]\n"},
     {"draw", NULL, CMD_DRAW, F_PROBLEM | F_NEED_PROBLEM | F_MODEL,
      "the verified plan's pictures as an SVG",

@@ -294,8 +294,10 @@ void cli_check_problem(cli *c, int required) {
   if (is(c, P_SCAN) && !(c->a.val[O_MODEL] && strcmp(c->a.val[O_MODEL], "rrp") == 0))
     die("problem 'scan' is implemented for --model rrp only");
   cli_refuse_for_problem(&c->a, 1u << c->id, c->problem);
-  if (c->a.bit == CMD_RANK && !is(c, P_BCAST) && !is(c, P_REDUCE) && !is(c, P_ALLREDUCE))
-    die("rank: the per-rank view is available for bcast, reduce and allreduce");
+  if (c->a.bit == CMD_RANK && !is(c, P_BCAST) && !is(c, P_REDUCE) && !is(c, P_ALLREDUCE) &&
+      !is(c, P_KBCAST))
+    die("rank: the per-rank view is available for bcast, reduce, allreduce and kbcast "
+        "(postal lambda 1)");
 }
 
 void cli_check_output(const cli *c) {

@@ -157,6 +157,66 @@ static int rank_multi(cli *c) {
   return 0;
 }
 
+/* kbcast at lambda = 1: the circulant's own steps for one rank (O(log^3 P +
+ * m log P), no O(P) state), what `plan kbcast` builds for all of them */
+static int rank_kbcast(cli *c) {
+  oc_problem pr;
+  oc_rank_plan rp;
+  oc_kbcast_result kr;
+  int64_t lb, l8, k31;
+  char b1[64], b2[64];
+  int e;
+  if (c->p.L != c->p.g)
+    die("--lambda: rank kbcast has a per-rank view at lambda 1 only (the circulant), got "
+        "%lld/%lld", (long long)c->p.lam_num, (long long)c->p.lam_den);
+  if (c->kalg != OC_KB_BEST && c->kalg != OC_KB_CIRCULANT)
+    die("--algorithm: rank kbcast shows the circulant (best or circulant), got '%s'",
+        oc_kbcast_alg_name(c->kalg));
+  if ((e = oc_kbcast_bound(&c->p, c->items, &lb, &l8, &k31)) != OC_OK) cli_lib_fail("kbcast", e);
+  if ((e = oc_kbcast_plan(&c->p, c->root, c->items, OC_KB_CIRCULANT, 0, NULL, &kr)) != OC_OK)
+    cli_lib_fail("kbcast", e);
+  oc_problem_init(&pr, OC_PROB_KBCAST, &c->p);
+  pr.root = c->root;
+  pr.items = c->items;
+  pr.alg = (int)OC_KB_CIRCULANT;
+  oc_rank_plan_init(&rp);
+  if ((e = oc_problem_rank(&pr, c->rank, &rp)) != OC_OK)
+    die("--rank: cannot compute the plan: %s", oc_strerror(e));
+  if (c->a.set[O_JSON]) {
+    printf("{\"problem\":\"kbcast\",\"model\":\"postal\",\"algorithm\":\"circulant\","
+           "\"P\":%lld,\"procs\":%lld,\"items\":%lld,\"root\":%lld,\"lambda\":1,",
+           (long long)c->p.P, (long long)c->p.P, (long long)c->items, (long long)c->root);
+    cli_json_time(stdout, "time", c, kr.time);
+    putchar(',');
+    cli_json_time(stdout, "lower_bound", c, lb);
+    printf(",\"optimal\":%s,\"rank\":%lld,\"steps\":[", kr.time == lb ? "true" : "false",
+           (long long)c->rank);
+    for (size_t i = 0; i < rp.n; i++) {
+      printf("%s{\"kind\":\"%s\",\"peer\":%lld,\"item\":%lld,", i ? "," : "",
+             rp.step[i].kind == OC_STEP_SEND ? "send" : "recv", (long long)rp.step[i].peer,
+             (long long)rp.step[i].item);
+      cli_json_time(stdout, "t", c, rp.step[i].t);
+      putchar('}');
+    }
+    printf("]}\n");
+  } else {
+    printf("optcast rank kbcast: ");
+    cli_print_params(stdout, c);
+    printf(", algorithm circulant\ntime %s, lower bound %s (%s)\n",
+           cli_tfmt(b1, sizeof b1, c, kr.time), cli_tfmt(b2, sizeof b2, c, lb),
+           kr.time == lb ? "optimal" : "above the bound");
+    printf("rank %lld: %zu steps (a message is sent at t and usable at t + 1):\n",
+           (long long)c->rank, rp.n);
+    for (size_t i = 0; i < rp.n && i < 200; i++)
+      printf("  t=%s %s %lld: item %lld\n", cli_tfmt(b1, sizeof b1, c, rp.step[i].t),
+             rp.step[i].kind == OC_STEP_SEND ? "send to  " : "recv from",
+             (long long)rp.step[i].peer, (long long)rp.step[i].item);
+    if (rp.n > 200) printf("  ... %zu more (--json lists them all)\n", rp.n - 200);
+  }
+  oc_rank_plan_free(&rp);
+  return 0;
+}
+
 int cli_rank(cli *c) {
   oc_bcast *bc = NULL;
   oc_bcast_view v;
@@ -164,6 +224,7 @@ int cli_rank(cli *c) {
   char b1[64], b2[64];
   if (!c->a.set[O_RANK]) die("missing --rank (which processor's plan)");
   c->rank = cli_need_int(c, O_RANK, 0, c->p.P - 1);
+  if (is(c, P_KBCAST)) return rank_kbcast(c);
   if (c->items > 1 || is(c, P_ALLREDUCE)) return rank_multi(c);
   if (is(c, P_REDUCE)) return rank_reduce(c);
   if (c->alg == OC_BCAST_BARNOY)

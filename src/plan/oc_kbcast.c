@@ -529,31 +529,93 @@ static int run_dtree(const oc_params *p, int64_t root, int64_t m, int64_t d,
   return e;
 }
 
-/* CIRCULANT (lambda = 1): rank r receives in round i of the stream the
- * block its receive schedule R names (oc_lp_circ_block: a block past m - 1
- * counts as m - 1, which some ranks get only that way), from r - s_k; the
- * last block is sent to a rank once, the first time. */
+/* CIRCULANT (lambda = 1): relative rank r receives in round i of the
+ * stream the block its receive schedule R names (oc_lp_circ_block: a block
+ * past m - 1 counts as m - 1, which some ranks get only that way), from
+ * r - s_k; the last block is sent to a rank once, the first time.  fn gets
+ * (round from 0, sender, item), all relative to the root; O(q^2 + m + q). */
+typedef int (*kb_circ_fn)(void *ctx, int64_t t, int64_t from, int64_t to, int64_t item);
+static int circ_recvs(int64_t P, int q, const int64_t *s, int64_t m, int64_t r, kb_circ_fn fn,
+                      void *ctx) {
+  int R[64], last = 0, e;
+  int64_t x = oc_lp_circ_first(q, m);
+  if ((e = oc_circ_recv(P, q, s, r, R)) != OC_OK) return e;
+  for (int64_t i = x; i <= x + m - 2 + q; i++) {
+    int k = (int)(i % q);
+    int64_t v = oc_lp_circ_block(q, R[k], m, i);
+    if (v < 0 || (v == m - 1 && last++)) continue;
+    if ((e = fn(ctx, i - x, (r - s[k] + P) % P, r, v)) != OC_OK) return e;
+  }
+  return OC_OK;
+}
+
+typedef struct kb_circ_out {
+  oc_sched *out;
+  int64_t P, root, g, rank; /* rank: the per-rank view's, relative */
+  oc_kb_step_fn step;
+  void *ctx;
+} kb_circ_out;
+
+static int circ_push(void *ctx, int64_t t, int64_t from, int64_t to, int64_t item) {
+  const kb_circ_out *o = (const kb_circ_out *)ctx;
+  return oc_sched_push(o->out, t * o->g, rot(o->root, from, o->P), rot(o->root, to, o->P), item);
+}
+
 static int run_circulant(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
                          oc_kbcast_result *res) {
-  int64_t P = p->P, s[64], x;
-  int q, R[64], e = OC_OK;
+  int64_t s[64];
+  int q, e = OC_OK;
+  kb_circ_out o;
   if (p->L != p->g) return OC_EUNSUP;
-  q = oc_lp_circ_skips(P, 0, s);
+  q = oc_lp_circ_skips(p->P, 0, s);
   res->time = oc_mul_sat(oc_add_sat(m - 1, q), p->g);
   res->formula = res->time;
-  if (out == NULL || P < 2) return OC_OK;
-  x = oc_lp_circ_first(q, m);
-  for (int64_t r = 1; r < P && e == OC_OK; r++) {
-    int last = 0;
-    if ((e = oc_circ_recv(P, q, s, r, R)) != OC_OK) break;
-    for (int64_t i = x; i <= x + m - 2 + q && e == OC_OK; i++) {
-      int k = (int)(i % q);
-      int64_t v = oc_lp_circ_block(q, R[k], m, i);
-      if (v < 0 || (v == m - 1 && last++)) continue;
-      e = oc_sched_push(out, (i - x) * p->g, rot(root, (r - s[k] + P) % P, P), rot(root, r, P), v);
-    }
-  }
+  if (out == NULL || p->P < 2) return OC_OK;
+  memset(&o, 0, sizeof o);
+  o.out = out;
+  o.P = p->P;
+  o.root = root;
+  o.g = p->g;
+  for (int64_t r = 1; r < p->P && e == OC_OK; r++) e = circ_recvs(p->P, q, s, m, r, circ_push, &o);
   return e;
+}
+
+/* the per-rank view: the rank's receptions, and the receptions of each rank
+ * it sends to (r + s_k) that come from it */
+static int circ_step(void *ctx, int64_t t, int64_t from, int64_t to, int64_t item) {
+  const kb_circ_out *o = (const kb_circ_out *)ctx;
+  if (to == o->rank)
+    return o->step(o->ctx, t * o->g, rot(o->root, from, o->P), item, 0);
+  if (from == o->rank)
+    return o->step(o->ctx, t * o->g, rot(o->root, to, o->P), item, 1);
+  return OC_OK;
+}
+
+int oc_kbcast_circulant_rank(const oc_params *p, int64_t root, int64_t m, int64_t rank,
+                             oc_kb_step_fn step, void *ctx) {
+  int64_t s[64];
+  int q, e = oc_params_check(p);
+  kb_circ_out o;
+  if (e != OC_OK) return e;
+  if (p->model != OC_MODEL_POSTAL || p->L != p->g) return OC_EUNSUP;
+  if (m < 1 || m > OC_PARAM_MAX / p->g || root < 0 || root >= p->P || rank < 0 ||
+      rank >= p->P || step == NULL)
+    return OC_ERANGE;
+  if (p->P < 2) return OC_OK;
+  q = oc_lp_circ_skips(p->P, 0, s);
+  memset(&o, 0, sizeof o);
+  o.P = p->P;
+  o.root = root;
+  o.g = p->g;
+  o.rank = (rank - root + p->P) % p->P;
+  o.step = step;
+  o.ctx = ctx;
+  if (o.rank != 0 && (e = circ_recvs(p->P, q, s, m, o.rank, circ_step, &o)) != OC_OK) return e;
+  for (int k = 0; k < q; k++) {
+    int64_t to = (o.rank + s[k]) % p->P;
+    if (to != 0 && (e = circ_recvs(p->P, q, s, m, to, circ_step, &o)) != OC_OK) return e;
+  }
+  return OC_OK;
 }
 
 /* CYCLIC and GREEDY at a fractional lambda: the plan of ceil(lambda) with

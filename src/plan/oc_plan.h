@@ -168,6 +168,14 @@ int oc_lp_circ_table(int64_t P, int64_t *s, int *q, int8_t **R);
 int64_t oc_lp_circ_block(int q, int rk, int64_t n, int64_t i);
 int64_t oc_lp_circ_first(int q, int64_t n); /* that x: a stream's first round */
 
+/* kbcast's circulant (lambda = 1) seen from one rank: step(ctx, t, peer,
+ * item, 0) for each reception (t its send start), (.., 1) for each send, in
+ * no particular order; O(q^3 + q (m + q)) time, O(q) memory, no O(P)
+ * state.  OC_EUNSUP unless postal lambda = 1. */
+typedef int (*oc_kb_step_fn)(void *ctx, int64_t t, int64_t peer, int64_t item, int send);
+int oc_kbcast_circulant_rank(const oc_params *p, int64_t root, int64_t m, int64_t rank,
+                             oc_kb_step_fn step, void *ctx);
+
 /* Traff's round-optimal schedule, rank by rank (oc_circsched.c): s from
  * oc_lp_circ_skips(P, 0, s), q = ceil(log2 P) <= 62.  R[k] (S[k]), k < q: the
  * block relative rank r receives from r - s[k] (sends to r + s[k]) in slot k

@@ -378,6 +378,10 @@ static int rank_reduce(const oc_problem *pr, int64_t rank, oc_rank_plan *out) {
   return e;
 }
 
+static int rank_kb_step(void *ctx, int64_t t, int64_t peer, int64_t item, int send) {
+  return rp_push((oc_rank_plan *)ctx, t, peer, item, send ? OC_STEP_SEND : OC_STEP_RECV);
+}
+
 int oc_problem_rank(const oc_problem *pr, int64_t rank, oc_rank_plan *out) {
   oc_problem q;
   int e;
@@ -397,6 +401,10 @@ int oc_problem_rank(const oc_problem *pr, int64_t rank, oc_rank_plan *out) {
   case OC_PROB_REDUCE:
     if (q.items != 1) return OC_EUNSUP; /* m packets: no per-rank view yet */
     e = rank_reduce(&q, rank, out);
+    break;
+  case OC_PROB_KBCAST: /* lambda = 1: the circulant, optimal, has a per-rank form */
+    if (q.alg >= 0 && q.alg != OC_KB_BEST && q.alg != OC_KB_CIRCULANT) return OC_EUNSUP;
+    e = oc_kbcast_circulant_rank(&q.params, q.root, q.items, rank, rank_kb_step, out);
     break;
   default: return OC_EUNSUP;
   }
