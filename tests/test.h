@@ -64,6 +64,7 @@
   X(kbcast_karp_fig4)                                                          \
   X(kbcast_circulant)                                                          \
   X(kbcast_circulant_rank)                                                     \
+  X(kbcast_times_only)                                                         \
   X(kbcast_fractional)                                                         \
   X(cbcast_karp_fig2)                                                          \
   X(cbcast_exists)                                                             \

@@ -811,3 +811,42 @@ void test_kbcast_circulant_rank(void) {
     free(want);
   }
 }
+
+/* Times without a schedule: DTREE's costliest path in O(log P) and REPEAT's
+ * root from BCAST's own loop equal the verified schedules' times on larger
+ * trees than kbcast_random's; BEST answers at P = 10^9 without O(P)
+ * memory (it failed there for want of 8 GB) */
+void test_kbcast_times_only(void) {
+  int rounds = test_valgrind() ? 10 : 120;
+  for (int i = 0; i < rounds; i++) {
+    oc_params p;
+    oc_sched s;
+    oc_verdict v;
+    oc_kbcast_result r, r0;
+    int64_t q = test_range(1, 3), m = test_range(1, 4), d = test_range(1, 70);
+    oc_kbcast_alg a = i % 2 ? OC_KB_DTREE : OC_KB_REPEAT;
+    CHECK_OK(oc_params_postal(&p, test_range(2, 3000), test_range(q, 6 * q), q));
+    oc_sched_init(&s);
+    CHECK_OK(oc_kbcast_plan(&p, 0, m, a, d, &s, &r));
+    CHECK_OK(oc_kbcast_plan(&p, 0, m, a, d, NULL, &r0));
+    CHECK_OK(oc_verify_bcast(&p, 0, m, &s, &v));
+    CHECK(v.ok);
+    if (v.time != r0.time || r.time != r0.time)
+      test_failf(__FILE__, __LINE__, "%s d=%lld P=%lld lambda=%lld/%lld m=%lld: verified %lld, "
+                 "times only %lld", oc_kbcast_alg_name(a), (long long)d, (long long)p.P,
+                 (long long)p.L, (long long)p.g, (long long)m, (long long)v.time,
+                 (long long)r0.time);
+    oc_sched_free(&s);
+  }
+  {
+    oc_params p;
+    oc_kbcast_result r;
+    int64_t lb, l8, k31;
+    CHECK_OK(oc_params_postal(&p, 1000000000, 5, 2));
+    CHECK_OK(oc_kbcast_bound(&p, 100, &lb, &l8, &k31));
+    CHECK_OK(oc_kbcast_plan(&p, 0, 100, OC_KB_BEST, 0, NULL, &r));
+    CHECK(r.time >= lb);
+    CHECK_OK(oc_kbcast_plan(&p, 0, 100, OC_KB_REPEAT, 0, NULL, &r));
+    CHECK(r.time <= r.formula); /* Lemma 10 */
+  }
+}

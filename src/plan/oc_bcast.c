@@ -333,6 +333,19 @@ static int barnoy_schedule(const oc_bcast *b, oc_sched *out) {
   return e;
 }
 
+int64_t oc_bcast_barnoy_root_last(const oc_bcast *b) {
+  const int64_t G = b->r->G;
+  int64_t x = 0, n = b->p.P, last = -1;
+  if (b->alg != OC_BCAST_BARNOY) return -2;
+  while (n > 1) { /* the root's loop of barnoy_schedule, without the rest */
+    int64_t Tn = oc_reach_inv(b->r, n);
+    last = x * b->r->d;
+    n = (Tn >= G) ? fn(b, Tn - G) : 1;
+    x += G;
+  }
+  return last;
+}
+
 int oc_bcast_schedule(const oc_bcast *b, oc_sched *out) {
   int e;
   size_t want;

@@ -61,8 +61,8 @@
  * send's tq + p (docs/algorithms/postal.md).  BEST takes it when it wins.
  * Times without a schedule (out == NULL) are closed forms or the
  * constructions' own bookkeeping, never an O(P m) simulation: DTREE's is
- * (m - 1) d' q + the deepest path (below), so `bound kbcast` answers at
- * n = 65536, m = 1024 in milliseconds.
+ * (m - 1) d' q + the costliest path, found in O(log P) (below), so `bound
+ * kbcast` answers at n = 65536, m = 1024 in milliseconds.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -411,7 +411,10 @@ static int run_greedy(const oc_params *p, int64_t root, int64_t m, oc_sched *out
 }
 
 /* BCAST on "receiver ready h after the start, sender again G after". */
-static int bk_tree(int64_t n, int64_t h, int64_t G, oc_sched *out, int64_t *T) {
+/* ... and the root's last send (*last; -1 without children), without the
+ * schedule (out NULL: no O(n) memory). */
+static int bk_tree_last(int64_t n, int64_t h, int64_t G, oc_sched *out, int64_t *T,
+                        int64_t *last) {
   oc_params q;
   oc_bcast *b = NULL;
   int e;
@@ -425,9 +428,14 @@ static int bk_tree(int64_t n, int64_t h, int64_t G, oc_sched *out, int64_t *T) {
   q.lam_den = 1;
   if ((e = oc_bcast_new(&b, &q, 0, OC_BCAST_BARNOY)) != OC_OK) return e;
   *T = oc_bcast_completion(b);
-  if (out != NULL) e = oc_bcast_schedule(b, out);
+  if (last != NULL) *last = oc_bcast_barnoy_root_last(b);
+  e = out != NULL ? oc_bcast_schedule(b, out) : OC_OK;
   oc_bcast_free(b);
   return e;
+}
+
+static int bk_tree(int64_t n, int64_t h, int64_t G, oc_sched *out, int64_t *T) {
+  return bk_tree_last(n, h, G, out, T, NULL);
 }
 
 static int64_t rot(int64_t root, int64_t r, int64_t n) { return (root + r) % n; }
@@ -435,14 +443,12 @@ static int64_t rot(int64_t root, int64_t r, int64_t n) { return (root + r) % n; 
 static int run_repeat(const oc_params *p, int64_t root, int64_t m, oc_sched *out,
                       oc_kbcast_result *res) {
   oc_sched t;
-  int64_t B, last = -1, step, P = p->P, q = p->g, lp = p->L;
+  int64_t B, last, step, P = p->P, q = p->g, lp = p->L;
   int e;
   oc_sched_init(&t);
-  if ((e = bk_tree(P, lp, q, &t, &B)) != OC_OK) goto out;
-  for (size_t i = 0; i < t.n; i++)
-    if (t.msg[i].src == 0 && t.msg[i].t > last) last = t.msg[i].t;
-  step = last + q; /* the root's next free slot */
-  res->time = P == 1 ? 0 : (m - 1) * step + B;
+  if ((e = bk_tree_last(P, lp, q, out != NULL ? &t : NULL, &B, &last)) != OC_OK) goto out;
+  step = last + q; /* the root's next free slot (its sends go in child order) */
+  res->time = P == 1 ? 0 : oc_add_sat(oc_mul_sat(m - 1, step), B);
   res->formula = m * B - (m - 1) * (lp - q);
   for (int64_t j = 0; out != NULL && j < m && e == OC_OK; j++)
     for (size_t i = 0; i < t.n && e == OC_OK; i++)
@@ -502,30 +508,60 @@ out:
  * children, so it is never behind: it sends item j to its c-th child at
  * its arrival + (c - 1)q.  Item j therefore reaches node v at
  * j d' q + a(v), a(v) the sum over v's path of (c - 1)q + lambda, and the
- * time is (m - 1)d'q + max a(v).  O(P) memory (a by index) besides the
- * schedule; O(P) time without one. */
+ * time is (m - 1)d'q + max a(v).
+ * max a(v) without visiting the nodes (dtree_deepest): the levels above the
+ * last are full, so the best of them is the last full one with every
+ * child place d - 1; on the last level the nodes are every path up to the
+ * last node's (c_1 .. c_h), lexicographically, and the largest place sum
+ * among them is that path's or, for some i with c_i > 0, c_1 .. c_(i-1),
+ * c_i - 1, then d - 1 all the way down.  O(log_d P) (d = 1: the path). */
+static int64_t dtree_deepest(int64_t P, int64_t d, int64_t q, int64_t lp) {
+  int64_t dig[64], best, prefix = 0, sum = 0;
+  int h = 0;
+  if (P < 2) return 0;
+  if (d == 1) return oc_mul_sat(P - 1, lp);
+  for (int64_t v = P - 1; v > 0; v = (v - 1) / d) dig[h++] = (v - 1) % d; /* deepest first */
+  for (int i = 0; i < h; i++) sum += dig[i];
+  best = oc_add_sat(oc_mul_sat(h, lp), oc_mul_sat(q, sum)); /* the last node */
+  if (h >= 2) /* the last full level, every place d - 1 */
+    best = oc_max64(best, oc_mul_sat(h - 1, oc_add_sat(lp, oc_mul_sat(q, d - 1))));
+  for (int i = 1; i <= h; i++) { /* place i from the root is dig[h - i] */
+    int64_t c = dig[h - i];
+    if (c > 0)
+      best = oc_max64(best, oc_add_sat(oc_mul_sat(h, lp),
+                                       oc_mul_sat(q, oc_add_sat(prefix + c - 1,
+                                                                oc_mul_sat(h - i, d - 1)))));
+    prefix += c;
+  }
+  return best;
+}
+
+/* O(P) memory (a by index) for the schedule; the time alone in O(log P). */
 static int run_dtree(const oc_params *p, int64_t root, int64_t m, int64_t d,
                      oc_sched *out, oc_kbcast_result *res) {
-  int64_t P = p->P, q = p->g, lp = p->L, mx = 0, height = 0, dr = oc_min64(d, P - 1);
-  int64_t *a = (int64_t *)malloc((size_t)P * sizeof *a); /* item 0's arrival */
+  int64_t P = p->P, q = p->g, lp = p->L, height = 0, dr = oc_min64(d, P - 1);
   int e = OC_OK;
-  if (a == NULL) return OC_ENOMEM;
-  a[0] = 0;
-  for (int64_t v = 1; v < P; v++) {
-    a[v] = a[(v - 1) / d] + ((v - 1) % d) * q + lp; /* < P (d q + lp): no overflow */
-    if (a[v] > mx) mx = a[v];
+  if (out != NULL) {
+    int64_t *a = (int64_t *)malloc((size_t)P * sizeof *a); /* item 0's arrival */
+    if (a == NULL) return OC_ENOMEM;
+    a[0] = 0;
+    for (int64_t v = 1; v < P; v++)
+      a[v] = a[(v - 1) / d] + ((v - 1) % d) * q + lp; /* < P (d q + lp): no overflow */
+    for (int64_t k = 0; k < P && e == OC_OK; k++)
+      for (int64_t j = 0; j < m && e == OC_OK; j++)
+        for (int64_t c = d * k + 1; c <= d * k + d && c < P && e == OC_OK; c++)
+          e = oc_sched_push(out, j * dr * q + a[k] + (c - d * k - 1) * q, rot(root, k, P),
+                            rot(root, c, P), j);
+    free(a);
   }
-  for (int64_t k = 0; out != NULL && k < P && e == OC_OK; k++)
-    for (int64_t j = 0; j < m && e == OC_OK; j++)
-      for (int64_t c = d * k + 1; c <= d * k + d && c < P && e == OC_OK; c++)
-        e = oc_sched_push(out, j * dr * q + a[k] + (c - d * k - 1) * q, rot(root, k, P),
-                          rot(root, c, P), j);
-  for (int64_t k = P - 1; k > 0; k = (k - 1) / d) height++;
-  free(a);
+  for (int64_t k = P - 1; k > 0 && d > 1; k = (k - 1) / d) height++;
+  if (d == 1) height = P - 1;
   res->degree = d;
-  res->time = P == 1 ? 0 : oc_add_sat(oc_mul_sat(oc_mul_sat(m - 1, dr), q), mx);
+  res->time = P == 1 ? 0
+                     : oc_add_sat(oc_mul_sat(oc_mul_sat(m - 1, dr), q), dtree_deepest(P, d, q, lp));
   /* Lemma 18 with the tree's height: d(m-1) + (d - 1 + lambda) h */
-  res->formula = q * d * (m - 1) + (q * (d - 1) + lp) * height;
+  res->formula = oc_add_sat(oc_mul_sat(oc_mul_sat(q, d), m - 1),
+                            oc_mul_sat(q * (d - 1) + lp, height));
   return e;
 }
 

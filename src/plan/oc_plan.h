@@ -168,6 +168,11 @@ int oc_lp_circ_table(int64_t P, int64_t *s, int *q, int8_t **R);
 int64_t oc_lp_circ_block(int q, int rk, int64_t n, int64_t i);
 int64_t oc_lp_circ_first(int q, int64_t n); /* that x: a stream's first round */
 
+/* Bar-Noy & Kipnis's BCAST (OC_BCAST_BARNOY): the root's last send start
+ * (-1: no children), as oc_bcast_schedule would place it, in O(children);
+ * -2 for the other algorithms */
+int64_t oc_bcast_barnoy_root_last(const oc_bcast *b);
+
 /* kbcast's circulant (lambda = 1) seen from one rank: step(ctx, t, peer,
  * item, 0) for each reception (t its send start), (.., 1) for each send, in
  * no particular order; O(q^3 + q (m + q)) time, O(q) memory, no O(P)
