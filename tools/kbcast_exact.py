@@ -3,11 +3,15 @@
 (integer latency L, one send and one reception per processor per step,
 o = 0, g = 1; the source 0 holds all k items at time 0), by SAT.
 
-Usage: tools/kbcast_exact.py P L k T [--solver cadical]
+Usage: tools/kbcast_exact.py P L k T [--gap G] [--solver cadical]
   prints "sat" and the schedule as optcast's CSV (time,src,dst,item) when
   every processor can hold every item by time T, else "unsat".
-  tools/kbcast_exact.py P L k --min [--from T0]: the least such T (from the
-  lower bound T0 up), with its schedule.
+  tools/kbcast_exact.py P L k --min [--from T0] [--gap G]: the least such T
+  (from the lower bound T0 up), with its schedule.
+  --gap G: a fractional latency lambda = L/G, every time in steps of 1/G
+  (docs/MODEL.md: LogP with L, o = 0, g = G in those steps): a processor
+  sends at most once and takes at most one arrival in any G consecutive
+  steps; T and --from are in steps, the CSV's times are fractions t/G.
 
 Encoding (written for optcast; the rules are those of
 docs/MODEL.md for postal with integer lambda, checked again by
@@ -26,7 +30,7 @@ import sys
 import tempfile
 
 
-def solve(P, L, k, T, solver="cadical"):
+def solve(P, L, k, T, solver="cadical", G=1):
     var = {}
 
     def v(*key):
@@ -65,11 +69,12 @@ def solve(P, L, k, T, solver="cadical"):
             cls.append([-aux[j - 1], aux[j]])
             cls.append([-lits[j], -aux[j - 1]])
         cls.append([-lits[n - 1], -aux[n - 2]])
-    for t in ts:
+    for t0 in range(ts.start - G + 1, ts.stop):  # every window of G steps
+        win = [t for t in range(t0, t0 + G) if t in ts]
         for u in range(P):
-            amo([v("s", t, u, w, i) for w in range(1, P) if w != u for i in range(k)])
+            amo([v("s", t, u, w, i) for t in win for w in range(1, P) if w != u for i in range(k)])
         for w in range(1, P):
-            amo([v("s", t, u, w, i) for u in range(P) if u != w for i in range(k)])
+            amo([v("s", t, u, w, i) for t in win for u in range(P) if u != w for i in range(k)])
     for w in range(1, P):
         for i in range(k):
             cls.append([v("h", T, w, i)])
@@ -115,24 +120,25 @@ def solve(P, L, k, T, solver="cadical"):
 def main():
     a = sys.argv[1:]
     P, L, k = int(a[0]), int(a[1]), int(a[2])
+    G = int(a[a.index("--gap") + 1]) if "--gap" in a else 1
     if "--min" in a:
         T = int(a[a.index("--from") + 1]) if "--from" in a else L
         while True:
-            s = solve(P, L, k, T)
+            s = solve(P, L, k, T, G=G)
             if s is not None:
                 break
             print("T=%d unsat" % T, file=sys.stderr)
             T += 1
     else:
         T = int(a[3])
-        s = solve(P, L, k, T)
+        s = solve(P, L, k, T, G=G)
         if s is None:
             print("unsat")
             return
     print("sat T=%d" % T, file=sys.stderr)
     print("time,src,dst,item")
     for t, u, w, i in s:
-        print("%d,%d,%d,%d" % (t, u, w, i))
+        print("%s,%d,%d,%d" % (str(t) if G == 1 else "%d/%d" % (t, G), u, w, i))
 
 
 if __name__ == "__main__":

@@ -310,8 +310,8 @@ int oc_kbcast_plan(const oc_params *p, int64_t root, int64_t m,
                    oc_kbcast_result *res);
 /* Lower bounds: Lemma 8 / Corollary 9, (m - 1) + f_lambda(n); Karp et al.
  * Thm 3.1, B(P-1) + L + (k-1) - k* for k >= k*, from its proof's count of
- * receptions for smaller k (integer lambda only, else -1); *lb is the
- * larger. */
+ * receptions for smaller k, and that count window by window at a
+ * fractional lambda (-1 for n = 1); *lb is the larger. */
 int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
                     int64_t *karp31);
 /* Karp et al. section 3.5's buffered model (oc_verify_buffered): m items,

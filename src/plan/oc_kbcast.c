@@ -762,6 +762,50 @@ int oc_kbcast_bound_single(const oc_params *p, int64_t m, int64_t *single,
   return OC_OK;
 }
 
+/* Karp et al.'s reception count (their Thm 3.1's proof) for any lambda =
+ * p/q, times in units of 1/q, an item taking q to send.  Every message
+ * received by T was sent by T - p.  Cut (-inf, T - p] into windows
+ * (x - q, x], x = T - p - iq: a processor starts at most one send in a
+ * window (sends last q), only once it holds an item, i.e. by x, so at most
+ * N(x) = f(x) processors send in it (f: the one-item reach, the source
+ * included) - and at most P - 1 messages can be taken in it, one a
+ * receiver.  So the receptions by T are at most
+ *   C(T) = sum over i >= 0, x >= 0 of min(f(x), P - 1)
+ * and m (P - 1) are needed: the least T with C(T) >= m (P - 1) is a lower
+ * bound.  For integer lambda it is the count oc_kbcast_bound uses (test
+ * kbcast_recv_bound compares them).  C(T) in O(B(P-1)/q) reach counts: the
+ * windows with x >= B(P-1) are all at P - 1. */
+static int64_t recv_count(const oc_params *p, int64_t T, int64_t xs, int64_t need) {
+  int64_t q = p->g, top = T - p->L, c = 0, i0 = 0;
+  if (top < 0) return 0;
+  if (top >= xs) { /* windows x = top - iq >= xs: saturated */
+    i0 = (top - xs) / q + 1;
+    c = oc_mul_sat(i0, p->P - 1);
+  }
+  for (int64_t i = i0; top - i * q >= 0 && c < need; i++)
+    c = oc_add_sat(c, oc_min64(oc_reach_count(p, top - i * q), p->P - 1));
+  return c;
+}
+
+int64_t oc_kbcast_recv_bound(const oc_params *p, int64_t m) {
+  oc_params q1 = *p;
+  int64_t xs, need = oc_mul_sat(m, p->P - 1), lo, hi;
+  if (p->P < 2) return 0;
+  q1.P = p->P - 1;
+  if (oc_bcast_time(&q1, &xs) != OC_OK) return -1; /* f(x) >= P - 1 from x = B(P-1) */
+  lo = 0;
+  hi = oc_add_sat(p->L, oc_add_sat(xs, oc_mul_sat(m, p->g)));
+  while (recv_count(p, hi, xs, need) < need) { /* (cannot happen: hi is a send a window) */
+    if (hi >= OC_SAT / 2) return -1;
+    hi *= 2;
+  }
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (recv_count(p, mid, xs, need) >= need) hi = mid; else lo = mid + 1;
+  }
+  return lo;
+}
+
 int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
                     int64_t *karp31) {
   int64_t B;
@@ -799,6 +843,8 @@ int oc_kbcast_bound(const oc_params *p, int64_t m, int64_t *lb, int64_t *lemma8,
       t = lo;
     }
     *karp31 = p->L + t;
+  } else if (p->P >= 2) { /* fractional lambda: the same count, window by window */
+    *karp31 = oc_kbcast_recv_bound(p, m);
   }
   *lb = oc_max64(*lemma8, *karp31);
   return OC_OK;

@@ -168,6 +168,10 @@ int oc_lp_circ_table(int64_t P, int64_t *s, int *q, int8_t **R);
 int64_t oc_lp_circ_block(int q, int rk, int64_t n, int64_t i);
 int64_t oc_lp_circ_first(int q, int64_t n); /* that x: a stream's first round */
 
+/* kbcast: Karp et al.'s reception count for any lambda (oc_kbcast.c): the
+ * least T by which m (P - 1) receptions fit; -1 if it cannot be computed */
+int64_t oc_kbcast_recv_bound(const oc_params *p, int64_t m);
+
 /* Bar-Noy & Kipnis's BCAST (OC_BCAST_BARNOY): the root's last send start
  * (-1: no children), as oc_bcast_schedule would place it, in O(children);
  * -2 for the other algorithms */

@@ -198,8 +198,8 @@ static int pb_alltoall(const oc_problem *pr, oc_sched *out, oc_result *res) {
 static const pb_row ROWS[OC_PROB_COUNT] = {
     [OC_PROB_BCAST] = {"bcast", "Karp et al. Thm 2.1: B(P) = min{t : P(t) >= P}", pb_bcast},
     [OC_PROB_KBCAST] = {"kbcast",
-                        "Bar-Noy & Kipnis Lemma 8: (m-1) + f(n); Karp et al. Thm 3.1 (integer "
-                        "lambda)",
+                        "Bar-Noy & Kipnis Lemma 8: (m-1) + f(n); Karp et al. Thm 3.1's "
+                        "reception count",
                         pb_kbcast},
     [OC_PROB_SUM] = {"sum",
                      "Karp et al. Lemma 5.1: the least t whose reversed broadcast tree (L+1) "
