@@ -46,9 +46,81 @@ static int64_t spacing(const oc_params *p) {
   }
 }
 
+/* Times only (out == NULL): the compaction is run up to this many
+ * messages (2 x 8 bytes each, 64 MB), past it the periodic time. */
+#define OC_A2A_TIMES_MAX ((int64_t)1 << 22)
+
+/* The lower bound of the header, M = k(P-1) >= 1, G = max(g, o). */
+static int64_t a2a_bound(const oc_params *p, int64_t M) {
+  int64_t L = p->L, o = p->o, G = oc_max64(p->g, o), A, a, idle, busy, B1, B2;
+  if (M < 1) return 0;
+  A = oc_add_sat(L + 2 * o, oc_mul_sat(G, M - 1));
+  if (o > 0 && A < OC_SAT) { /* a send jG and a reception L + o + dG (|d| < M) collide */
+    int64_t x = L + o, d0 = -(x / G);
+    for (int64_t d = d0 - 1; d <= d0 + 1; d++) {
+      int64_t y;
+      if (d < -(M - 1) || d > M - 1) continue;
+      y = x + d * G; /* |d| <= x / G + 1: no overflow */
+      if ((y < 0 ? -y : y) < o) {
+        A++;
+        break;
+      }
+    }
+  }
+  a = (L + o + G - 1) / G; /* send starts in [0, L + o) */
+  if (a > M) a = M;
+  idle = L + o - a * o; /* a <= (L + o)/G + 1 <= 2^41: no overflow */
+  if (idle < 0) idle = 0;
+  busy = oc_mul_sat(2 * o, M);
+  B1 = oc_max64(A, oc_add_sat(busy, idle));
+  if (B1 < 2 * (L + o)) return B1; /* the two ends may overlap */
+  B2 = oc_add_sat(busy, 2 * idle);
+  return oc_max64(B1, B2);
+}
+
+/* The compaction: the periodic plan's messages, in its order (step m =
+ * j(P-1) + r - 1, then i), each sent as early as the rules allow given the
+ * ones before it, every processor's sends and receptions kept in the
+ * plan's order.  snd[i M + m] gets processor i's send of step m.  Linear:
+ * rp[i] walks i's receptions and sp[i] its sends, never back. */
+static int compact(const oc_params *p, int64_t k, int64_t *snd, int64_t *time) {
+  int64_t P = p->P, M = k * (P - 1), L = p->L, o = p->o, G = oc_max64(p->g, o), T = 0;
+  int64_t *rcv = (int64_t *)malloc((size_t)(P * M) * sizeof *rcv);
+  int64_t *cnt = (int64_t *)calloc((size_t)(4 * P), sizeof *cnt);
+  int64_t *ns = cnt, *nr = cnt + P, *sp = cnt + 2 * P, *rp = cnt + 3 * P;
+  int e = OC_OK;
+  if (rcv == NULL || cnt == NULL) { e = OC_ENOMEM; goto done; }
+  for (int64_t m = 0; m < M; m++) {
+    int64_t r = m % (P - 1) + 1;
+    for (int64_t a = 0; a < P; a++) {
+      int64_t b = (a + r) % P, s = 0, *ra = rcv + a * M, *sb = snd + b * M;
+      if (ns[a] > 0) s = snd[a * M + ns[a] - 1] + G;
+      if (nr[b] > 0) s = oc_max64(s, rcv[b * M + nr[b] - 1] + G - o - L);
+      while (o > 0) { /* a's receptions against [s, s+o), b's sends against s+o+L */
+        int64_t R;
+        while (rp[a] < nr[a] && ra[rp[a]] + o <= s) rp[a]++;
+        if (rp[a] < nr[a] && ra[rp[a]] < s + o) { s = ra[rp[a]] + o; continue; }
+        R = s + o + L;
+        while (sp[b] < ns[b] && sb[sp[b]] + o <= R) sp[b]++;
+        if (sp[b] < ns[b] && sb[sp[b]] < R + o) { s = sb[sp[b]] - L; continue; }
+        break;
+      }
+      if (s > OC_TIME_MAX) { e = OC_ERANGE; goto done; }
+      snd[a * M + ns[a]++] = s;
+      rcv[b * M + nr[b]++] = s + o + L;
+      if (s + L + 2 * o > T) T = s + L + 2 * o;
+    }
+  }
+  *time = T;
+done:
+  free(rcv);
+  free(cnt);
+  return e;
+}
+
 int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
                          oc_sched *out, int64_t *time, int64_t *lower_bound) {
-  int64_t P, M, D, e;
+  int64_t P, M, D, e, per, ct = OC_SAT, *snd = NULL;
   if ((e = oc_params_check(p)) != OC_OK) return (int)e;
   P = p->P;
   if (k < 1) return OC_ERANGE;
@@ -57,20 +129,34 @@ int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
     return OC_ERANGE;
   M = oc_mul_sat(k, P - 1); /* times only: saturating for huge P */
   D = spacing(p);
+  per = P == 1 ? 0 : oc_add_sat(p->L + 2 * p->o, oc_mul_sat(D, M - 1));
+  /* o = 0: the periodic plan meets the bound; past OC_A2A_TIMES_MAX
+   * messages a times-only call reports the periodic time */
+  if (P > 1 && p->o > 0 && per < OC_SAT &&
+      (out != NULL || (P <= OC_A2A_TIMES_MAX && M <= OC_A2A_TIMES_MAX / P))) {
+    snd = (int64_t *)malloc((size_t)(P * M) * sizeof *snd);
+    if (snd == NULL) return OC_ENOMEM;
+    e = compact(p, k, snd, &ct);
+    if (e == OC_ERANGE) ct = OC_SAT; /* past OC_TIME_MAX: the periodic plan */
+    else if (e != OC_OK) { free(snd); return (int)e; }
+  }
   for (int64_t j = 0; j < k && out != NULL; j++) {
     for (int64_t r = 1; r < P; r++) {
       int64_t m = j * (P - 1) + (r - 1); /* step */
       for (int64_t i = 0; i < P; i++) {
         int64_t dst = (i + r) % P;
         int64_t item = personalized ? (i * P + dst) * k + j : i * k + j;
-        if ((e = oc_sched_push(out, m * D, i, dst, item)) != OC_OK) return (int)e;
+        int64_t t = ct < per ? snd[i * M + m] : m * D;
+        if ((e = oc_sched_push(out, t, i, dst, item)) != OC_OK) {
+          free(snd);
+          return (int)e;
+        }
       }
     }
   }
-  *time = P == 1 ? 0 : oc_add_sat(p->L + 2 * p->o, oc_mul_sat(D, M - 1));
-  *lower_bound = P == 1 ? 0
-                        : oc_max64(oc_add_sat(p->L + 2 * p->o, oc_mul_sat(p->g, M - 1)),
-                                   oc_mul_sat(2 * p->o, M));
+  free(snd);
+  *time = ct < per ? ct : per;
+  *lower_bound = P == 1 ? 0 : a2a_bound(p, M);
   return OC_OK;
 }
 
