@@ -7,8 +7,8 @@
 # instances.  Instances: P 2..32, L 0..40, o 0..10, g 1..40, k 1..4 items per
 # processor (L + 2o >= 1), drawn with Park & Miller's minimal standard
 # generator (x <- 16807 x mod 2^31 - 1, exact in awk's doubles) from seed 1.
-# Usage: bench/alltoall_table.sh [old-optcast [new-optcast [count [seed]]]]
-old=${1:-/work/base/optcast}
+# Usage: bench/alltoall_table.sh old-optcast [new-optcast [count [seed]]]
+old=${1:?usage: bench/alltoall_table.sh old-optcast [new-optcast [count [seed]]]}
 new=${2:-./build/optcast}
 count=${3:-300}
 seed=${4:-1}
