@@ -46,6 +46,8 @@
   X(allreduce_random)                                                          \
   X(alltoall_random)                                                           \
   X(alltoall_rank_views)                                                       \
+  X(alltoall_compact)                                                          \
+  X(alltoall_exact)                                                            \
   X(allgather_mesh_views)                                                      \
   X(kbcast_random)                                                             \
   X(kbcast_bounds)                                                             \

@@ -670,15 +670,22 @@ int oc_sum_time(const oc_params *p, int64_t n, int64_t *t_out);
 int oc_reduce_time(const oc_params *p, int64_t *t_out);
 
 /* ---- all-to-all broadcast ---------------------------------------------------
- * Karp et al. section 4.1: processor i sends its k items to i+1, ..., i+P-1
- * (mod P), one message every D time units, item by item.  Lower bound:
- * max(L + 2o + g(k(P-1) - 1), 2o k(P-1)) (each processor receives k(P-1)
- * messages at least g apart, the first usable at L + 2o; and it is busy o
- * for each of its k(P-1) sends and receives).  D is the least spacing
- * >= g for which a processor's sends [mD, mD+o) and receptions
+ * Karp et al. section 4.1: processor i sends to i+1, ..., i+P-1 (mod P),
+ * its k items to each in turn, one message every D time units.  D is the least
+ * spacing >= g for which a processor's sends [mD, mD+o) and receptions
  * [mD+o+L, mD+2o+L) never overlap; D = g (optimal) when g >= 2o and the
- * phases fit.  Personalized: item (s, d, j) goes from s to d only, with the
- * same timing.  Items: broadcast s*k + j; personalized (s*P + d)*k + j. */
+ * phases fit.  With o > 0 the same messages are also compacted (each as
+ * early as the rules allow, in the plan's order, every processor's sends
+ * and receptions in the plan's order; in step, and with the processors'
+ * first sends staggered) and the fastest is kept.
+ * Lower bound (oc_alltoall.c proves it), M = k(P-1), G = max(g, o):
+ * L + 2o + G(M-1) (+1 when a processor's sends and receptions at that pace
+ * collide), 2oM plus the time a processor must idle before its first
+ * reception can start (L + o) and, once the time is >= 2(L + o), after its
+ * last send can end.  Personalized: item (s, d, j) goes from s to d only,
+ * with the same timing.  Items: broadcast s*k + j; personalized
+ * (s*P + d)*k + j.  Times only (out NULL): the compaction is run up to
+ * 2^22 messages, past that the time is the periodic plan's. */
 int oc_alltoall_schedule(const oc_params *p, int64_t k, int personalized,
                          oc_sched *out, int64_t *time, int64_t *lower_bound);
                          /* out may be NULL: times only */

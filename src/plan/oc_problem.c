@@ -211,7 +211,7 @@ static const pb_row ROWS[OC_PROB_COUNT] = {
                            "the reduction time (every processor ends with a reduction)",
                            pb_allreduce},
     [OC_PROB_ALLTOALL] = {"alltoall",
-                          "Karp et al. 4.1: L + 2o + g(k(P-1) - 1), and 2o k(P-1) of overheads",
+                          "L + 2o + G(k(P-1) - 1) (+1 on a collision), and 2o k(P-1) of overheads plus the idle ends (oc_alltoall.c)",
                           pb_alltoall},
 };
 
