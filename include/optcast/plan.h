@@ -822,6 +822,32 @@ int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
  * each processor's window wraps around at a different place. */
 int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
                                   int64_t *time, int64_t *lower_bound);
+/* The one-packet allreduce's constructions: the circulant above, reduce in
+ * rank order then broadcast (oc_allreduce_ordered_schedule), and the optimal
+ * commutative reduction (oc_reduce_new, not ordered) then the broadcast. */
+typedef enum oc_allreduce_alg {
+  OC_AR_CIRCULANT,   /* "karp-circulant"                                     */
+  OC_AR_ORDERED,     /* "reduce-then-bcast": rank order, any operator        */
+  OC_AR_COMMUTATIVE, /* "commutative-reduce-then-bcast"                      */
+  OC_AR_COUNT
+} oc_allreduce_alg;
+const char *oc_allreduce_alg_name(oc_allreduce_alg a);
+typedef struct oc_allreduce_choice {
+  oc_allreduce_alg alg;       /* the fastest (ties: the lower enum value)     */
+  int64_t time;               /* its time                                     */
+  int64_t lower_bound;        /* oc_allreduce_bound                           */
+  int64_t times[OC_AR_COUNT]; /* each construction's time, -1: not available  */
+} oc_allreduce_choice;
+/* Lower bound of the one-packet allreduce (LogP, an addition one unit):
+ * max(reduction time, L + 2o + g for P >= 3); the argument is in
+ * oc_allreduce.c's header. */
+int oc_allreduce_bound(const oc_params *p, int64_t *lower_bound);
+/* The fastest of the three constructions for these parameters (P <= 2^16;
+ * the circulant only while it has at most 2^26 messages).  out (empty, or
+ * NULL for the times alone) gets the winner's schedule: the circulant's
+ * form (oc_verify_allreduce) or the two-phase form (item 0 the reduction
+ * with its additions, item 1 the broadcast: oc_verify_allreduce_ordered). */
+int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c);
 /* The circulant for a vector of m packets (one a message), as a schedule
  * of oc_verify_vreduce (commutative; one unit per packet addition, as
  * oc_libred): packet j's rounds are mD apart and shifted by jD, item = the

@@ -30,6 +30,8 @@
 
 #include "plan/oc_plan.h"
 
+#define AR_CIRC_MSGS_MAX ((int64_t)1 << 26) /* oc_allreduce_schedule's cap */
+
 static int64_t round_spacing(const oc_params *p, int64_t a) {
   int64_t o = p->o, D = oc_max64(p->g, 2 * o + a);
   if (o == 0) return oc_max64(p->g, a);
@@ -254,7 +256,9 @@ out:
 int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
                           int64_t *lower_bound) {
   int64_t D;
-  return ar_build(p, 1, (int64_t)1 << 26, out, time, lower_bound, &D, NULL);
+  int e = ar_build(p, 1, AR_CIRC_MSGS_MAX, out, time, NULL, &D, NULL);
+  if (e == OC_OK && lower_bound != NULL) e = oc_allreduce_bound(p, lower_bound);
+  return e;
 }
 
 /* Packet j of m runs the circulant with rounds mD apart, shifted by jD: a
@@ -326,22 +330,21 @@ done:
   return e;
 }
 
-/* The broadcast phase starts at T1 + delta: delta makes every processor's
+/* Reduce to rank 0 (rank order when `ordered`, else the optimal
+ * commutative tree), then broadcast from rank 0 (Karp's optimal tree).
+ * The broadcast phase starts at T1 + delta: delta makes every processor's
  * first broadcast send (receive) at least g after its reduction send (last
  * reduction receive); all reduction activity ends by T1, so nothing else
- * can collide. */
-int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
-                                  int64_t *time, int64_t *lower_bound) {
+ * can collide.  out may be NULL (the time alone: the schedules are still
+ * built, P <= OC_GLOBAL_PROCS_MAX, to find delta). */
+static int two_phase(const oc_params *p, int ordered, oc_sched *out, int64_t *time) {
   oc_reduce *r = NULL;
   oc_bcast *b = NULL;
   oc_sched rs, bs;
   int64_t T1, P = p->P, delta = 0;
   int64_t *s1 = NULL, *r1 = NULL, *s2 = NULL, *r2 = NULL;
-  int e = oc_params_check(p);
-  if (e) return e;
-  if (P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
-  if ((e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
-  if ((e = oc_reduce_new(&r, p, 0, 1)) != OC_OK) return e;
+  int e;
+  if ((e = oc_reduce_new(&r, p, 0, ordered)) != OC_OK) return e;
   T1 = oc_reduce_completion(r);
   oc_sched_init(&rs);
   oc_sched_init(&bs);
@@ -370,7 +373,7 @@ int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
     if (r1[q] != INT64_MIN && r2[q] != INT64_MAX)
       delta = oc_max64(delta, p->g - (T1 + r2[q] - r1[q]));
   }
-  *time = T1 + delta + oc_bcast_completion(b);
+  *time = oc_add_sat(oc_add_sat(T1, delta), oc_bcast_completion(b));
   if (out != NULL) {
     for (size_t i = 0; e == OC_OK && i < rs.n; i++)
       e = oc_sched_push(out, rs.msg[i].t, rs.msg[i].src, rs.msg[i].dst, 0);
@@ -392,5 +395,74 @@ out:
   oc_sched_free(&bs);
   oc_bcast_free(b);
   oc_reduce_free(r);
+  return e;
+}
+
+int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
+                                  int64_t *time, int64_t *lower_bound) {
+  int e = oc_params_check(p);
+  if (e) return e;
+  if (p->P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
+  if ((e = oc_allreduce_bound(p, lower_bound)) != OC_OK) return e;
+  return two_phase(p, 1, out, time);
+}
+
+/* ---- the bound and the choice --------------------------------------------- */
+
+int oc_allreduce_bound(const oc_params *p, int64_t *lower_bound) {
+  int e;
+  if (p == NULL || lower_bound == NULL) return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  if ((e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
+  if (p->P >= 3) /* the first message carries one value (header) */
+    *lower_bound = oc_max64(*lower_bound, oc_add_sat(oc_add_sat(p->L, 2 * p->o), p->g));
+  return OC_OK;
+}
+
+const char *oc_allreduce_alg_name(oc_allreduce_alg a) {
+  switch (a) {
+  case OC_AR_CIRCULANT: return "karp-circulant";
+  case OC_AR_ORDERED: return "reduce-then-bcast";
+  case OC_AR_COMMUTATIVE: return "commutative-reduce-then-bcast";
+  default: return "?";
+  }
+}
+
+
+/* Each construction timed (the two-phase ones are built: their shift
+ * delta needs the schedules), the fastest kept; then the winner built into
+ * out.  A construction that refuses these parameters (OC_ERANGE, OC_EUNSUP)
+ * is left out. */
+int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c) {
+  int64_t D = 0, msgs = 0, t;
+  int e;
+  if (p == NULL || c == NULL) return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  if (p->P > ((int64_t)1 << 16)) return OC_ERANGE;
+  if (out != NULL && out->n != 0) return OC_EINVAL;
+  memset(c, 0, sizeof *c);
+  if ((e = oc_allreduce_bound(p, &c->lower_bound)) != OC_OK) return e;
+  c->time = -1;
+  for (int a = 0; a < OC_AR_COUNT; a++) {
+    c->times[a] = -1;
+    if (a == OC_AR_CIRCULANT) {
+      e = ar_build(p, 1, AR_CIRC_MSGS_MAX, NULL, &t, NULL, &D, &msgs);
+      if (e == OC_OK && msgs > AR_CIRC_MSGS_MAX) e = OC_ERANGE;
+    } else {
+      e = two_phase(p, a == OC_AR_ORDERED, NULL, &t);
+    }
+    if (e == OC_ERANGE || e == OC_EUNSUP) continue;
+    if (e != OC_OK) return e;
+    c->times[a] = t;
+    if (c->time < 0 || t < c->time) {
+      c->time = t;
+      c->alg = (oc_allreduce_alg)a;
+    }
+  }
+  if (c->time < 0) return OC_ERANGE;
+  if (out == NULL) return OC_OK;
+  if (c->alg == OC_AR_CIRCULANT) e = ar_build(p, 1, AR_CIRC_MSGS_MAX, out, &t, NULL, &D, NULL);
+  else e = two_phase(p, c->alg == OC_AR_ORDERED, out, &t);
+  if (e == OC_OK && t != c->time) e = OC_EINVALID; /* timed and built differ: a bug */
   return e;
 }
