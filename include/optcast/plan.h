@@ -809,7 +809,7 @@ int oc_mallreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char *
  * largest finished one that does not overshoot P, so the windows add up
  * to exactly P.  D is the least spacing >= max(g, 2o + a) at which a
  * processor's send overhead and its receive overhead plus addition never
- * overlap.  Lower bound: the reduction time.  For commutative operators
+ * overlap.  Lower bound: oc_allreduce_bound.  For commutative operators
  * (each processor ends with its cyclic window, x_{i+1} .. x_{P-1} x_0 ..
  * x_i).  Items: the index of the partial result in the sender's history
  * (0 = its own value, k = after its k-th addition). */
@@ -848,6 +848,10 @@ int oc_allreduce_bound(const oc_params *p, int64_t *lower_bound);
  * form (oc_verify_allreduce) or the two-phase form (item 0 the reduction
  * with its additions, item 1 the broadcast: oc_verify_allreduce_ordered). */
 int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c);
+/* One construction's schedule (out empty, or NULL) and time, as
+ * oc_allreduce_best builds it; OC_ERANGE, OC_EUNSUP where it refuses. */
+int oc_allreduce_construct(const oc_params *p, oc_allreduce_alg a, oc_sched *out,
+                           int64_t *time);
 /* The circulant for a vector of m packets (one a message), as a schedule
  * of oc_verify_vreduce (commutative; one unit per packet addition, as
  * oc_libred): packet j's rounds are mD apart and shifted by jD, item = the

@@ -1,4 +1,5 @@
-/* oc_allreduce.c - combining broadcast (allreduce) by circulant windows.
+/* oc_allreduce.c - combining broadcast (allreduce) of one packet: circulant
+ * windows, reduce + broadcast, the choice between them and a lower bound.
  *
  * Source: Karp, Sahay, Santos, Schauser (SPAA'93) section 4.2, Thm 4.1:
  * postal model, zero-time combining, P = f_T: at time j processor i sends
@@ -24,6 +25,45 @@
  * is Karp's schedule with L + 1 for the unit addition, and it meets the
  * reduction time B(P; L + 1) - optimal; elsewhere the tests report the
  * gap to that lower bound.
+ *
+ * The choice (oc_allreduce_best, the default of `plan allreduce`): the
+ * fastest of three constructions, timed on the instance (ties: the first):
+ *  1. the circulant above ("karp-circulant");
+ *  2. the rank-order reduction to rank 0 (oc_reduce.c, Karp 4.2 / Shou &
+ *     Chen) then Karp's optimal broadcast from rank 0 (oc_bcast.c), shifted
+ *     by the least delta >= 0 that keeps every processor's gaps across the
+ *     two phases ("reduce-then-bcast", also `--ordered`): time R + delta +
+ *     B(P), R the rank-order reduction's time;
+ *  3. the same with the optimal commutative reduction tree
+ *     ("commutative-reduce-then-bcast").
+ * 1 wins with small g (postal: optimal for P = f_{L+1}(T)); 2 with large
+ * g or o, where the circulant's rounds D >= max(g, 2o + 1) double the
+ * windows at best once per D while a reduction tree receives every
+ * max(g, o + 1) along chains of L + 2o + 1 (L = 5, o = 0, g = 34,
+ * P = 28213: 720 for the circulant, 439 for 2, bound 228).  The rank-order
+ * reduction is as fast as the commutative one on almost every instance,
+ * so 3 rarely wins alone (none of the bench's 300 instances).
+ *
+ * Lower bound (oc_allreduce_bound): max(R*, L + 2o + g if P >= 3), R* the
+ * reduction time (Karp 4.2: B(P) with L + 1 and max(g, o + 1)).
+ *  - R*: the first processor to hold all P contributions made them by its
+ *    own additions (nobody could send them to it), so its receptions form
+ *    a reduction tree into it.
+ *  - L + 2o + g: let s1 be the earliest send start.  A message sent at s1
+ *    carries its sender's own value alone (a received value is usable from
+ *    s + L + 2o > s1 at the earliest, L + 2o >= 1).  Its receiver q starts
+ *    receiving it at s1 + o + L, q's first reception (every reception
+ *    starts at s1 + o + L or later, q's reception starts are g >= 1 apart),
+ *    and then holds at most two contributions.  With P >= 3 q must receive
+ *    again: that reception starts at s1 + o + L + g or later and its value
+ *    is usable from s1 + L + 2o + g.  Above R* when g > L + 2o + 2 and P is
+ *    small (P = 3, L = 1, o = 0, g = 10: 11, met by 2; R* = 4).
+ *  Not a bound: "a processor's knowledge at most doubles per round of
+ *  max(g, L + 2o + 1)" - reduce-then-bcast beats it (P = 28213 above: 439
+ *  against 14 * 34 + 6 = 482), as a reduction tree's chains fit several
+ *  hops of L + 2o + 1 into one gap g.  Checked: never above the exhaustive
+ *  optimum of a relaxation of the model for P <= 3 (P <= 4 in the sweep;
+ *  tests/test_collect.c, test_allreduce_exact_small).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -429,12 +469,27 @@ const char *oc_allreduce_alg_name(oc_allreduce_alg a) {
 }
 
 
+int oc_allreduce_construct(const oc_params *p, oc_allreduce_alg a, oc_sched *out,
+                           int64_t *time) {
+  int64_t D = 0, msgs = 0;
+  int e;
+  if (p == NULL || time == NULL || a < 0 || a >= OC_AR_COUNT) return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  if (p->P > ((int64_t)1 << 16)) return OC_ERANGE;
+  if (out != NULL && out->n != 0) return OC_EINVAL;
+  if (a != OC_AR_CIRCULANT) return two_phase(p, a == OC_AR_ORDERED, out, time);
+  /* the circulant: timed first, built only within its message cap */
+  if ((e = ar_build(p, 1, AR_CIRC_MSGS_MAX, NULL, time, NULL, &D, &msgs)) != OC_OK) return e;
+  if (msgs > AR_CIRC_MSGS_MAX) return OC_ERANGE;
+  return out == NULL ? OC_OK : ar_build(p, 1, AR_CIRC_MSGS_MAX, out, time, NULL, &D, NULL);
+}
+
 /* Each construction timed (the two-phase ones are built: their shift
  * delta needs the schedules), the fastest kept; then the winner built into
  * out.  A construction that refuses these parameters (OC_ERANGE, OC_EUNSUP)
  * is left out. */
 int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c) {
-  int64_t D = 0, msgs = 0, t;
+  int64_t t;
   int e;
   if (p == NULL || c == NULL) return OC_EINVAL;
   if ((e = oc_params_check(p)) != OC_OK) return e;
@@ -445,12 +500,7 @@ int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c)
   c->time = -1;
   for (int a = 0; a < OC_AR_COUNT; a++) {
     c->times[a] = -1;
-    if (a == OC_AR_CIRCULANT) {
-      e = ar_build(p, 1, AR_CIRC_MSGS_MAX, NULL, &t, NULL, &D, &msgs);
-      if (e == OC_OK && msgs > AR_CIRC_MSGS_MAX) e = OC_ERANGE;
-    } else {
-      e = two_phase(p, a == OC_AR_ORDERED, NULL, &t);
-    }
+    e = oc_allreduce_construct(p, (oc_allreduce_alg)a, NULL, &t);
     if (e == OC_ERANGE || e == OC_EUNSUP) continue;
     if (e != OC_OK) return e;
     c->times[a] = t;
@@ -461,8 +511,7 @@ int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c)
   }
   if (c->time < 0) return OC_ERANGE;
   if (out == NULL) return OC_OK;
-  if (c->alg == OC_AR_CIRCULANT) e = ar_build(p, 1, AR_CIRC_MSGS_MAX, out, &t, NULL, &D, NULL);
-  else e = two_phase(p, c->alg == OC_AR_ORDERED, out, &t);
+  e = oc_allreduce_construct(p, c->alg, out, &t);
   if (e == OC_OK && t != c->time) e = OC_EINVALID; /* timed and built differ: a bug */
   return e;
 }

@@ -295,8 +295,11 @@ int oc_problem_verify(const oc_problem *pr, const oc_sched *s, oc_verdict *v) {
     return oc_verify_reduce(&pr->params, pr->root, pr->params.P, s, v);
   case OC_PROB_ALLREDUCE:
     if (pr->items != 1) return oc_verify_vreduce(&pr->params, -1, pr->items, s, v);
-    return (pr->flags & OC_PF_ORDERED) ? oc_verify_allreduce_ordered(&pr->params, s, v)
-                                       : oc_verify_allreduce(&pr->params, s, v);
+    /* the two-phase form (reduce + broadcast) carries its additions, the
+     * circulant's none (oc_allreduce_best builds either) */
+    return (pr->flags & OC_PF_ORDERED) || s->nop > 0
+               ? oc_verify_allreduce_ordered(&pr->params, s, v)
+               : oc_verify_allreduce(&pr->params, s, v);
   default:
     return oc_verify_alltoall(&pr->params, pr->items, (pr->flags & OC_PF_PERSONALIZED) != 0, s,
                               v);
@@ -316,8 +319,6 @@ static int pb_run(const oc_problem *pr, oc_sched *out, oc_result *res) {
   if (q.kind == OC_PROB_BCAST && q.alg < 0 && q.items == 1) q.alg = OC_BCAST_KARP;
   res->bound_source = ROWS[q.kind].bound_source;
   e = ROWS[q.kind].plan(&q, out, res);
-  if (e == OC_OK && q.kind == OC_PROB_ALLREDUCE && q.items == 1 && res->alg > OC_AR_CIRCULANT)
-    q.flags |= OC_PF_ORDERED; /* a two-phase winner: its verifier */
   if (e == OC_OK && out != NULL) {
     /* LogP/postal broadcasts are timed by the verifier (their planners
      * give B(P) or a formula); every other plan must match it */
