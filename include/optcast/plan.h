@@ -829,27 +829,38 @@ typedef enum oc_allreduce_alg {
   OC_AR_CIRCULANT,   /* "karp-circulant"                                     */
   OC_AR_ORDERED,     /* "reduce-then-bcast": rank order, any operator        */
   OC_AR_COMMUTATIVE, /* "commutative-reduce-then-bcast"                      */
+  OC_AR_PROGRAM,     /* the fastest of the m-packet planner's constructions
+                        (oc_mreduce_plan, m = 1: recursive doubling, the
+                        circulant as a dataflow program, ...), named by its
+                        family (oc_mred_family_name)                        */
   OC_AR_COUNT
 } oc_allreduce_alg;
 const char *oc_allreduce_alg_name(oc_allreduce_alg a);
 typedef struct oc_allreduce_choice {
   oc_allreduce_alg alg;       /* the fastest (ties: the lower enum value)     */
+  const char *name;           /* its name (static): oc_allreduce_alg_name, or
+                                 PROGRAM's family                             */
+  char description[160];      /* PROGRAM: oc_mreduce_describe's words         */
   int64_t time;               /* its time                                     */
   int64_t lower_bound;        /* oc_allreduce_bound                           */
   int64_t times[OC_AR_COUNT]; /* each construction's time, -1: not available  */
+  oc_mreduce_info program;    /* PROGRAM: the m-packet planner's choice       */
 } oc_allreduce_choice;
 /* Lower bound of the one-packet allreduce (LogP, an addition one unit):
  * max(reduction time, L + 2o + g for P >= 3); the argument is in
  * oc_allreduce.c's header. */
 int oc_allreduce_bound(const oc_params *p, int64_t *lower_bound);
-/* The fastest of the three constructions for these parameters (P <= 2^16;
- * the circulant only while it has at most 2^26 messages).  out (empty, or
- * NULL for the times alone) gets the winner's schedule: the circulant's
- * form (oc_verify_allreduce) or the two-phase form (item 0 the reduction
- * with its additions, item 1 the broadcast: oc_verify_allreduce_ordered). */
+/* The fastest of the constructions for these parameters (P <= 2^16; the
+ * circulant only while it has at most 2^26 messages).  out (empty, or NULL
+ * for the times alone) gets the winner's schedule: the circulant's form
+ * (oc_verify_allreduce), the two-phase form (item 0 the reduction with its
+ * additions, item 1 the broadcast: oc_verify_allreduce_ordered) or PROGRAM's
+ * vector form (columns op, seq, not_before, hist: oc_verify_vreduce with
+ * root -1, m = 1). */
 int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c);
 /* One construction's schedule (out empty, or NULL) and time, as
- * oc_allreduce_best builds it; OC_ERANGE, OC_EUNSUP where it refuses. */
+ * oc_allreduce_best builds it; OC_ERANGE, OC_EUNSUP where it refuses.
+ * PROGRAM: the m-packet planner's fastest (oc_mreduce_plan). */
 int oc_allreduce_construct(const oc_params *p, oc_allreduce_alg a, oc_sched *out,
                            int64_t *time);
 /* The circulant for a vector of m packets (one a message), as a schedule

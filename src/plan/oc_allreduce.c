@@ -464,19 +464,21 @@ const char *oc_allreduce_alg_name(oc_allreduce_alg a) {
   case OC_AR_CIRCULANT: return "karp-circulant";
   case OC_AR_ORDERED: return "reduce-then-bcast";
   case OC_AR_COMMUTATIVE: return "commutative-reduce-then-bcast";
+  case OC_AR_PROGRAM: return "multi-packet-planner";
   default: return "?";
   }
 }
 
-
-int oc_allreduce_construct(const oc_params *p, oc_allreduce_alg a, oc_sched *out,
-                           int64_t *time) {
+/* one construction; PROGRAM fills *info (may be NULL otherwise) */
+static int construct(const oc_params *p, oc_allreduce_alg a, oc_sched *out, int64_t *time,
+                     oc_mreduce_info *info) {
   int64_t D = 0, msgs = 0;
   int e;
-  if (p == NULL || time == NULL || a < 0 || a >= OC_AR_COUNT) return OC_EINVAL;
-  if ((e = oc_params_check(p)) != OC_OK) return e;
-  if (p->P > ((int64_t)1 << 16)) return OC_ERANGE;
-  if (out != NULL && out->n != 0) return OC_EINVAL;
+  if (a == OC_AR_PROGRAM) {
+    memset(info, 0, sizeof *info);
+    if ((e = oc_mreduce_plan(p, -1, 1, OC_MB_BEST, out, info)) == OC_OK) *time = info->time;
+    return e;
+  }
   if (a != OC_AR_CIRCULANT) return two_phase(p, a == OC_AR_ORDERED, out, time);
   /* the circulant: timed first, built only within its message cap */
   if ((e = ar_build(p, 1, AR_CIRC_MSGS_MAX, NULL, time, NULL, &D, &msgs)) != OC_OK) return e;
@@ -484,23 +486,37 @@ int oc_allreduce_construct(const oc_params *p, oc_allreduce_alg a, oc_sched *out
   return out == NULL ? OC_OK : ar_build(p, 1, AR_CIRC_MSGS_MAX, out, time, NULL, &D, NULL);
 }
 
-/* Each construction timed (the two-phase ones are built: their shift
- * delta needs the schedules), the fastest kept; then the winner built into
- * out.  A construction that refuses these parameters (OC_ERANGE, OC_EUNSUP)
- * is left out. */
-int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c) {
-  int64_t t;
+static int construct_check(const oc_params *p, oc_allreduce_alg a, const oc_sched *out) {
   int e;
-  if (p == NULL || c == NULL) return OC_EINVAL;
+  if (p == NULL || a < 0 || a >= OC_AR_COUNT) return OC_EINVAL;
   if ((e = oc_params_check(p)) != OC_OK) return e;
   if (p->P > ((int64_t)1 << 16)) return OC_ERANGE;
   if (out != NULL && out->n != 0) return OC_EINVAL;
+  return OC_OK;
+}
+
+int oc_allreduce_construct(const oc_params *p, oc_allreduce_alg a, oc_sched *out,
+                           int64_t *time) {
+  oc_mreduce_info info;
+  int e = construct_check(p, a, out);
+  if (e != OC_OK || time == NULL) return e != OC_OK ? e : OC_EINVAL;
+  return construct(p, a, out, time, &info);
+}
+
+/* Each construction timed (the two-phase ones are built: their shift
+ * delta needs the schedules; PROGRAM simulates its candidates), the
+ * fastest kept; then the winner built into out.  A construction that
+ * refuses these parameters (OC_ERANGE, OC_EUNSUP) is left out. */
+int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c) {
+  int64_t t;
+  int e = construct_check(p, OC_AR_CIRCULANT, out);
+  if (e != OC_OK || c == NULL) return e != OC_OK ? e : OC_EINVAL;
   memset(c, 0, sizeof *c);
   if ((e = oc_allreduce_bound(p, &c->lower_bound)) != OC_OK) return e;
   c->time = -1;
   for (int a = 0; a < OC_AR_COUNT; a++) {
     c->times[a] = -1;
-    e = oc_allreduce_construct(p, (oc_allreduce_alg)a, NULL, &t);
+    e = construct(p, (oc_allreduce_alg)a, NULL, &t, &c->program);
     if (e == OC_ERANGE || e == OC_EUNSUP) continue;
     if (e != OC_OK) return e;
     c->times[a] = t;
@@ -510,8 +526,14 @@ int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c)
     }
   }
   if (c->time < 0) return OC_ERANGE;
+  c->name = oc_allreduce_alg_name(c->alg);
+  if (c->alg == OC_AR_PROGRAM) {
+    c->name = oc_mred_family_name(c->program.family);
+    oc_mreduce_describe(&c->program, -1, 1, c->description, sizeof c->description);
+  }
   if (out == NULL) return OC_OK;
-  e = oc_allreduce_construct(p, c->alg, out, &t);
+  if (c->alg == OC_AR_PROGRAM) e = oc_mreduce_run(p, -1, 1, &c->program, out, &t);
+  else e = construct(p, c->alg, out, &t, NULL);
   if (e == OC_OK && t != c->time) e = OC_EINVALID; /* timed and built differ: a bug */
   return e;
 }

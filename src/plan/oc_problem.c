@@ -186,8 +186,9 @@ static int pb_allreduce(const oc_problem *pr, oc_sched *out, oc_result *res) {
   if (ordered)
     return oc_allreduce_ordered_schedule(&pr->params, out, &res->time, &res->lower_bound);
   if ((e = oc_allreduce_best(&pr->params, out, &ch)) != OC_OK) return e;
-  res->algorithm = oc_allreduce_alg_name(ch.alg);
+  res->algorithm = ch.name;
   res->alg = (int)ch.alg;
+  if (ch.alg == OC_AR_PROGRAM) snprintf(res->choice, sizeof res->choice, "%s", ch.description);
   res->time = ch.time;
   res->lower_bound = ch.lower_bound;
   res->timed = OC_AR_COUNT;
@@ -295,8 +296,11 @@ int oc_problem_verify(const oc_problem *pr, const oc_sched *s, oc_verdict *v) {
     return oc_verify_reduce(&pr->params, pr->root, pr->params.P, s, v);
   case OC_PROB_ALLREDUCE:
     if (pr->items != 1) return oc_verify_vreduce(&pr->params, -1, pr->items, s, v);
-    /* the two-phase form (reduce + broadcast) carries its additions, the
-     * circulant's none (oc_allreduce_best builds either) */
+    /* oc_allreduce_best's three forms: the m-packet planner's vector form
+     * (its columns), the two-phase form of reduce + broadcast (carries its
+     * additions), the circulant's (neither) */
+    if (s->copy != NULL || s->seq != NULL || s->not_before != NULL || s->hist != NULL)
+      return oc_verify_vreduce(&pr->params, -1, 1, s, v);
     return (pr->flags & OC_PF_ORDERED) || s->nop > 0
                ? oc_verify_allreduce_ordered(&pr->params, s, v)
                : oc_verify_allreduce(&pr->params, s, v);
