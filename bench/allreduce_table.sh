@@ -41,6 +41,7 @@ done | awk '
   { print
     n++; bt = $5; bl = $6; at = $8; al = $9; alg[$10]++
     if (bt == bl) b_at++; if (at == al) a_at++; if (at == bl) ao_at++
+    b_s += bt / bl; a_s += at / al; ao_s += at / bl
     r = bt / bl; if (r > b_w) { b_w = r; b_i = $1 " " $2 " " $3 " " $4 }
     r = at / al; if (r > a_w) { a_w = r; a_i = $1 " " $2 " " $3 " " $4 }
     r = at / bl; if (r > ao_w) { ao_w = r; ao_i = $1 " " $2 " " $3 " " $4 }
@@ -48,11 +49,11 @@ done | awk '
     if (bt / at > gain) { gain = bt / at; g_i = $1 " " $2 " " $3 " " $4 }
   }
   END {
-    printf "\n| %d instances | at the bound | worst time/bound | worst instance (P L o g) |\n", n
-    printf "| --- | --- | --- | --- |\n"
-    printf "| before: old plan, old bound | %d | %.3f | %s |\n", b_at, b_w, b_i
-    printf "| after: new plan, old bound | %d | %.3f | %s |\n", ao_at, ao_w, ao_i
-    printf "| after: new plan, new bound | %d | %.3f | %s |\n", a_at, a_w, a_i
+    printf "\n| %d instances | at the bound | mean time/bound | worst time/bound | worst instance (P L o g) |\n", n
+    printf "| --- | --- | --- | --- | --- |\n"
+    printf "| before: old plan, old bound | %d | %.3f | %.3f | %s |\n", b_at, b_s / n, b_w, b_i
+    printf "| after: new plan, old bound | %d | %.3f | %.3f | %s |\n", ao_at, ao_s / n, ao_w, ao_i
+    printf "| after: new plan, new bound | %d | %.3f | %.3f | %s |\n", a_at, a_s / n, a_w, a_i
     printf "\nnew plan faster on %d, slower on %d; largest gain %.3fx (%s); bound raised on %d\n", better, worse, gain, g_i, lb_up
     printf "chosen:"; for (k in alg) printf " %s %d;", k, alg[k]; printf "\n"
   }'

@@ -847,7 +847,8 @@ typedef struct oc_allreduce_choice {
   oc_mreduce_info program;    /* PROGRAM: the m-packet planner's choice       */
 } oc_allreduce_choice;
 /* Lower bound of the one-packet allreduce (LogP, an addition one unit):
- * max(reduction time, L + 2o + g for P >= 3); the argument is in
+ * max(reduction time, L + 2o + max(g, o) for P >= 3, oc_mallreduce_bound
+ * at m = 1); the argument is in
  * oc_allreduce.c's header. */
 int oc_allreduce_bound(const oc_params *p, int64_t *lower_bound);
 /* The fastest of the constructions for these parameters (P <= 2^16; the

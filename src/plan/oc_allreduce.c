@@ -27,7 +27,7 @@
  * gap to that lower bound.
  *
  * The choice (oc_allreduce_best, the default of `plan allreduce`): the
- * fastest of three constructions, timed on the instance (ties: the first):
+ * fastest of four constructions, timed on the instance (ties: the first):
  *  1. the circulant above ("karp-circulant");
  *  2. the rank-order reduction to rank 0 (oc_reduce.c, Karp 4.2 / Shou &
  *     Chen) then Karp's optimal broadcast from rank 0 (oc_bcast.c), shifted
@@ -35,34 +35,45 @@
  *     two phases ("reduce-then-bcast", also `--ordered`): time R + delta +
  *     B(P), R the rank-order reduction's time;
  *  3. the same with the optimal commutative reduction tree
- *     ("commutative-reduce-then-bcast").
- * 1 wins with small g (postal: optimal for P = f_{L+1}(T)); 2 with large
- * g or o, where the circulant's rounds D >= max(g, 2o + 1) double the
- * windows at best once per D while a reduction tree receives every
- * max(g, o + 1) along chains of L + 2o + 1 (L = 5, o = 0, g = 34,
- * P = 28213: 720 for the circulant, 439 for 2, bound 228).  The rank-order
- * reduction is as fast as the commutative one on almost every instance,
- * so 3 rarely wins alone (none of the bench's 300 instances).
+ *     ("commutative-reduce-then-bcast");
+ *  4. the m-packet planner's fastest for m = 1 (oc_mreduce.c: recursive
+ *     doubling, the circulant's rounds as a dataflow program that sends
+ *     each window as soon as it is made, reversed broadcasts + broadcast,
+ *     the MPI libraries' programs, ...), named by its family.
+ * 1 wins with small g and o (postal: optimal for P = f_{L+1}(T)); 2 with
+ * large g where chains of L + 2o + 1 fit under one gap (L = 5, o = 0,
+ * g = 34, P = 28213: 720 for the circulant, 439 for 2, bound 228); 4
+ * elsewhere, mostly recursive doubling and the circulant as a dataflow
+ * program (the fixed rounds D >= max(g, 2o + 1) wait where a dataflow
+ * program need not; the window search often needs more rounds than
+ * doubling).  The rank-order reduction is as fast as the commutative one
+ * on almost every instance, so 3 rarely wins alone (none of the bench's
+ * 300 instances).
  *
- * Lower bound (oc_allreduce_bound): max(R*, L + 2o + g if P >= 3), R* the
- * reduction time (Karp 4.2: B(P) with L + 1 and max(g, o + 1)).
+ * Lower bound (oc_allreduce_bound): max(R*, L + 2o + max(g, o) if P >= 3,
+ * oc_mallreduce_bound at m = 1), R* the reduction time (Karp 4.2: B(P)
+ * with L + 1 and max(g, o + 1)); the last is the m-packet planner's
+ * (oc_mreduce.c: the broadcast time B(P), and the one-way gossip's 2(P-1)
+ * messages: their work over P processors, and some processor's
+ * ceil(2(P-1)/P) = 2 receptions, the second term again).
  *  - R*: the first processor to hold all P contributions made them by its
  *    own additions (nobody could send them to it), so its receptions form
  *    a reduction tree into it.
- *  - L + 2o + g: let s1 be the earliest send start.  A message sent at s1
+ *  - L + 2o + max(g, o): let s1 be the earliest send start.  A message sent at s1
  *    carries its sender's own value alone (a received value is usable from
  *    s + L + 2o > s1 at the earliest, L + 2o >= 1).  Its receiver q starts
  *    receiving it at s1 + o + L, q's first reception (every reception
  *    starts at s1 + o + L or later, q's reception starts are g >= 1 apart),
  *    and then holds at most two contributions.  With P >= 3 q must receive
- *    again: that reception starts at s1 + o + L + g or later and its value
- *    is usable from s1 + L + 2o + g.  Above R* when g > L + 2o + 2 and P is
+ *    again: that reception starts max(g, o) after the first or later (the
+ *    gap; the first's overhead) and its value is usable from
+ *    s1 + L + 2o + max(g, o).  Above R* when g > L + 2o + 2 and P is
  *    small (P = 3, L = 1, o = 0, g = 10: 11, met by 2; R* = 4).
  *  Not a bound: "a processor's knowledge at most doubles per round of
  *  max(g, L + 2o + 1)" - reduce-then-bcast beats it (P = 28213 above: 439
  *  against 14 * 34 + 6 = 482), as a reduction tree's chains fit several
  *  hops of L + 2o + 1 into one gap g.  Checked: never above the exhaustive
- *  optimum of a relaxation of the model for P <= 3 (P <= 4 in the sweep;
+ *  optimum of a relaxation of the model for P <= 3 (wider L, o, g in the sweep;
  *  tests/test_collect.c, test_allreduce_exact_small).
  */
 #include <stdlib.h>
@@ -450,12 +461,19 @@ int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
 /* ---- the bound and the choice --------------------------------------------- */
 
 int oc_allreduce_bound(const oc_params *p, int64_t *lower_bound) {
+  int64_t mb;
   int e;
   if (p == NULL || lower_bound == NULL) return OC_EINVAL;
   if ((e = oc_params_check(p)) != OC_OK) return e;
   if ((e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
   if (p->P >= 3) /* the first message carries one value (header) */
-    *lower_bound = oc_max64(*lower_bound, oc_add_sat(oc_add_sat(p->L, 2 * p->o), p->g));
+    *lower_bound = oc_max64(*lower_bound, oc_add_sat(oc_add_sat(p->L, 2 * p->o),
+                                                     oc_max64(p->g, p->o)));
+  /* the m-packet bounds at m = 1 (oc_mreduce.c: B(P), the one-way gossip's
+   * 2(P-1) messages); past their range they are left out */
+  e = oc_mallreduce_bound(p, 1, &mb, NULL);
+  if (e == OC_OK) *lower_bound = oc_max64(*lower_bound, mb);
+  else if (e != OC_ERANGE) return e;
   return OC_OK;
 }
 
@@ -475,6 +493,7 @@ static int construct(const oc_params *p, oc_allreduce_alg a, oc_sched *out, int6
   int64_t D = 0, msgs = 0;
   int e;
   if (a == OC_AR_PROGRAM) {
+    if (info == NULL) return OC_EINVAL;
     memset(info, 0, sizeof *info);
     if ((e = oc_mreduce_plan(p, -1, 1, OC_MB_BEST, out, info)) == OC_OK) *time = info->time;
     return e;
@@ -533,7 +552,7 @@ int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c)
   }
   if (out == NULL) return OC_OK;
   if (c->alg == OC_AR_PROGRAM) e = oc_mreduce_run(p, -1, 1, &c->program, out, &t);
-  else e = construct(p, c->alg, out, &t, NULL);
+  else e = construct(p, c->alg, out, &t, &c->program);
   if (e == OC_OK && t != c->time) e = OC_EINVALID; /* timed and built differ: a bug */
   return e;
 }

@@ -228,8 +228,9 @@ static const pb_row ROWS[OC_PROB_COUNT] = {
     [OC_PROB_REDUCE] = {"reduce", "Karp et al. 4.2: B(P) for L + 1 and max(g, o + 1)",
                         pb_reduce},
     [OC_PROB_ALLREDUCE] = {"allreduce",
-                           "the reduction time (every processor ends with a reduction); L + 2o + g for P >= 3 "
-                           "(the first message carries one value)",
+                           "the reduction time (every processor ends with a reduction); L + 2o + max(g, o) "
+                           "for P >= 3 (the first message carries one value); the m-packet "
+                           "bounds at m = 1 (B(P), one-way gossip)",
                            pb_allreduce},
     [OC_PROB_ALLTOALL] = {"alltoall",
                           "Karp et al. 4.1: L + 2o + g(k(P-1) - 1), and 2o k(P-1) of overheads",
