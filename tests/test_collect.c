@@ -417,7 +417,7 @@ static void verify_choice(const oc_params *p, oc_allreduce_alg a, const oc_sched
  * reduction message sent twice, the broadcast phase one unit earlier) are
  * rejected. */
 void test_allreduce_best_random(void) {
-  int rounds = test_sweep() ? 3000 : 500;
+  int rounds = test_sweep() ? 3000 : test_valgrind() ? 150 : 500;
   int64_t won[OC_AR_COUNT] = {0}, at_bound = 0, rejected = 0;
   for (int i = 0; i < rounds; i++) {
     oc_params p;
@@ -747,9 +747,9 @@ void test_allreduce_exact_small(void) {
   /* valgrind runs 20-50x slower: the smaller half; the sweep: wider */
   int small = test_valgrind(), wide = test_sweep();
   for (int P = 2; P <= 3; P++)
-    for (int L = 0; L <= (small ? 2 : wide ? 5 : 3); L++)
+    for (int L = 0; L <= (small ? 2 : wide ? 4 : 3); L++)
       for (int o = 0; o <= (small ? 1 : wide ? 3 : 2); o++)
-        for (int g = 1; g <= (small ? 5 : wide ? 12 : 8); g++) {
+        for (int g = 1; g <= (small ? 5 : wide ? 10 : 8); g++) {
           oc_params p;
           oc_allreduce_choice ch;
           int64_t ex, red;
