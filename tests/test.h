@@ -44,6 +44,8 @@
   X(allreduce_ordered)                                                         \
   X(allreduce_postal_optimal)                                                  \
   X(allreduce_random)                                                          \
+  X(allreduce_best_random)                                                     \
+  X(allreduce_exact_small)                                                     \
   X(alltoall_random)                                                           \
   X(alltoall_rank_views)                                                       \
   X(alltoall_compact)                                                          \

@@ -653,3 +653,379 @@ void test_allgather_mesh_views(void) {
     oc_mb_rank_free(&v);
   }
 }
+
+/* ---- the one-packet allreduce's choice (oc_allreduce_best) ---------------- */
+
+/* The winner's verifier: the circulant's, the two-phase one's, or the
+ * vector form's (the m-packet planner's program) */
+static void verify_choice(const oc_params *p, oc_allreduce_alg a, const oc_sched *s,
+                          oc_verdict *v) {
+  if (a == OC_AR_CIRCULANT) CHECK_OK(oc_verify_allreduce(p, s, v));
+  else if (a == OC_AR_PROGRAM) CHECK_OK(oc_verify_vreduce(p, -1, 1, s, v));
+  else CHECK_OK(oc_verify_allreduce_ordered(p, s, v));
+}
+
+/* Random instances: every construction's schedule verifies with its stated
+ * time; the choice is the fastest and is what it says; the bound is at most
+ * every time and at least the reduction time; mutants (a message dropped, a
+ * reduction message sent twice, the broadcast phase one unit earlier) are
+ * rejected. */
+void test_allreduce_best_random(void) {
+  int rounds = test_sweep() ? 3000 : test_valgrind() ? 150 : 500;
+  int64_t won[OC_AR_COUNT] = {0}, at_bound = 0, rejected = 0;
+  for (int i = 0; i < rounds; i++) {
+    oc_params p;
+    oc_allreduce_choice ch;
+    oc_sched s;
+    oc_verdict v;
+    int64_t red, best = -1;
+    if (i % 2) model(&p, 200);
+    else /* the bench's ranges (bench/allreduce_table.sh), smaller P */
+      while (oc_params_logp(&p, test_range(1, 300), test_range(0, 20), test_range(0, 10),
+                            test_range(1, 40)) != OC_OK) {
+      }
+    CHECK_OK(oc_allreduce_best(&p, NULL, &ch));
+    CHECK_OK(oc_reduce_time(&p, &red));
+    CHECK(ch.lower_bound >= red);
+    for (int a = 0; a < OC_AR_COUNT; a++) {
+      int64_t t = -1, lb = -1;
+      oc_sched_init(&s);
+      CHECK_OK(oc_allreduce_construct(&p, (oc_allreduce_alg)a, &s, &t));
+      CHECK_EQ(t, ch.times[a]);
+      CHECK(t >= ch.lower_bound);
+      if (best < 0 || t < best) best = t;
+      verify_choice(&p, (oc_allreduce_alg)a, &s, &v);
+      if (!v.ok || v.time != t)
+        test_failf(__FILE__, __LINE__, "%s P=%lld L=%lld o=%lld g=%lld: %s (time %lld, %lld)",
+                   oc_allreduce_alg_name((oc_allreduce_alg)a), (long long)p.P, (long long)p.L,
+                   (long long)p.o, (long long)p.g, v.detail, (long long)t, (long long)v.time);
+      if (a == OC_AR_ORDERED) { /* the old entry point builds the same */
+        oc_sched s2;
+        int64_t t2;
+        oc_sched_init(&s2);
+        CHECK_OK(oc_allreduce_ordered_schedule(&p, &s2, &t2, &lb));
+        CHECK_EQ(t2, t);
+        CHECK_EQ(lb, ch.lower_bound);
+        oc_sched_free(&s2);
+      }
+      if (a != OC_AR_CIRCULANT && s.n > 0) { /* mutants (PROGRAM: the first) */
+        /* PROGRAM's columns go with its messages: drop the last one there */
+        size_t m = a == OC_AR_PROGRAM ? s.n - 1 : (size_t)(test_rand() % s.n);
+        oc_msg keep = s.msg[m];
+        s.msg[m] = s.msg[s.n - 1];
+        s.n--; /* dropped: someone misses a value or the result */
+        verify_choice(&p, (oc_allreduce_alg)a, &s, &v);
+        CHECK(!v.ok);
+        rejected += !v.ok;
+        s.msg[s.n++] = s.msg[m];
+        s.msg[m] = keep;
+        for (size_t k = 0; k < s.n && a != OC_AR_PROGRAM; k++)
+          if (s.msg[k].item == 0) { /* a reduction message twice: counted twice */
+            oc_msg d = s.msg[k];
+            CHECK_OK(oc_sched_push(&s, d.t + 1000 * (p.g + p.o + 1), d.src, d.dst, 0));
+            verify_choice(&p, (oc_allreduce_alg)a, &s, &v);
+            CHECK(!v.ok);
+            rejected += !v.ok;
+            s.n--;
+            break;
+          }
+        { /* the broadcast one unit too early: the root lacks the result */
+          int64_t first = INT64_MAX;
+          for (size_t k = 0; k < s.n; k++)
+            if (s.msg[k].item == 1 && s.msg[k].t < first) first = s.msg[k].t;
+          if (first != INT64_MAX && a != OC_AR_PROGRAM) {
+            int64_t T1 = 0;
+            oc_reduce *r = NULL;
+            CHECK_OK(oc_reduce_new(&r, &p, 0, a == OC_AR_ORDERED));
+            T1 = oc_reduce_completion(r);
+            oc_reduce_free(r);
+            if (first == T1) { /* sent the moment the reduction ends: one earlier fails */
+              for (size_t k = 0; k < s.n; k++)
+                if (s.msg[k].item == 1) s.msg[k].t--;
+              verify_choice(&p, (oc_allreduce_alg)a, &s, &v);
+              CHECK(!v.ok);
+              rejected += !v.ok;
+            }
+          }
+        }
+      }
+      oc_sched_free(&s);
+    }
+    CHECK_EQ(ch.time, best);
+    CHECK_EQ(ch.times[ch.alg], best);
+    for (int a = 0; a < (int)ch.alg; a++) CHECK(ch.times[a] > best); /* ties: the first */
+    won[ch.alg]++;
+    at_bound += ch.time == ch.lower_bound;
+    oc_sched_init(&s); /* the winner, built by the choice */
+    CHECK_OK(oc_allreduce_best(&p, &s, &ch));
+    verify_choice(&p, ch.alg, &s, &v);
+    CHECK(v.ok && v.time == ch.time);
+    oc_sched_free(&s);
+  }
+  fprintf(stderr,
+          "  allreduce choice: circulant %lld, rank-order reduce+bcast %lld, commutative "
+          "reduce+bcast %lld, the m-packet planner's %lld; %lld of %d at the bound; %lld mutants "
+          "rejected\n",
+          (long long)won[0], (long long)won[1], (long long)won[2], (long long)won[3],
+          (long long)at_bound, rounds, (long long)rejected);
+}
+
+/* ---- exact optima of tiny one-packet allreduces (exhaustive search) -------
+ *
+ * A relaxation of the model, written without the planners: P <= 4
+ * processors, a value is a set of contributions (a bit mask); processor q
+ * starts with {q}.  In each time unit a processor may start a send of any
+ * value it holds to any other processor (busy [s, s+o), send starts g
+ * apart; the receiver busy [s+o+L, s+2o+L), reception starts g apart, the
+ * value held from s+L+2o) and an addition of two disjoint values it holds
+ * (busy one unit, the union held at its end; the operands are kept);
+ * no two busy intervals of a processor overlap.  Done when every processor
+ * holds the full set.  The capacity rule is left out and values are never
+ * consumed, so every schedule optcast's verifiers accept is one of these
+ * (the circulant's windows and the two-phase trees alike): the optimum
+ * found is at most the true optimum, and a lower bound above it would be
+ * wrong.  P <= 3: at P = 4 the search runs past its budget.  Depth-first over time with iterative deepening on the horizon T,
+ * a table of failed states (two 64-bit hashes), and the prune "a
+ * processor without the full set holds it at the earliest one unit from
+ * now if what it holds covers every contribution, else when a pending value
+ * arrives (one unit later unless that value is the full set), else L + 2o
+ * after a new send".  Actions that
+ * cannot help are skipped: a value sent to a processor that holds it or has
+ * it coming, an addition whose result is held or coming. */
+
+#define AX_MAXP 4 /* the state's room; the test runs P <= 3 */
+#define AX_MAXPEND 32
+typedef struct ax_pend { int t, q, mask; } ax_pend; /* q holds mask from t (a reception
+                                                       ends at t: busy [t-o, t)) */
+typedef struct ax_proc { uint32_t held; int busy, last_send, last_recv; } ax_proc;
+typedef struct ax_state { ax_proc pr[AX_MAXP]; ax_pend pd[AX_MAXPEND]; int np; } ax_state;
+typedef struct ax_ctx {
+  int P, L, o, g, T, full;
+  uint64_t *memo; /* pairs of hashes; 0,0 empty */
+  size_t memo_cap, memo_n;
+  int64_t nodes, budget;
+} ax_ctx;
+
+#define AX_NEVER (-1000000)
+
+/* [a, b) free of q's busy time and of its receptions still coming */
+static int ax_free(const ax_ctx *c, const ax_state *s, int q, int a, int b) {
+  if (b <= a) return 1; /* an empty interval (o = 0) overlaps nothing */
+  if (s->pr[q].busy > a) return 0;
+  for (int i = 0; i < s->np; i++) {
+    const ax_pend *d = &s->pd[i];
+    if (d->q != q || (d->mask & 0x10000)) continue; /* an addition: in busy */
+    if (c->o > 0 && d->t - c->o < b && a < d->t) return 0;
+  }
+  return 1;
+}
+
+static int ax_has(const ax_state *s, int q, int mask) {
+  if (s->pr[q].held & (1u << mask)) return 1;
+  for (int i = 0; i < s->np; i++)
+    if (s->pd[i].q == q && (s->pd[i].mask & 0xffff) == mask) return 1;
+  return 0;
+}
+
+static void ax_hash(const ax_ctx *c, const ax_state *s, int t, uint64_t *h1, uint64_t *h2) {
+  int buf[4 * AX_MAXP + 3 * AX_MAXPEND + 2], n = 0;
+  ax_pend pd[AX_MAXPEND];
+  buf[n++] = t;
+  for (int q = 0; q < c->P; q++) {
+    const ax_proc *r = &s->pr[q];
+    buf[n++] = (int)r->held;
+    buf[n++] = r->busy > t ? r->busy - t : 0;
+    buf[n++] = r->last_send + c->g > t ? r->last_send + c->g - t : 0;
+    buf[n++] = r->last_recv + c->g > t + c->o + c->L ? r->last_recv + c->g - t : -1;
+  }
+  memcpy(pd, s->pd, (size_t)s->np * sizeof *pd);
+  for (int i = 1; i < s->np; i++) { /* sorted: the same state hashes alike */
+    ax_pend x = pd[i];
+    int j = i;
+    while (j > 0 && (pd[j - 1].t > x.t || (pd[j - 1].t == x.t && (pd[j - 1].q > x.q ||
+                     (pd[j - 1].q == x.q && pd[j - 1].mask > x.mask))))) {
+      pd[j] = pd[j - 1];
+      j--;
+    }
+    pd[j] = x;
+  }
+  for (int i = 0; i < s->np; i++) {
+    buf[n++] = pd[i].t - t;
+    buf[n++] = pd[i].q;
+    buf[n++] = pd[i].mask;
+  }
+  *h1 = 1469598103934665603ULL;
+  *h2 = 88172645463325252ULL;
+  for (int i = 0; i < n; i++) {
+    uint64_t v = (uint64_t)(uint32_t)buf[i] + 0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1);
+    *h1 = (*h1 ^ v) * 1099511628211ULL;
+    *h2 ^= v + 0x9e3779b97f4a7c15ULL + (*h2 << 6) + (*h2 >> 2);
+  }
+  if (*h1 == 0 && *h2 == 0) *h1 = 1;
+}
+
+static int ax_memo(ax_ctx *c, uint64_t h1, uint64_t h2, int insert) {
+  size_t i = (size_t)(h1 ^ (h2 >> 7)) & (c->memo_cap - 1);
+  for (;;) {
+    uint64_t *e = &c->memo[2 * i];
+    if (e[0] == 0 && e[1] == 0) {
+      if (insert && c->memo_n < c->memo_cap / 2) {
+        e[0] = h1;
+        e[1] = h2;
+        c->memo_n++;
+      }
+      return 0;
+    }
+    if (e[0] == h1 && e[1] == h2) return 1;
+    i = (i + 1) & (c->memo_cap - 1);
+  }
+}
+
+static int ax_step(ax_ctx *c, ax_state *s, int t);
+
+/* processor p's choice at time t (send, addition, both when o = 0, or
+ * neither), then the next processor's; after the last, the next unit */
+static int ax_choose(ax_ctx *c, ax_state *s, int t, int p) {
+  int nm = 1 << c->P;
+  if (p == c->P) return ax_step(c, s, t + 1);
+  for (int send = -1; send < nm * c->P; send++) {
+    ax_state s1 = *s;
+    if (send >= 0) { /* value v to q */
+      int v = send / c->P, q = send % c->P, rs = t + c->o + c->L;
+      ax_proc *a = &s1.pr[p], *b = &s1.pr[q];
+      if (q == p || v == 0 || !(a->held & (1u << v))) continue;
+      if (t - a->last_send < c->g || ax_has(&s1, q, v)) continue;
+      if (!ax_free(c, &s1, p, t, t + c->o)) continue;
+      if (rs - b->last_recv < c->g || !ax_free(c, &s1, q, rs, rs + c->o)) continue;
+      if (s1.np == AX_MAXPEND) continue;
+      a->last_send = t;
+      if (c->o > 0) a->busy = t + c->o;
+      b->last_recv = rs;
+      s1.pd[s1.np].t = rs + c->o;
+      s1.pd[s1.np].q = q;
+      s1.pd[s1.np++].mask = v;
+    }
+    for (int add = -1; add < nm * nm; add++) {
+      ax_state s2 = s1;
+      if (add >= 0) {
+        int x = add / nm, y = add % nm;
+        ax_proc *a = &s2.pr[p];
+        if (x == 0 || y <= x || (x & y) || !(a->held & (1u << x)) || !(a->held & (1u << y)))
+          continue;
+        if (ax_has(&s2, p, x | y) || !ax_free(c, &s2, p, t, t + 1) || s2.np == AX_MAXPEND)
+          continue;
+        a->busy = t + 1;
+        s2.pd[s2.np].t = t + 1;
+        s2.pd[s2.np].q = p;
+        s2.pd[s2.np++].mask = (x | y) | 0x10000; /* an addition: no reception overhead */
+      }
+      if (ax_choose(c, &s2, t, p + 1)) return 1;
+      if (c->nodes > c->budget) return 0;
+    }
+  }
+  return 0;
+}
+
+static int ax_step(ax_ctx *c, ax_state *s, int t) {
+  int done = 1;
+  uint64_t h1, h2;
+  if (++c->nodes > c->budget) return 0;
+  for (int i = 0; i < s->np;) { /* deliveries */
+    if (s->pd[i].t <= t) {
+      s->pr[s->pd[i].q].held |= 1u << (s->pd[i].mask & 0xffff);
+      s->pd[i] = s->pd[--s->np];
+    } else {
+      i++;
+    }
+  }
+  for (int q = 0; q < c->P; q++) {
+    int e;
+    if (s->pr[q].held & (1u << c->full)) continue;
+    done = 0;
+    e = t + c->L + 2 * c->o; /* a send from now on */
+    for (int i = 0; i < s->np; i++)
+      if (s->pd[i].q == q) e = oc_min64(e, s->pd[i].t + ((s->pd[i].mask & 0xffff) != c->full));
+    { /* additions of what it holds: one at least */
+      int all = 0;
+      for (int x = 1; x < c->full; x++)
+        if (s->pr[q].held & (1u << x)) all |= x;
+      if (all == c->full) e = t + 1;
+    }
+    if (e > c->T) return 0;
+  }
+  if (done) return 1;
+  if (t >= c->T) return 0;
+  ax_hash(c, s, t, &h1, &h2);
+  if (ax_memo(c, h1, h2, 0)) return 0;
+  if (ax_choose(c, s, t, 0)) return 1;
+  if (c->nodes <= c->budget) ax_memo(c, h1, h2, 1);
+  return 0;
+}
+
+/* the least T, or -1 past Tmax or the node budget */
+static int64_t ax_optimum(const oc_params *p, int64_t Tmax, int64_t budget) {
+  ax_ctx c;
+  int64_t ans = -1;
+  memset(&c, 0, sizeof c);
+  c.P = (int)p->P;
+  c.L = (int)p->L;
+  c.o = (int)p->o;
+  c.g = (int)p->g;
+  c.full = (1 << c.P) - 1;
+  c.memo_cap = (size_t)1 << (c.P >= 4 ? 22 : 18);
+  c.memo = (uint64_t *)calloc(2 * c.memo_cap, sizeof *c.memo);
+  c.budget = budget;
+  if (c.memo == NULL) return -1;
+  if (c.P == 1) ans = 0;
+  for (int T = 1; ans < 0 && T <= Tmax && c.nodes <= c.budget; T++) {
+    ax_state s;
+    memset(&s, 0, sizeof s);
+    for (int q = 0; q < c.P; q++) {
+      s.pr[q].held = 1u << (1 << q);
+      s.pr[q].last_send = s.pr[q].last_recv = AX_NEVER;
+    }
+    c.T = T;
+    memset(c.memo, 0, 2 * c.memo_cap * sizeof *c.memo);
+    c.memo_n = 0;
+    if (ax_step(&c, &s, 0)) ans = T;
+  }
+  free(c.memo);
+  return c.nodes > c.budget ? -1 : ans;
+}
+
+/* Tiny instances: the lower bound is at most the exhaustive optimum (of the
+ * relaxation, so at most the true one), and the chosen plan at least it;
+ * the counts where the plan, and the bound, meet it are printed. */
+void test_allreduce_exact_small(void) {
+  int64_t n = 0, plan_opt = 0, lb_opt = 0, skipped = 0, raised = 0;
+  /* valgrind runs 20-50x slower: the smaller half; the sweep: wider */
+  int small = test_valgrind(), wide = test_sweep();
+  for (int P = 2; P <= 3; P++)
+    for (int L = 0; L <= (small ? 2 : wide ? 4 : 3); L++)
+      for (int o = 0; o <= (small ? 1 : wide ? 3 : 2); o++)
+        for (int g = 1; g <= (small ? 5 : wide ? 10 : 8); g++) {
+          oc_params p;
+          oc_allreduce_choice ch;
+          int64_t ex, red;
+          if (oc_params_logp(&p, P, L, o, g) != OC_OK) continue;
+          CHECK_OK(oc_allreduce_best(&p, NULL, &ch));
+          CHECK_OK(oc_reduce_time(&p, &red));
+          ex = ax_optimum(&p, ch.time, 2000000);
+          if (ex < 0) { if (getenv("AX_SHOW")) fprintf(stderr, "    skipped P=%d L=%d o=%d g=%d plan %lld (%s)\n", P, L, o, g, (long long)ch.time, ch.name); skipped++; continue; }
+          n++;
+          if (ch.lower_bound > ex)
+            test_failf(__FILE__, __LINE__, "P=%d L=%d o=%d g=%d: bound %lld above the optimum %lld",
+                       P, L, o, g, (long long)ch.lower_bound, (long long)ex);
+          CHECK(ch.time >= ex);
+          if (getenv("AX_SHOW") && ch.time != ex) fprintf(stderr, "    P=%d L=%d o=%d g=%d: plan %lld (%s), optimum %lld, bound %lld\n", P, L, o, g, (long long)ch.time, oc_allreduce_alg_name(ch.alg), (long long)ex, (long long)ch.lower_bound);
+          plan_opt += ch.time == ex;
+          lb_opt += ch.lower_bound == ex;
+          raised += ch.lower_bound > red;
+        }
+  fprintf(stderr,
+          "  allreduce exact (P <= 3): %lld instances (%lld past the search's budget); the plan "
+          "optimal on %lld, the bound exact on %lld (raised above the reduction time on %lld)\n",
+          (long long)n, (long long)skipped, (long long)plan_opt,
+          (long long)lb_opt, (long long)raised);
+  CHECK(n > 0);
+}

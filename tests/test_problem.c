@@ -62,9 +62,15 @@ static int direct(const oc_problem *pr, oc_sched *s, int64_t *time, int64_t *lb)
     oc_reduce_free(x);
     return e;
   }
-  case OC_PROB_ALLREDUCE:
-    return (pr->flags & OC_PF_ORDERED) ? oc_allreduce_ordered_schedule(p, s, time, lb)
-                                       : oc_allreduce_schedule(p, s, time, lb);
+  case OC_PROB_ALLREDUCE: {
+    oc_allreduce_choice ch;
+    int ea;
+    if (pr->flags & OC_PF_ORDERED) return oc_allreduce_ordered_schedule(p, s, time, lb);
+    ea = oc_allreduce_best(p, s, &ch); /* the fastest construction */
+    *time = ch.time;
+    *lb = ch.lower_bound;
+    return ea;
+  }
   default:
     return oc_alltoall_schedule(p, pr->items, (pr->flags & OC_PF_PERSONALIZED) != 0, s, time,
                                 lb);
@@ -126,6 +132,11 @@ void test_problem_agrees(void) {
         CHECK(strcmp(r.algorithm, oc_kbcast_alg_name(kr.alg)) == 0);
       } else if (k == OC_PROB_BCAST) {
         CHECK_EQ(r.alg, pr.alg);
+      } else if (k == OC_PROB_ALLREDUCE && !(pr.flags & OC_PF_ORDERED)) {
+        oc_allreduce_choice ch; /* the winner, as the choice says */
+        CHECK_OK(oc_allreduce_best(&p, NULL, &ch));
+        CHECK_EQ(r.alg, (int)ch.alg);
+        CHECK(strcmp(r.algorithm, ch.name) == 0);
       } else {
         CHECK_EQ(r.alg, -1);
       }

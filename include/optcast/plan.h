@@ -826,7 +826,7 @@ int oc_mallreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char *
  * largest finished one that does not overshoot P, so the windows add up
  * to exactly P.  D is the least spacing >= max(g, 2o + a) at which a
  * processor's send overhead and its receive overhead plus addition never
- * overlap.  Lower bound: the reduction time.  For commutative operators
+ * overlap.  Lower bound: oc_allreduce_bound.  For commutative operators
  * (each processor ends with its cyclic window, x_{i+1} .. x_{P-1} x_0 ..
  * x_i).  Items: the index of the partial result in the sender's history
  * (0 = its own value, k = after its k-th addition). */
@@ -839,6 +839,48 @@ int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
  * each processor's window wraps around at a different place. */
 int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
                                   int64_t *time, int64_t *lower_bound);
+/* The one-packet allreduce's constructions: the circulant above, reduce in
+ * rank order then broadcast (oc_allreduce_ordered_schedule), and the optimal
+ * commutative reduction (oc_reduce_new, not ordered) then the broadcast. */
+typedef enum oc_allreduce_alg {
+  OC_AR_CIRCULANT,   /* "karp-circulant"                                     */
+  OC_AR_ORDERED,     /* "reduce-then-bcast": rank order, any operator        */
+  OC_AR_COMMUTATIVE, /* "commutative-reduce-then-bcast"                      */
+  OC_AR_PROGRAM,     /* the fastest of the m-packet planner's constructions
+                        (oc_mreduce_plan, m = 1: recursive doubling, the
+                        circulant as a dataflow program, ...), named by its
+                        family (oc_mred_family_name)                        */
+  OC_AR_COUNT
+} oc_allreduce_alg;
+const char *oc_allreduce_alg_name(oc_allreduce_alg a);
+typedef struct oc_allreduce_choice {
+  oc_allreduce_alg alg;       /* the fastest (ties: the lower enum value)     */
+  const char *name;           /* its name (static): oc_allreduce_alg_name, or
+                                 PROGRAM's family                             */
+  char description[160];      /* PROGRAM: oc_mreduce_describe's words         */
+  int64_t time;               /* its time                                     */
+  int64_t lower_bound;        /* oc_allreduce_bound                           */
+  int64_t times[OC_AR_COUNT]; /* each construction's time, -1: not available  */
+  oc_mreduce_info program;    /* PROGRAM: the m-packet planner's choice       */
+} oc_allreduce_choice;
+/* Lower bound of the one-packet allreduce (LogP, an addition one unit):
+ * max(reduction time, L + 2o + max(g, o) for P >= 3, oc_mallreduce_bound
+ * at m = 1); the argument is in
+ * oc_allreduce.c's header. */
+int oc_allreduce_bound(const oc_params *p, int64_t *lower_bound);
+/* The fastest of the constructions for these parameters (P <= 2^16; the
+ * circulant only while it has at most 2^26 messages).  out (empty, or NULL
+ * for the times alone) gets the winner's schedule: the circulant's form
+ * (oc_verify_allreduce), the two-phase form (item 0 the reduction with its
+ * additions, item 1 the broadcast: oc_verify_allreduce_ordered) or PROGRAM's
+ * vector form (columns op, seq, not_before, hist: oc_verify_vreduce with
+ * root -1, m = 1). */
+int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c);
+/* One construction's schedule (out empty, or NULL) and time, as
+ * oc_allreduce_best builds it; OC_ERANGE, OC_EUNSUP where it refuses.
+ * PROGRAM: the m-packet planner's fastest (oc_mreduce_plan). */
+int oc_allreduce_construct(const oc_params *p, oc_allreduce_alg a, oc_sched *out,
+                           int64_t *time);
 /* The circulant for a vector of m packets (one a message), as a schedule
  * of oc_verify_vreduce (commutative; one unit per packet addition, as
  * oc_libred): packet j's rounds are mD apart and shifted by jD, item = the

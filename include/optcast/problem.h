@@ -115,7 +115,10 @@ int oc_problem_parse(const char *name, oc_problem_kind *out);
 int oc_problem_plan(const oc_problem *pr, oc_sched *out, oc_result *res);
 /* The lower bound alone, without a schedule. */
 int oc_problem_bound(const oc_problem *pr, oc_result *res);
-/* Checks any schedule against the problem (what `optcast verify` does). */
+/* Checks any schedule against the problem (what `optcast verify` does).
+ * Allreduce of one packet: a schedule with additions (s->nop > 0) is read
+ * in the two-phase form of reduce + broadcast (oc_verify_allreduce_ordered),
+ * one without in the circulant's (oc_verify_allreduce). */
 int oc_problem_verify(const oc_problem *pr, const oc_sched *s, oc_verdict *v);
 void oc_result_free(oc_result *res);
 

@@ -1,4 +1,5 @@
-/* oc_allreduce.c - combining broadcast (allreduce) by circulant windows.
+/* oc_allreduce.c - combining broadcast (allreduce) of one packet: circulant
+ * windows, reduce + broadcast, the choice between them and a lower bound.
  *
  * Source: Karp, Sahay, Santos, Schauser (SPAA'93) section 4.2, Thm 4.1:
  * postal model, zero-time combining, P = f_T: at time j processor i sends
@@ -24,11 +25,63 @@
  * is Karp's schedule with L + 1 for the unit addition, and it meets the
  * reduction time B(P; L + 1) - optimal; elsewhere the tests report the
  * gap to that lower bound.
+ *
+ * The choice (oc_allreduce_best, the default of `plan allreduce`): the
+ * fastest of four constructions, timed on the instance (ties: the first):
+ *  1. the circulant above ("karp-circulant");
+ *  2. the rank-order reduction to rank 0 (oc_reduce.c, Karp 4.2 / Shou &
+ *     Chen) then Karp's optimal broadcast from rank 0 (oc_bcast.c), shifted
+ *     by the least delta >= 0 that keeps every processor's gaps across the
+ *     two phases ("reduce-then-bcast", also `--ordered`): time R + delta +
+ *     B(P), R the rank-order reduction's time;
+ *  3. the same with the optimal commutative reduction tree
+ *     ("commutative-reduce-then-bcast");
+ *  4. the m-packet planner's fastest for m = 1 (oc_mreduce.c: recursive
+ *     doubling, the circulant's rounds as a dataflow program that sends
+ *     each window as soon as it is made, reversed broadcasts + broadcast,
+ *     the MPI libraries' programs, ...), named by its family.
+ * 1 wins with small g and o (postal: optimal for P = f_{L+1}(T)); 2 with
+ * large g where chains of L + 2o + 1 fit under one gap (L = 5, o = 0,
+ * g = 34, P = 28213: 720 for the circulant, 439 for 2, bound 228); 4
+ * elsewhere, mostly recursive doubling and the circulant as a dataflow
+ * program (the fixed rounds D >= max(g, 2o + 1) wait where a dataflow
+ * program need not; the window search often needs more rounds than
+ * doubling).  The rank-order reduction is as fast as the commutative one
+ * on almost every instance, so 3 rarely wins alone (none of the bench's
+ * 300 instances).
+ *
+ * Lower bound (oc_allreduce_bound): max(R*, L + 2o + max(g, o) if P >= 3,
+ * oc_mallreduce_bound at m = 1), R* the reduction time (Karp 4.2: B(P)
+ * with L + 1 and max(g, o + 1)); the last is the m-packet planner's
+ * (oc_mreduce.c: the broadcast time B(P), and the one-way gossip's 2(P-1)
+ * messages: their work over P processors, and some processor's
+ * ceil(2(P-1)/P) = 2 receptions, the second term again).
+ *  - R*: the first processor to hold all P contributions made them by its
+ *    own additions (nobody could send them to it), so its receptions form
+ *    a reduction tree into it.
+ *  - L + 2o + max(g, o): let s1 be the earliest send start.  A message sent at s1
+ *    carries its sender's own value alone (a received value is usable from
+ *    s + L + 2o > s1 at the earliest, L + 2o >= 1).  Its receiver q starts
+ *    receiving it at s1 + o + L, q's first reception (every reception
+ *    starts at s1 + o + L or later, q's reception starts are g >= 1 apart),
+ *    and then holds at most two contributions.  With P >= 3 q must receive
+ *    again: that reception starts max(g, o) after the first or later (the
+ *    gap; the first's overhead) and its value is usable from
+ *    s1 + L + 2o + max(g, o).  Above R* when g > L + 2o + 2 and P is
+ *    small (P = 3, L = 1, o = 0, g = 10: 11, met by 2; R* = 4).
+ *  Not a bound: "a processor's knowledge at most doubles per round of
+ *  max(g, L + 2o + 1)" - reduce-then-bcast beats it (P = 28213 above: 439
+ *  against 14 * 34 + 6 = 482), as a reduction tree's chains fit several
+ *  hops of L + 2o + 1 into one gap g.  Checked: never above the exhaustive
+ *  optimum of a relaxation of the model for P <= 3 (wider L, o, g in the sweep;
+ *  tests/test_collect.c, test_allreduce_exact_small).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan/oc_plan.h"
+
+#define AR_CIRC_MSGS_MAX ((int64_t)1 << 26) /* oc_allreduce_schedule's cap */
 
 static int64_t round_spacing(const oc_params *p, int64_t a) {
   int64_t o = p->o, D = oc_max64(p->g, 2 * o + a);
@@ -254,7 +307,9 @@ out:
 int oc_allreduce_schedule(const oc_params *p, oc_sched *out, int64_t *time,
                           int64_t *lower_bound) {
   int64_t D;
-  return ar_build(p, 1, (int64_t)1 << 26, out, time, lower_bound, &D, NULL);
+  int e = ar_build(p, 1, AR_CIRC_MSGS_MAX, out, time, NULL, &D, NULL);
+  if (e == OC_OK && lower_bound != NULL) e = oc_allreduce_bound(p, lower_bound);
+  return e;
 }
 
 /* Packet j of m runs the circulant with rounds mD apart, shifted by jD: a
@@ -326,22 +381,21 @@ done:
   return e;
 }
 
-/* The broadcast phase starts at T1 + delta: delta makes every processor's
+/* Reduce to rank 0 (rank order when `ordered`, else the optimal
+ * commutative tree), then broadcast from rank 0 (Karp's optimal tree).
+ * The broadcast phase starts at T1 + delta: delta makes every processor's
  * first broadcast send (receive) at least g after its reduction send (last
  * reduction receive); all reduction activity ends by T1, so nothing else
- * can collide. */
-int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
-                                  int64_t *time, int64_t *lower_bound) {
+ * can collide.  out may be NULL (the time alone: the schedules are still
+ * built, P <= OC_GLOBAL_PROCS_MAX, to find delta). */
+static int two_phase(const oc_params *p, int ordered, oc_sched *out, int64_t *time) {
   oc_reduce *r = NULL;
   oc_bcast *b = NULL;
   oc_sched rs, bs;
   int64_t T1, P = p->P, delta = 0;
   int64_t *s1 = NULL, *r1 = NULL, *s2 = NULL, *r2 = NULL;
-  int e = oc_params_check(p);
-  if (e) return e;
-  if (P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
-  if ((e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
-  if ((e = oc_reduce_new(&r, p, 0, 1)) != OC_OK) return e;
+  int e;
+  if ((e = oc_reduce_new(&r, p, 0, ordered)) != OC_OK) return e;
   T1 = oc_reduce_completion(r);
   oc_sched_init(&rs);
   oc_sched_init(&bs);
@@ -370,7 +424,7 @@ int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
     if (r1[q] != INT64_MIN && r2[q] != INT64_MAX)
       delta = oc_max64(delta, p->g - (T1 + r2[q] - r1[q]));
   }
-  *time = T1 + delta + oc_bcast_completion(b);
+  *time = oc_add_sat(oc_add_sat(T1, delta), oc_bcast_completion(b));
   if (out != NULL) {
     for (size_t i = 0; e == OC_OK && i < rs.n; i++)
       e = oc_sched_push(out, rs.msg[i].t, rs.msg[i].src, rs.msg[i].dst, 0);
@@ -392,5 +446,113 @@ out:
   oc_sched_free(&bs);
   oc_bcast_free(b);
   oc_reduce_free(r);
+  return e;
+}
+
+int oc_allreduce_ordered_schedule(const oc_params *p, oc_sched *out,
+                                  int64_t *time, int64_t *lower_bound) {
+  int e = oc_params_check(p);
+  if (e) return e;
+  if (p->P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
+  if ((e = oc_allreduce_bound(p, lower_bound)) != OC_OK) return e;
+  return two_phase(p, 1, out, time);
+}
+
+/* ---- the bound and the choice --------------------------------------------- */
+
+int oc_allreduce_bound(const oc_params *p, int64_t *lower_bound) {
+  int64_t mb;
+  int e;
+  if (p == NULL || lower_bound == NULL) return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  if ((e = oc_reduce_time(p, lower_bound)) != OC_OK) return e;
+  if (p->P >= 3) /* the first message carries one value (header) */
+    *lower_bound = oc_max64(*lower_bound, oc_add_sat(oc_add_sat(p->L, 2 * p->o),
+                                                     oc_max64(p->g, p->o)));
+  /* the m-packet bounds at m = 1 (oc_mreduce.c: B(P), the one-way gossip's
+   * 2(P-1) messages); past their range they are left out */
+  e = oc_mallreduce_bound(p, 1, &mb, NULL);
+  if (e == OC_OK) *lower_bound = oc_max64(*lower_bound, mb);
+  else if (e != OC_ERANGE) return e;
+  return OC_OK;
+}
+
+const char *oc_allreduce_alg_name(oc_allreduce_alg a) {
+  switch (a) {
+  case OC_AR_CIRCULANT: return "karp-circulant";
+  case OC_AR_ORDERED: return "reduce-then-bcast";
+  case OC_AR_COMMUTATIVE: return "commutative-reduce-then-bcast";
+  case OC_AR_PROGRAM: return "multi-packet-planner";
+  default: return "?";
+  }
+}
+
+/* one construction; PROGRAM fills *info (may be NULL otherwise) */
+static int construct(const oc_params *p, oc_allreduce_alg a, oc_sched *out, int64_t *time,
+                     oc_mreduce_info *info) {
+  int64_t D = 0, msgs = 0;
+  int e;
+  if (a == OC_AR_PROGRAM) {
+    if (info == NULL) return OC_EINVAL;
+    memset(info, 0, sizeof *info);
+    if ((e = oc_mreduce_plan(p, -1, 1, OC_MB_BEST, out, info)) == OC_OK) *time = info->time;
+    return e;
+  }
+  if (a != OC_AR_CIRCULANT) return two_phase(p, a == OC_AR_ORDERED, out, time);
+  /* the circulant: timed first, built only within its message cap */
+  if ((e = ar_build(p, 1, AR_CIRC_MSGS_MAX, NULL, time, NULL, &D, &msgs)) != OC_OK) return e;
+  if (msgs > AR_CIRC_MSGS_MAX) return OC_ERANGE;
+  return out == NULL ? OC_OK : ar_build(p, 1, AR_CIRC_MSGS_MAX, out, time, NULL, &D, NULL);
+}
+
+static int construct_check(const oc_params *p, oc_allreduce_alg a, const oc_sched *out) {
+  int e;
+  if (p == NULL || a < 0 || a >= OC_AR_COUNT) return OC_EINVAL;
+  if ((e = oc_params_check(p)) != OC_OK) return e;
+  if (p->P > ((int64_t)1 << 16)) return OC_ERANGE;
+  if (out != NULL && out->n != 0) return OC_EINVAL;
+  return OC_OK;
+}
+
+int oc_allreduce_construct(const oc_params *p, oc_allreduce_alg a, oc_sched *out,
+                           int64_t *time) {
+  oc_mreduce_info info;
+  int e = construct_check(p, a, out);
+  if (e != OC_OK || time == NULL) return e != OC_OK ? e : OC_EINVAL;
+  return construct(p, a, out, time, &info);
+}
+
+/* Each construction timed (the two-phase ones are built: their shift
+ * delta needs the schedules; PROGRAM simulates its candidates), the
+ * fastest kept; then the winner built into out.  A construction that
+ * refuses these parameters (OC_ERANGE, OC_EUNSUP) is left out. */
+int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c) {
+  int64_t t;
+  int e = construct_check(p, OC_AR_CIRCULANT, out);
+  if (e != OC_OK || c == NULL) return e != OC_OK ? e : OC_EINVAL;
+  memset(c, 0, sizeof *c);
+  if ((e = oc_allreduce_bound(p, &c->lower_bound)) != OC_OK) return e;
+  c->time = -1;
+  for (int a = 0; a < OC_AR_COUNT; a++) {
+    c->times[a] = -1;
+    e = construct(p, (oc_allreduce_alg)a, NULL, &t, &c->program);
+    if (e == OC_ERANGE || e == OC_EUNSUP) continue;
+    if (e != OC_OK) return e;
+    c->times[a] = t;
+    if (c->time < 0 || t < c->time) {
+      c->time = t;
+      c->alg = (oc_allreduce_alg)a;
+    }
+  }
+  if (c->time < 0) return OC_ERANGE;
+  c->name = oc_allreduce_alg_name(c->alg);
+  if (c->alg == OC_AR_PROGRAM) {
+    c->name = oc_mred_family_name(c->program.family);
+    oc_mreduce_describe(&c->program, -1, 1, c->description, sizeof c->description);
+  }
+  if (out == NULL) return OC_OK;
+  if (c->alg == OC_AR_PROGRAM) e = oc_mreduce_run(p, -1, 1, &c->program, out, &t);
+  else e = construct(p, c->alg, out, &t, &c->program);
+  if (e == OC_OK && t != c->time) e = OC_EINVALID; /* timed and built differ: a bug */
   return e;
 }

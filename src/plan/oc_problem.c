@@ -163,25 +163,46 @@ static int pb_reduce(const oc_problem *pr, oc_sched *out, oc_result *res) {
   return e;
 }
 
-/* allreduce: the circulant windows, or reduce + broadcast in rank order */
+/* allreduce: the fastest of the circulant windows, reduce + broadcast in
+ * rank order and the commutative reduction + broadcast (oc_allreduce_best);
+ * --ordered: reduce + broadcast in rank order */
 static int pb_allreduce(const oc_problem *pr, oc_sched *out, oc_result *res) {
   int ordered = (pr->flags & OC_PF_ORDERED) != 0, e;
+  oc_allreduce_choice ch;
   if (pr->items != 1) return ordered ? OC_EUNSUP : pb_mreduce(pr, -1, out, res);
   res->algorithm = ordered ? "reduce-then-bcast" : "karp-circulant";
   if (out == NULL && pr->params.P > ((int64_t)1 << 16)) {
     /* no circulant plan this large: the lower bound, and at most a
      * reduction plus a broadcast (shifted by at most g) */
-    int64_t B;
-    if ((e = oc_reduce_time(&pr->params, &res->lower_bound)) != OC_OK) return e;
+    int64_t B, R;
+    if ((e = oc_allreduce_bound(&pr->params, &res->lower_bound)) != OC_OK) return e;
+    if ((e = oc_reduce_time(&pr->params, &R)) != OC_OK) return e;
     if ((e = oc_bcast_time(&pr->params, &B)) != OC_OK) return e;
-    res->time = res->lower_bound + B + pr->params.g;
+    res->time = oc_add_sat(oc_add_sat(R, B), pr->params.g);
     res->upper_only = 1;
     res->algorithm = "reduce-then-bcast";
     return OC_OK;
   }
   if (out != NULL && pr->params.P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
-  return ordered ? oc_allreduce_ordered_schedule(&pr->params, out, &res->time, &res->lower_bound)
-                 : oc_allreduce_schedule(&pr->params, out, &res->time, &res->lower_bound);
+  if (ordered)
+    return oc_allreduce_ordered_schedule(&pr->params, out, &res->time, &res->lower_bound);
+  if ((e = oc_allreduce_best(&pr->params, out, &ch)) != OC_OK) return e;
+  res->algorithm = ch.name;
+  res->alg = (int)ch.alg;
+  if (ch.alg == OC_AR_PROGRAM) snprintf(res->choice, sizeof res->choice, "%s", ch.description);
+  res->time = ch.time;
+  res->lower_bound = ch.lower_bound;
+  res->timed = OC_AR_COUNT;
+  { /* the runner-up: the next fastest construction */
+    int ru = -1;
+    for (int a = 0; a < OC_AR_COUNT; a++)
+      if (a != (int)ch.alg && ch.times[a] >= 0 && (ru < 0 || ch.times[a] < ch.times[ru])) ru = a;
+    if (ru >= 0) {
+      res->runner_up = oc_allreduce_alg_name((oc_allreduce_alg)ru);
+      res->runner_up_time = ch.times[ru];
+    }
+  }
+  return OC_OK;
 }
 
 /* alltoall: Karp et al. 4.1 */
@@ -208,7 +229,9 @@ static const pb_row ROWS[OC_PROB_COUNT] = {
     [OC_PROB_REDUCE] = {"reduce", "Karp et al. 4.2: B(P) for L + 1 and max(g, o + 1)",
                         pb_reduce},
     [OC_PROB_ALLREDUCE] = {"allreduce",
-                           "the reduction time (every processor ends with a reduction)",
+                           "the reduction time (every processor ends with a reduction); L + 2o + max(g, o) "
+                           "for P >= 3 (the first message carries one value); the m-packet "
+                           "bounds at m = 1 (B(P), one-way gossip)",
                            pb_allreduce},
     [OC_PROB_ALLTOALL] = {"alltoall",
                           "L + 2o + G(k(P-1) - 1) (+1 on a collision), and 2o k(P-1) of overheads plus the idle ends (oc_alltoall.c)",
@@ -275,8 +298,14 @@ int oc_problem_verify(const oc_problem *pr, const oc_sched *s, oc_verdict *v) {
     return oc_verify_reduce(&pr->params, pr->root, pr->params.P, s, v);
   case OC_PROB_ALLREDUCE:
     if (pr->items != 1) return oc_verify_vreduce(&pr->params, -1, pr->items, s, v);
-    return (pr->flags & OC_PF_ORDERED) ? oc_verify_allreduce_ordered(&pr->params, s, v)
-                                       : oc_verify_allreduce(&pr->params, s, v);
+    /* oc_allreduce_best's three forms: the m-packet planner's vector form
+     * (its columns), the two-phase form of reduce + broadcast (carries its
+     * additions), the circulant's (neither) */
+    if (s->copy != NULL || s->seq != NULL || s->not_before != NULL || s->hist != NULL)
+      return oc_verify_vreduce(&pr->params, -1, 1, s, v);
+    return (pr->flags & OC_PF_ORDERED) || s->nop > 0
+               ? oc_verify_allreduce_ordered(&pr->params, s, v)
+               : oc_verify_allreduce(&pr->params, s, v);
   default:
     return oc_verify_alltoall(&pr->params, pr->items, (pr->flags & OC_PF_PERSONALIZED) != 0, s,
                               v);
