@@ -103,6 +103,7 @@
   X(cli_text_output)                                                           \
   X(cli_combining)                                                             \
   X(cli_kbcast)                                                                \
+  X(cli_allreduce_roundtrip)                                                   \
   X(cli_buffered)                                                              \
   X(cli_edges)                                                                 \
   X(cli_review_regressions)                                                    \

@@ -515,6 +515,39 @@ void test_cli_combining(void) {
   CHECK(HAS(R.err, "scan"));
 }
 
+/* The default one-packet allreduce chooses among constructions of two
+ * schedule forms; either is the contract's time,src,dst,item CSV, which
+ * `verify allreduce` with the same parameters reads back as valid - and a
+ * broken one (a message dropped) as invalid, exit 1 */
+void test_cli_allreduce_roundtrip(void) {
+  static char csv[1 << 20];
+  static const char *const cases[][4] = {{"5", "5", "1", "34"},    /* reduce-then-bcast */
+                                         {"1000", "5", "1", "34"}, /* reduce-then-bcast */
+                                         {"64", "5", "1", "3"},    /* karp-circulant */
+                                         {"22", "1", "0", "19"}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *second;
+    RUN(NULL, "plan", "allreduce", "--procs", cases[i][0], "--latency", cases[i][1],
+        "--overhead", cases[i][2], "--gap", cases[i][3], "--csv");
+    CHECK_EQ(R.code, 0);
+    CHECK(strncmp(R.out, "time,src,dst,item\n", 18) == 0);
+    snprintf(csv, sizeof csv, "%s", R.out);
+    RUN(csv, "verify", "allreduce", "--procs", cases[i][0], "--latency", cases[i][1],
+        "--overhead", cases[i][2], "--gap", cases[i][3]);
+    if (R.code != 0)
+      test_failf(__FILE__, __LINE__, "P=%s L=%s o=%s g=%s: verify says %s%s", cases[i][0],
+                 cases[i][1], cases[i][2], cases[i][3], R.out, R.err);
+    second = strchr(csv, '\n'); /* drop the first message */
+    if (second != NULL && (second = strchr(second + 1, '\n')) != NULL) {
+      char *first = strchr(csv, '\n') + 1;
+      memmove(first, second + 1, strlen(second + 1) + 1);
+      RUN(csv, "verify", "allreduce", "--procs", cases[i][0], "--latency", cases[i][1],
+          "--overhead", cases[i][2], "--gap", cases[i][3]);
+      CHECK_EQ(R.code, 1);
+    }
+  }
+}
+
 void test_cli_kbcast(void) {
   static char csv[1 << 16];
   RUN(NULL, "plan", "kbcast", "--lambda", "2.5", "--procs", "14", "--items", "4",

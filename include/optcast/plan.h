@@ -876,6 +876,11 @@ int oc_allreduce_bound(const oc_params *p, int64_t *lower_bound);
  * vector form (columns op, seq, not_before, hist: oc_verify_vreduce with
  * root -1, m = 1). */
 int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c);
+/* The same among the constructions whose bit (1u << a) is in mask (times[]
+ * of the others -1).  `optcast plan allreduce` (oc_problem) leaves PROGRAM
+ * out: its vector form has more columns than the CSV's time,src,dst,item. */
+int oc_allreduce_best_of(const oc_params *p, unsigned mask, oc_sched *out,
+                         oc_allreduce_choice *c);
 /* One construction's schedule (out empty, or NULL) and time, as
  * oc_allreduce_best builds it; OC_ERANGE, OC_EUNSUP where it refuses.
  * PROGRAM: the m-packet planner's fastest (oc_mreduce_plan). */

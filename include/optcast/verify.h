@@ -187,6 +187,10 @@ int oc_verify_reduce_rows(const oc_params *p, int64_t root, const int64_t *count
  * rank 0 (additions inferred into s, which must have none: OC_EINVAL),
  * item 1's the broadcast back; then oc_verify_allreduce_ordered. */
 int oc_verify_allreduce_ordered_rows(const oc_params *p, oc_sched *s, oc_verdict *v);
+/* The same with the additions inferred in any order (ordered = 0: the
+ * commutative reduction tree, oc_reduce_infer's rule) or in rank order
+ * (ordered = 1: oc_verify_allreduce_ordered_rows). */
+int oc_verify_allreduce_rows(const oc_params *p, int ordered, oc_sched *s, oc_verdict *v);
 
 #ifdef __cplusplus
 }

@@ -527,6 +527,11 @@ int oc_allreduce_construct(const oc_params *p, oc_allreduce_alg a, oc_sched *out
  * fastest kept; then the winner built into out.  A construction that
  * refuses these parameters (OC_ERANGE, OC_EUNSUP) is left out. */
 int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c) {
+  return oc_allreduce_best_of(p, (1u << OC_AR_COUNT) - 1, out, c);
+}
+
+int oc_allreduce_best_of(const oc_params *p, unsigned mask, oc_sched *out,
+                         oc_allreduce_choice *c) {
   int64_t t;
   int e = construct_check(p, OC_AR_CIRCULANT, out);
   if (e != OC_OK || c == NULL) return e != OC_OK ? e : OC_EINVAL;
@@ -535,6 +540,7 @@ int oc_allreduce_best(const oc_params *p, oc_sched *out, oc_allreduce_choice *c)
   c->time = -1;
   for (int a = 0; a < OC_AR_COUNT; a++) {
     c->times[a] = -1;
+    if (!(mask & (1u << a))) continue;
     e = construct(p, (oc_allreduce_alg)a, NULL, &t, &c->program);
     if (e == OC_ERANGE || e == OC_EUNSUP) continue;
     if (e != OC_OK) return e;

@@ -186,7 +186,13 @@ static int pb_allreduce(const oc_problem *pr, oc_sched *out, oc_result *res) {
   if (out != NULL && pr->params.P > OC_GLOBAL_PROCS_MAX) return OC_ERANGE;
   if (ordered)
     return oc_allreduce_ordered_schedule(&pr->params, out, &res->time, &res->lower_bound);
-  if ((e = oc_allreduce_best(&pr->params, out, &ch)) != OC_OK) return e;
+  /* the constructions whose schedule is a time,src,dst,item CSV that
+   * `optcast verify allreduce` reads back: not the m-packet planner's
+   * vector form (oc_allreduce_best has it for the library's callers) */
+  if ((e = oc_allreduce_best_of(&pr->params, (1u << OC_AR_CIRCULANT) | (1u << OC_AR_ORDERED) |
+                                                 (1u << OC_AR_COMMUTATIVE),
+                                out, &ch)) != OC_OK)
+    return e;
   res->algorithm = ch.name;
   res->alg = (int)ch.alg;
   if (ch.alg == OC_AR_PROGRAM) snprintf(res->choice, sizeof res->choice, "%s", ch.description);

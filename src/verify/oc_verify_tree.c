@@ -107,6 +107,10 @@ int oc_verify_reduce_rows(const oc_params *p, int64_t root, const int64_t *count
 }
 
 int oc_verify_allreduce_ordered_rows(const oc_params *p, oc_sched *s, oc_verdict *v) {
+  return oc_verify_allreduce_rows(p, 1, s, v);
+}
+
+int oc_verify_allreduce_rows(const oc_params *p, int ordered, oc_sched *s, oc_verdict *v) {
   oc_sched a;
   int64_t *one;
   int e;
@@ -118,7 +122,7 @@ int oc_verify_allreduce_ordered_rows(const oc_params *p, oc_sched *s, oc_verdict
   oc_sched_init(&a);
   for (size_t i = 0; i < s->n && e == OC_OK; i++) /* phase 1: item 0 */
     if (s->msg[i].item == 0) e = oc_sched_push(&a, s->msg[i].t, s->msg[i].src, s->msg[i].dst, 0);
-  if (e == OC_OK) e = oc_reduce_infer(p, 0, one, 1, &a);
+  if (e == OC_OK) e = oc_reduce_infer(p, 0, one, ordered, &a);
   free(one);
   if (e == OC_ENOMEM) {
     oc_sched_free(&a);
@@ -134,7 +138,8 @@ int oc_verify_allreduce_ordered_rows(const oc_params *p, oc_sched *s, oc_verdict
     oc_verdict_init(v);
     oc_verdict_violate(v, e == OC_EINVALID ? OC_RULE_FOLD : OC_RULE_RESULT, 0,
                        e == OC_EINVALID ? 0 : OC_AT_END, -1, (size_t)-1,
-                       "the item-0 messages are not a rank-order reduction into rank 0");
+                       ordered ? "the item-0 messages are not a rank-order reduction into rank 0"
+                               : "the item-0 messages are not a reduction into rank 0");
     e = OC_OK;
   }
   oc_sched_free(&a);
