@@ -101,6 +101,10 @@ void test_kport_bounds_exhaustive(void) {
           test_failf(__FILE__, __LINE__, "n=%d k=%d m=%d: optimum %d, bound %lld", n,
                      k, m, opt, (long long)b.lb);
         CHECK(plan_checked(n, k, m, 0, OC_KP_BEST, &r) >= opt);
+        if (n <= k + 1) { /* DIRECT: the optimum itself */
+          CHECK_EQ(r.time, opt);
+          CHECK_EQ(plan_checked(n, k, m, n - 1, OC_KP_ROTATION, &r), opt);
+        }
         cases++;
       }
   CHECK(cases >= 60);
@@ -159,7 +163,7 @@ void test_kport_rotation_cube(void) {
         while (pw < n) { pw *= k + 1; d++; }
         CHECK_OK(oc_kport_bound(n, k, m, &b));
         CHECK_EQ(plan_checked(n, k, m, n / 2, OC_KP_ROTATION, &r),
-                 n == 2 ? m : ceil_div(m, k) + d);
+                 n == k + 1 ? b.lb : ceil_div(m, k) + d); /* n = k + 1: DIRECT */
         if (m - k * (ceil_div(m, k) - 1) >= 2 && n > 2) CHECK_EQ(r.time, b.lb);
       }
 }
@@ -442,4 +446,74 @@ void test_kport_rotation_special(void) {
       test_failf(__FILE__, __LINE__, "k=%lld: %d n <= 200 without a chain, %d listed",
                  (long long)k, missing, listed[k]);
   }
+}
+
+/* n <= k + 1 (DIRECT): every k <= 8, n <= k + 1, m <= 64 at the lower
+ * bound, which is the receptions bound 1 + ceil((m - 1)/(n - 1)) there
+ * (so the schedule is optimal), for rotation and best and any root; the
+ * k-tree is never faster. */
+void test_kport_direct(void) {
+  int cases = 0;
+  for (int64_t k = 1; k <= 8; k++)
+    for (int64_t n = 1; n <= k + 1; n++)
+      for (int64_t m = 1; m <= 64; m++) {
+        oc_kport_result r, best, kt;
+        oc_kport_bounds b;
+        int64_t dep = -1;
+        CHECK_OK(oc_kport_bound(n, k, m, &b));
+        if (n > 1) CHECK_EQ(b.lb, 1 + ceil_div(m - 1, n - 1));
+        CHECK_EQ(plan_checked(n, k, m, (m * 5) % n, OC_KP_ROTATION, &r), b.lb);
+        CHECK_EQ(plan_checked(n, k, m, (m * 3) % n, OC_KP_BEST, &best), b.lb);
+        CHECK(plan_checked(n, k, m, 0, OC_KP_KTREE, &kt) >= b.lb);
+        CHECK(oc_kport_rotation_covers(n, k, &dep));
+        if (n > 1 && m > 1) CHECK_EQ(r.height, dep);
+        cases++;
+      }
+  CHECK_EQ(cases, 44 * 64);
+  printf("  k-port n <= k + 1: %d instances (k <= 8, m <= 64) at the lower bound\n", cases);
+}
+
+/* Mutants of DIRECT schedules: each delivery is made once, so dropping,
+ * retargeting or relabelling any message, or sending it a round earlier
+ * (its sender does not hold it yet, or already uses that partner, or
+ * round 0), must be rejected by the verifier and the reference checker. */
+void test_kport_direct_mutants(void) {
+  int tried = 0, killed = 0;
+  for (int it = 0; it < (test_sweep() ? 120 : 30); it++) {
+    int64_t k = test_range(1, 6), n = test_range(2, k + 1), m = test_range(1, 9);
+    int64_t root = test_range(0, n - 1);
+    oc_sched s;
+    oc_kport_result r;
+    oc_sched_init(&s);
+    CHECK_OK(oc_kport_plan(n, k, m, root, OC_KP_ROTATION, &s, &r));
+    for (size_t i = 0; i < s.n; i++)
+      for (int kind = 0; kind < 4; kind++) {
+        oc_sched x;
+        oc_verdict v;
+        int64_t t_ref = 0;
+        if (kind == 3 && m == 1) continue;
+        oc_sched_init(&x);
+        for (size_t j = 0; j < s.n; j++) {
+          oc_msg a = s.msg[j];
+          if (j == i) {
+            if (kind == 0) a.t -= 1;                  /* earlier   */
+            if (kind == 1) continue;                  /* drop      */
+            if (kind == 2) a.dst = (a.dst + 1) % n;   /* retarget  */
+            if (kind == 3) a.item = (a.item + 1) % m; /* relabel   */
+          }
+          CHECK_OK(oc_sched_push(&x, a.t, a.src, a.dst, a.item));
+        }
+        CHECK_OK(oc_verify_kport(n, k, m, root, &x, &v));
+        if (v.ok || ref_check(n, k, m, root, &x, &t_ref))
+          test_failf(__FILE__, __LINE__, "n=%lld k=%lld m=%lld message %zu kind %d: "
+                     "mutant accepted", (long long)n, (long long)k, (long long)m, i, kind);
+        tried++;
+        killed += !v.ok;
+        oc_sched_free(&x);
+      }
+    oc_sched_free(&s);
+  }
+  CHECK(tried > 100);
+  CHECK_EQ(killed, tried);
+  printf("  k-port DIRECT: %d mutants, all rejected\n", tried);
 }

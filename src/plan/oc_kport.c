@@ -49,6 +49,15 @@
  * bound's log_{k+1} n (docs/ALGORITHMS.md tabulates the gap).  Cost
  * O(k n) time and memory for the trees, plus the m (n - 1) messages.
  *
+ * DIRECT, n <= k + 1 (ours; `rotation` and `best` use it there): with
+ * N = n - 1 <= k partners nobody can exceed k, so only the distinct-partner
+ * rule binds.  The source sends batch b (N messages, one to each
+ * processor) in round b; the receiver forwards its message to the N - 1
+ * others in round b + 1; when m = N (T - 1) + 1 the last message goes from
+ * the source to everybody in round T.  T = 1 + ceil((m - 1)/N) rounds =
+ * the receptions bound, which is the lower bound for n <= k + 1 (Lemma 3
+ * never exceeds it there): optimal for every m, O(m n).
+ *
  * ROTATION for n = (k+1)^d (the seed's section 4; the one-box case of its
  * chain of "broadcast black boxes"): processors are the vectors of
  * Z_{k+1}^d, the source is 0, and
@@ -143,6 +152,10 @@ int oc_kport_rotation_covers(int64_t n, int64_t k, int64_t *depth) {
   if (n < 1 || n > OC_PROCS_MAX || k < 1 || k > OC_PARAM_MAX) return 0;
   if (n == 1) {
     if (depth) *depth = 0;
+    return 1;
+  }
+  if (n <= k + 1) { /* DIRECT (below): a message takes 2 rounds, 1 for n = 2 */
+    if (depth) *depth = n == 2 ? 1 : 2;
     return 1;
   }
   c = (kp_chain *)malloc(sizeof *c);
@@ -318,12 +331,51 @@ static int kp_ktree_emit(const kp_trees *t, int64_t n, int64_t m, int64_t root,
   return e;
 }
 
+/* ---- DIRECT: n <= k + 1 -------------------------------------------------------
+ * Every processor has at most N = n - 1 partners, so k >= N never binds and
+ * only the distinct-partner rule does.  Message i < N (T - 1), T = 1 +
+ * ceil((m - 1)/N), is the (i mod N + 1)-th of batch b = i / N: the source
+ * sends it to processor i mod N + 1 in round b + 1, which forwards it to
+ * the N - 1 others in round b + 2.  The message i = N (T - 1), present when
+ * m = N (T - 1) + 1, goes from the source to everybody in round T.  In a
+ * round r >= 2 processor p hears its N - 1 fellows (batch r - 1) and the
+ * source (batch r, or the last message): N distinct senders, each new.
+ * Time T = the receptions bound, which is the lower bound here. */
+static int64_t kp_direct_time(int64_t n, int64_t m) {
+  return 1 + kp_ceil(m - 1, n - 1);
+}
+
+static int kp_direct(int64_t n, int64_t m, int64_t root, oc_sched *out,
+                     oc_kport_result *res) {
+  int64_t N = n - 1, T = kp_direct_time(n, m);
+  int e = OC_OK;
+  for (int64_t i = 0; out != NULL && i < m && e == OC_OK; i++) {
+    int64_t b = i / N, p = i % N + 1;
+    if (i == N * (T - 1)) { /* the last message, alone in round T */
+      for (int64_t q = 1; q <= N && e == OC_OK; q++)
+        e = oc_sched_push(out, T, kp_phys(0, root, n), kp_phys(q, root, n), i);
+      break;
+    }
+    e = oc_sched_push(out, b + 1, kp_phys(0, root, n), kp_phys(p, root, n), i);
+    for (int64_t q = 1; q <= N && e == OC_OK; q++)
+      if (q != p) e = oc_sched_push(out, b + 2, kp_phys(p, root, n), kp_phys(q, root, n), i);
+  }
+  if (e == OC_OK && res != NULL) {
+    res->alg = OC_KP_ROTATION;
+    res->time = T;
+    res->height = N >= 2 && m >= 2 ? 2 : 1;
+  }
+  return e;
+}
+
 /* ---- ROTATION (oc_kport_chain.c) ------------------------------------------- */
 static int kp_rotation(int64_t n, int64_t k, int64_t m, int64_t root,
                        oc_sched *out, oc_kport_result *res) {
-  kp_chain *c = (kp_chain *)malloc(sizeof *c);
+  kp_chain *c;
   int64_t time = 0;
   int e;
+  if (n <= k + 1) return kp_direct(n, m, root, out, res);
+  c = (kp_chain *)malloc(sizeof *c);
   if (c == NULL) return OC_ENOMEM;
   e = oc_kport_chain_find(n, k, c);
   if (e == OC_OK) e = oc_kport_chain_emit(c, m, root, out, &time);
