@@ -560,6 +560,20 @@ void test_kport_tail(void) {
     CHECK(best.time <= a.time);
   }
   CHECK(improved > 0);
+  /* k = 3, n just below 4^6 without a chain: the k-tree is Lemma 2 + 3
+   * (height d + 3); best takes a chain of delay d + 2 (lb + 1 when Lemma 3
+   * adds its round) and, for beta = 1, spreads the last message over the
+   * ports that chain leaves free - within lb + 1 at two or three batches */
+  for (int64_t n = 3762; n <= 4095; n += 333)
+    for (int64_t m = 2; m <= 8; m++) {
+      oc_kport_result r;
+      oc_kport_bounds b;
+      CHECK(!oc_kport_rotation_covers(n, 3, NULL));
+      CHECK_OK(oc_kport_bound(n, 3, m, &b));
+      CHECK(plan_checked(n, 3, m, m % n, OC_KP_BEST, &r) <= b.lb + 1);
+      if (m >= 4) CHECK_EQ(r.alg, OC_KP_ROTATION); /* the slack chain */
+      cases++;
+    }
   printf("  k-port last message spread: %d listed instances within lb + 1, %d random "
          "k-trees a round faster\n", cases, improved);
 }

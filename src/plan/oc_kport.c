@@ -56,13 +56,24 @@
  * source's first free round on, over the send and receive ports the trees
  * leave free (kp_tail_spread: round by round, receivers with no later
  * free port first, then those with the most free send ports after this
- * round); kept when everybody has it by a round earlier than the trees'
- * time, lb first.  No proof it succeeds: the schedule is verified like
+ * round); kept when everybody has it by lb or lb + 1 (lb first) and
+ * that is earlier than the trees' time.  No proof it succeeds: the schedule is verified like
  * every other.  For m = 1 it is the (k+1)-ary spread, d rounds.  This
  * brings the n without a chain to Lemma 2 + 1 at beta = 1 (the trees are
  * Lemma 2 + 2 there) - every k <= 6, n <= 10^4 is then within one round
  * of the lower bound on the docs' grid - and some instances to the bound.
  * Cost O(n k w (k + w) + n w log n) beyond the trees, w = rounds spread.
+ *
+ * BEST where no chain of delay d + 1 exists and the k-tree is above the
+ * bound (ours): a chain of delay d + 2 (oc_kport_chain_find_slack), which
+ * is lb + 1 when Lemma 3 adds its round, and for a last batch of one
+ * message the chain for m - 1 messages with the last spread as above over
+ * the ports that chain's schedule leaves free.  It matters where the
+ * k-tree's height is d + 3 (k = 3, n = 3762..4095 without a chain: a
+ * fan-out-3 tree of depth d + 2 holds too few); there the spread works at
+ * a few batches but not at many (the chain keeps every port busy until it
+ * drains), so lb + 2 remains at beta = 1 for larger m (docs/algorithms/
+ * kport.md lists the instances).
  *
  * DIRECT, n <= k + 1 (ours; `rotation` and `best` use it there): with
  * N = n - 1 <= k partners nobody can exceed k, so only the distinct-partner
@@ -205,16 +216,20 @@ static size_t kp_hash(uint64_t key, size_t mask) {
   return (size_t)key & mask;
 }
 
+/* Open addressing over set[0..mask] (keys != 0): is key in it?  add: put. */
+static int kp_set(uint64_t *set, size_t mask, uint64_t key, int add) {
+  size_t h = kp_hash(key, mask);
+  while (set[h] != 0) {
+    if (set[h] == key) return 1;
+    h = (h + 1) & mask;
+  }
+  if (add) set[h] = key;
+  return 0;
+}
+
 /* Is x already y's parent in an earlier tree?  add != 0: record it. */
 static int kp_pair(kp_trees *t, int64_t x, int64_t y, int add) {
-  uint64_t key = (uint64_t)x * (uint64_t)(t->N + 1) + (uint64_t)y + 1;
-  size_t h = kp_hash(key, t->pmask);
-  while (t->pair[h] != 0) {
-    if (t->pair[h] == key) return 1;
-    h = (h + 1) & t->pmask;
-  }
-  if (add) t->pair[h] = key;
-  return 0;
+  return kp_set(t->pair, t->pmask, (uint64_t)x * (uint64_t)(t->N + 1) + (uint64_t)y + 1, add);
 }
 
 static int kp_build_trees(int64_t N, int64_t k, int64_t m, int64_t kk, kp_trees *t) {
@@ -369,7 +384,46 @@ typedef struct kp_tail {
   int64_t n, k, m1; /* m1 = m - 1 messages down the trees */
   int32_t *nch;     /* nch[j * (N + 1) + x]: x's children in tree j */
   int64_t *cnt;     /* messages down tree j */
+  /* or, when t == NULL, any schedule's ports in rounds w0..w0 + w - 1:
+   * receptions / sends rc, sc[v * w + r - w0], pairs a hash set */
+  int64_t w0, w, *rc, *sc;
+  uint64_t *pairs;
+  size_t pmask;
+  int order; /* receivers: 0 last chance first, 1 fewest later free ports first */
 } kp_tail;
+
+static uint64_t kp_tail_key(const kp_tail *z, int64_t u, int64_t v, int64_t r) {
+  return ((uint64_t)(r - z->w0) * (uint64_t)z->n + (uint64_t)u) * (uint64_t)z->n +
+         (uint64_t)v + 1;
+}
+
+/* The set of pairs (u, v) used in round r: is (u, v, r) in it?  add: put. */
+static int kp_tail_pair(kp_tail *z, int64_t u, int64_t v, int64_t r, int add) {
+  return kp_set(z->pairs, z->pmask, kp_tail_key(z, u, v, r), add);
+}
+
+/* The ports a schedule uses in rounds w0..w0 + w - 1. */
+static int kp_tail_fill(kp_tail *z, const oc_sched *s, int64_t w0, int64_t w) {
+  size_t cap = 2, cnt = 0;
+  for (size_t i = 0; i < s->n; i++)
+    cnt += s->msg[i].t >= w0 && s->msg[i].t < w0 + w;
+  while (cap < 2 * cnt + 2) cap <<= 1;
+  z->w0 = w0;
+  z->w = w;
+  z->pmask = cap - 1;
+  z->rc = (int64_t *)calloc((size_t)(z->n * w), sizeof *z->rc);
+  z->sc = (int64_t *)calloc((size_t)(z->n * w), sizeof *z->sc);
+  z->pairs = (uint64_t *)calloc(cap, sizeof *z->pairs);
+  if (!z->rc || !z->sc || !z->pairs) return OC_ENOMEM;
+  for (size_t i = 0; i < s->n; i++) {
+    const oc_msg *a = &s->msg[i];
+    if (a->t < w0 || a->t >= w0 + w) continue;
+    z->rc[a->dst * w + a->t - w0]++;
+    z->sc[a->src * w + a->t - w0]++;
+    (void)kp_tail_pair(z, a->src, a->dst, a->t, 1);
+  }
+  return OC_OK;
+}
 
 /* Does y (>= 1) get a tree-j message in round r? */
 static int kp_tail_act(const kp_tail *z, int64_t j, int64_t y, int64_t r) {
@@ -379,12 +433,15 @@ static int kp_tail_act(const kp_tail *z, int64_t j, int64_t y, int64_t r) {
 
 static int64_t kp_tail_recv(const kp_tail *z, int64_t y, int64_t r) {
   int64_t c = 0;
+  if (z->t == NULL) return z->rc[y * z->w + r - z->w0];
   for (int64_t j = 0; j < z->t->kk; j++) c += kp_tail_act(z, j, y, r);
   return c;
 }
 
 static int64_t kp_tail_send(const kp_tail *z, int64_t x, int64_t r) {
-  int64_t c = 0, W = z->t->N + 1;
+  int64_t c = 0, W;
+  if (z->t == NULL) return z->sc[x * z->w + r - z->w0];
+  W = z->t->N + 1;
   for (int64_t j = 0; j < z->t->kk; j++) {
     int64_t dp = x == 0 ? 0 : z->t->dep[j * W + x];
     if (r >= dp + 1 && r <= z->cnt[j] + dp) c += z->nch[j * W + x];
@@ -393,8 +450,10 @@ static int64_t kp_tail_send(const kp_tail *z, int64_t x, int64_t r) {
 }
 
 /* Does u send v a tree message in round r? */
-static int kp_tail_used(const kp_tail *z, int64_t u, int64_t v, int64_t r) {
-  int64_t W = z->t->N + 1;
+static int kp_tail_used(kp_tail *z, int64_t u, int64_t v, int64_t r) {
+  int64_t W;
+  if (z->t == NULL) return kp_tail_pair(z, u, v, r, 0);
+  W = z->t->N + 1;
   for (int64_t j = 0; j < z->t->kk; j++)
     if (z->t->par[j * W + v] == u && kp_tail_act(z, j, v, r)) return 1;
   return 0;
@@ -413,7 +472,7 @@ static int kp_cand_cmp(const void *a, const void *b) {
 
 /* Spread x in rounds T0..target; on success the sends (round, from, to)
  * are in snd[0..3(n-1)) and the last round in *last. */
-static int kp_tail_spread(const kp_tail *z, int64_t T0, int64_t target, int64_t *snd,
+static int kp_tail_spread(kp_tail *z, int64_t T0, int64_t target, int64_t *snd,
                           int64_t *last) {
   int64_t n = z->n, k = z->k, nh = 1, ns = 0, nact, w = target - T0 + 1;
   /* free receive and send ports of v in round T0 + q: fr/fs[v * w + q] */
@@ -442,7 +501,7 @@ static int kp_tail_spread(const kp_tail *z, int64_t T0, int64_t target, int64_t 
       if (have[v] || vr[r] <= 0) continue;
       for (int64_t q = r + 1; q <= target; q++) fut += vr[q];
       for (int64_t q = r + 1; q < target; q++) grow += vs[q];
-      cd[nc].last = fut == 0;
+      cd[nc].last = z->order == 0 ? fut == 0 : -fut;
       cd[nc].grow = grow;
       cd[nc++].v = v;
     }
@@ -480,7 +539,7 @@ out:
 }
 
 /* The k-tree for m - 1 messages (none for m = 1) and x spread greedily,
- * if that beats `worse` rounds, trying the targets lb, lb + 1, ...: OC_OK
+ * if that beats `worse` rounds, trying the targets lb and lb + 1: OC_OK
  * with the time in *time (and the schedule in out when out != NULL),
  * OC_EUNSUP when it does not. */
 static int kp_ktree_tail(int64_t n, int64_t k, int64_t m, int64_t root, int64_t lb,
@@ -521,8 +580,13 @@ static int kp_ktree_tail(int64_t n, int64_t k, int64_t m, int64_t root, int64_t 
     }
     while (kp_tail_send(&z, 0, T0) >= k) T0++;
     e = OC_EUNSUP;
-    for (int64_t target = oc_max64(lb, base); target < worse && e == OC_EUNSUP; target++)
-      e = kp_tail_spread(&z, T0, target, snd, &last);
+    /* targets lb and lb + 1 only: the spread is for the last round or two
+     * (and its window, target - T0 + 1, stays about d rounds) */
+    for (int64_t target = oc_max64(lb, base); target < worse && target <= lb + 1 &&
+                                              e == OC_EUNSUP;
+         target++)
+      for (z.order = 0; z.order < 2 && e == OC_EUNSUP; z.order++)
+        e = kp_tail_spread(&z, T0, target, snd, &last);
   }
   if (e == OC_OK && out != NULL) {
     e = kp_ktree_emit(&t, n, m - 1, root, out);
@@ -595,6 +659,77 @@ static int kp_rotation(int64_t n, int64_t k, int64_t m, int64_t root,
   return e;
 }
 
+/* BEST where no chain of delay d + 1 exists (n > k + 1): a chain of delay
+ * d + 2, which is lb + 1 when Lemma 3 adds its round, and for the others
+ * the chain for m - 1 messages with the last one spread greedily over the
+ * ports the chain leaves free (kp_tail_spread on the chain's schedule):
+ * OC_OK with the time in *time and the schedule in out (when not NULL),
+ * OC_EUNSUP when there is no such chain or it is not below `worse`. */
+static int kp_rotation_slack(int64_t n, int64_t k, int64_t m, int64_t root, int64_t lb,
+                             int64_t worse, oc_sched *out, oc_kport_result *res) {
+  kp_chain *c = (kp_chain *)malloc(sizeof *c);
+  oc_sched tmp;
+  kp_tail z;
+  int64_t plain, base = 0, last = 0, T0 = 1, *snd = NULL;
+  int e, spread = 0;
+  if (c == NULL) return OC_ENOMEM;
+  oc_sched_init(&tmp);
+  memset(&z, 0, sizeof z);
+  if ((e = oc_kport_chain_find_slack(n, k, 1, c)) != OC_OK) goto out;
+  plain = kp_ceil(m, k) - 1 + c->delay;
+  if (m >= 2 && (e = oc_kport_chain_emit(c, m - 1, 0, &tmp, &base)) != OC_OK) goto out;
+  if (m >= 2 && base < plain && base <= lb + 1) {
+    int64_t *src0 = (int64_t *)calloc((size_t)(base + 2), sizeof *src0);
+    z.n = n;
+    z.k = k;
+    snd = (int64_t *)malloc((size_t)(3 * n) * sizeof *snd);
+    if (src0 == NULL || snd == NULL) {
+      free(src0);
+      e = OC_ENOMEM;
+      goto out;
+    }
+    for (size_t i = 0; i < tmp.n; i++)
+      if (tmp.msg[i].src == 0 && tmp.msg[i].t <= base) src0[tmp.msg[i].t]++;
+    while (T0 <= base && src0[T0] >= k) T0++;
+    free(src0);
+    if ((e = kp_tail_fill(&z, &tmp, T0, lb + 2 - T0)) != OC_OK) goto out;
+    e = OC_EUNSUP;
+    for (int64_t target = oc_max64(lb, base); target <= lb + 1 && target < plain &&
+                                              e == OC_EUNSUP;
+         target++)
+      for (z.order = 0; z.order < 2 && e == OC_EUNSUP; z.order++)
+        e = kp_tail_spread(&z, T0, target, snd, &last);
+    if (e != OC_OK && e != OC_EUNSUP) goto out;
+    spread = e == OC_OK;
+  }
+  e = OC_OK;
+  if (!spread && plain >= worse) e = OC_EUNSUP;
+  if (e == OC_OK && spread && out != NULL) {
+    for (size_t i = 0; i < tmp.n && e == OC_OK; i++)
+      e = oc_sched_push(out, tmp.msg[i].t, kp_phys(tmp.msg[i].src, root, n),
+                        kp_phys(tmp.msg[i].dst, root, n), tmp.msg[i].item);
+    for (int64_t i = 0; i < n - 1 && e == OC_OK; i++)
+      e = oc_sched_push(out, snd[3 * i], kp_phys(snd[3 * i + 1], root, n),
+                        kp_phys(snd[3 * i + 2], root, n), m - 1);
+  } else if (e == OC_OK && out != NULL) {
+    e = oc_kport_chain_emit(c, m, root, out, &plain);
+  }
+  if (e == OC_OK && spread && oc_max64(base, last) >= worse) e = OC_EUNSUP;
+  if (e == OC_OK && res != NULL) {
+    res->alg = OC_KP_ROTATION;
+    res->time = spread ? oc_max64(base, last) : plain;
+    res->height = c->delay;
+  }
+out:
+  free(c);
+  free(snd);
+  free(z.rc);
+  free(z.sc);
+  free(z.pairs);
+  oc_sched_free(&tmp);
+  return e;
+}
+
 int oc_kport_plan(int64_t n, int64_t k, int64_t m, int64_t root,
                   oc_kport_alg alg, oc_sched *out, oc_kport_result *res) {
   oc_kport_result a, b;
@@ -645,12 +780,29 @@ int oc_kport_plan(int64_t n, int64_t k, int64_t m, int64_t root,
   }
   if (alg == OC_KP_BEST) {
     size_t n0 = out != NULL ? out->n : 0;
-    if (kp_rotation(n, k, m, root, out, &b) == OC_OK && b.time < a.time) {
+    int er = kp_rotation(n, k, m, root, out, &b);
+    if (er == OC_OK && b.time < a.time) {
       kp_trees_free(&t);
       if (res != NULL) *res = b;
       return OC_OK;
     }
     if (out != NULL) out->n = n0;
+    if (er == OC_EUNSUP && n > k + 1) { /* no chain of delay d + 1 */
+      oc_kport_bounds bd;
+      e = OC_EUNSUP;
+      if (oc_kport_bound(n, k, m, &bd) == OC_OK && a.time > bd.lb)
+        e = kp_rotation_slack(n, k, m, root, bd.lb, a.time, out, &b);
+      if (e == OC_OK && b.time < a.time) {
+        kp_trees_free(&t);
+        if (res != NULL) *res = b;
+        return OC_OK;
+      }
+      if (out != NULL) out->n = n0;
+      if (e != OC_OK && e != OC_EUNSUP) {
+        kp_trees_free(&t);
+        return e;
+      }
+    }
   }
   if (out == NULL)
     e = OC_OK;
