@@ -4,7 +4,7 @@
  *                               m <= 64): time minus lower bound for k-tree,
  *                               rotation and best, every schedule verified,
  *                               and the (n, k) where best is above Lemma 2+1
- *   ./build/bench_kport grid [N [verify]]  k <= 6, n <= N (10^4), m = 1..13
+ *   ./build/bench_kport grid [N [verify|K]]  k <= 6 (or k = K), n <= N (10^4), m = 1..13
  *                               and 59..64: best minus the lower bound,
  *                               times only (all verified with `verify`)
  *   ./build/bench_kport time    plan and verify large instances: medians of
@@ -113,11 +113,25 @@ static void table(void) {
   }
 }
 
+static int64_t best_time2(int64_t n, int64_t k, int64_t m, int cov, int64_t dep);
+
 /* best's time without a schedule: the k-tree from the planner, the
  * rotation from its chain's depth (ceil(m/k) - 1 + depth, the formula the
  * tests check against the verifier) - the chain search runs once per
- * (n, k), not once per m. */
+ * (n, k), not once per m; where that is above lb + 1 and there is no
+ * chain, best itself (which also tries a chain of delay d + 2). */
 static int64_t best_time(int64_t n, int64_t k, int64_t m, int cov, int64_t dep) {
+  oc_kport_result r;
+  oc_kport_bounds b;
+  int64_t t = best_time2(n, k, m, cov, dep);
+  oc_kport_bound(n, k, m, &b);
+  if (!cov && n > k + 1 && t > b.lb + 1 &&
+      oc_kport_plan(n, k, m, 0, OC_KP_BEST, NULL, &r) == OC_OK && r.time < t)
+    t = r.time;
+  return t;
+}
+
+static int64_t best_time2(int64_t n, int64_t k, int64_t m, int cov, int64_t dep) {
   oc_kport_result r;
   int64_t t;
   if (oc_kport_plan(n, k, m, 0, OC_KP_KTREE, NULL, &r) != OC_OK) exit(1);
@@ -136,7 +150,7 @@ static int64_t best_time(int64_t n, int64_t k, int64_t m, int cov, int64_t dep) 
  * eleven, for k <= 6): best's time minus the lower bound (times only;
  * `table` verifies n <= 200, `verify` here every schedule: slow); the n
  * where it is above lb + 1 for some m are listed. */
-static void grid(int64_t nmax, int verify) {
+static void grid(int64_t nmax, int verify, int kmin, int kmax) {
   static const int64_t ms[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
                                59, 60, 61, 62, 63, 64};
   const size_t nm = sizeof ms / sizeof ms[0];
@@ -144,7 +158,7 @@ static void grid(int64_t nmax, int verify) {
   size_t len[7] = {0};
   printf("| k | instances | +0 | +1 | +2 | +3 or more |\n");
   printf("| ---: | ---: | ---: | ---: | ---: | ---: |\n");
-  for (int64_t k = 1; k <= 6; k++) {
+  for (int64_t k = kmin; k <= kmax; k++) {
     long cnt[5] = {0};
     FILE *f = open_memstream(&list[k], &len[k]);
     int first = 1;
@@ -182,7 +196,7 @@ static void grid(int64_t nmax, int verify) {
   }
   printf("\nn (2..%lld) where best exceeds the lower bound + 1 for one of these m "
          "(the first such m):\n\n", (long long)nmax);
-  for (int k = 1; k <= 6; k++) {
+  for (int k = kmin; k <= kmax; k++) {
     printf("- k = %d:%s\n", k, len[k] ? list[k] : " none");
     free(list[k]);
   }
@@ -237,7 +251,9 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (argc > 1 && strcmp(argv[1], "grid") == 0) {
-    grid(argc > 2 ? atoll(argv[2]) : 10000, argc > 3 && strcmp(argv[3], "verify") == 0);
+    int verify = argc > 3 && strcmp(argv[3], "verify") == 0, k = argc > 3 ? atoi(argv[3]) : 0;
+    if (k < 1 || k > 6) k = 0;
+    grid(argc > 2 ? atoll(argv[2]) : 10000, verify, k ? k : 1, k ? k : 6);
     return 0;
   }
   if (argc > 1 && strcmp(argv[1], "time") == 0) {
