@@ -677,7 +677,11 @@ static int kp_rotation_slack(int64_t n, int64_t k, int64_t m, int64_t root, int6
   memset(&z, 0, sizeof z);
   if ((e = oc_kport_chain_find_slack(n, k, 1, c)) != OC_OK) goto out;
   plain = kp_ceil(m, k) - 1 + c->delay;
-  if (m >= 2 && (e = oc_kport_chain_emit(c, m - 1, 0, &tmp, &base)) != OC_OK) goto out;
+  base = m >= 2 ? kp_ceil(m - 1, k) - 1 + c->delay : plain; /* the chain's time for m - 1 */
+  /* the base schedule is written (into tmp) only where the spread can help */
+  if (m >= 2 && base < plain && base <= lb + 1 &&
+      (e = oc_kport_chain_emit(c, m - 1, 0, &tmp, &base)) != OC_OK)
+    goto out;
   if (m >= 2 && base < plain && base <= lb + 1) {
     int64_t *src0 = (int64_t *)calloc((size_t)(base + 2), sizeof *src0);
     z.n = n;
