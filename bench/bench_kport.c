@@ -4,6 +4,9 @@
  *                               m <= 64): time minus lower bound for k-tree,
  *                               rotation and best, every schedule verified,
  *                               and the (n, k) where best is above Lemma 2+1
+ *   ./build/bench_kport grid [N [verify|K]]  k <= 6 (or k = K), n <= N (10^4), m = 1..13
+ *                               and 59..64: best minus the lower bound,
+ *                               times only (all verified with `verify`)
  *   ./build/bench_kport time    plan and verify large instances: medians of
  *                               7 runs, nanoseconds per message
  * Markdown on stdout (docs/ALGORITHMS.md, docs/BENCHMARKS.md).
@@ -110,6 +113,95 @@ static void table(void) {
   }
 }
 
+static int64_t best_time2(int64_t n, int64_t k, int64_t m, int cov, int64_t dep);
+
+/* best's time without a schedule: the k-tree from the planner, the
+ * rotation from its chain's depth (ceil(m/k) - 1 + depth, the formula the
+ * tests check against the verifier) - the chain search runs once per
+ * (n, k), not once per m; where that is above lb + 1 and there is no
+ * chain, best itself (which also tries a chain of delay d + 2). */
+static int64_t best_time(int64_t n, int64_t k, int64_t m, int cov, int64_t dep) {
+  oc_kport_result r;
+  oc_kport_bounds b;
+  int64_t t = best_time2(n, k, m, cov, dep);
+  oc_kport_bound(n, k, m, &b);
+  if (!cov && n > k + 1 && t > b.lb + 1 &&
+      oc_kport_plan(n, k, m, 0, OC_KP_BEST, NULL, &r) == OC_OK && r.time < t)
+    t = r.time;
+  return t;
+}
+
+static int64_t best_time2(int64_t n, int64_t k, int64_t m, int cov, int64_t dep) {
+  oc_kport_result r;
+  int64_t t;
+  if (oc_kport_plan(n, k, m, 0, OC_KP_KTREE, NULL, &r) != OC_OK) exit(1);
+  t = r.time;
+  if (n <= k + 1) { /* cheap: no chain search there */
+    if (oc_kport_plan(n, k, m, 0, OC_KP_ROTATION, NULL, &r) == OC_OK && r.time < t)
+      t = r.time;
+  } else if (cov && (m + k - 1) / k - 1 + dep < t) {
+    t = (m + k - 1) / k - 1 + dep;
+  }
+  return t;
+}
+
+/* The larger grid: k = 1..6, n = 2..nmax, m = 1..13 and 59..64 (every
+ * batch remainder beta at one, two and three batches and at ten or
+ * eleven, for k <= 6): best's time minus the lower bound (times only;
+ * `table` verifies n <= 200, `verify` here every schedule: slow); the n
+ * where it is above lb + 1 for some m are listed. */
+static void grid(int64_t nmax, int verify, int kmin, int kmax) {
+  static const int64_t ms[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+                               59, 60, 61, 62, 63, 64};
+  const size_t nm = sizeof ms / sizeof ms[0];
+  char *list[7] = {NULL};
+  size_t len[7] = {0};
+  printf("| k | instances | +0 | +1 | +2 | +3 or more |\n");
+  printf("| ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  for (int64_t k = kmin; k <= kmax; k++) {
+    long cnt[5] = {0};
+    FILE *f = open_memstream(&list[k], &len[k]);
+    int first = 1;
+    if (f == NULL) exit(1);
+    for (int64_t n = 2; n <= nmax; n++) {
+      int64_t dep = 0, worst = 0, wm = 0;
+      int cov = n > k + 1 && oc_kport_rotation_covers(n, k, &dep);
+      for (size_t i = 0; i < nm; i++) {
+        oc_kport_bounds b;
+        int64_t g, m = ms[i], t = best_time(n, k, m, cov, dep);
+        oc_kport_bound(n, k, m, &b);
+        if (verify && run(n, k, m, OC_KP_BEST) != t) {
+          fprintf(stderr, "bench_kport: n=%lld k=%lld m=%lld: time differs\n", (long long)n,
+                  (long long)k, (long long)m);
+          exit(1);
+        }
+        g = t - b.lb;
+        cnt[g > 3 ? 3 : g]++;
+        cnt[4]++;
+        if (g > worst) {
+          worst = g;
+          wm = m;
+        }
+      }
+      if (worst > 1) {
+        fprintf(f, "%s %lld (+%lld at m = %lld)", first ? "" : ",", (long long)n,
+                (long long)worst, (long long)wm);
+        first = 0;
+      }
+    }
+    fclose(f);
+    printf("| %lld | %ld | %ld | %ld | %ld | %ld |\n", (long long)k, cnt[4], cnt[0], cnt[1],
+           cnt[2], cnt[3]);
+    fflush(stdout);
+  }
+  printf("\nn (2..%lld) where best exceeds the lower bound + 1 for one of these m "
+         "(the first such m):\n\n", (long long)nmax);
+  for (int k = kmin; k <= kmax; k++) {
+    printf("- k = %d:%s\n", k, len[k] ? list[k] : " none");
+    free(list[k]);
+  }
+}
+
 static void timing(void) {
   static const struct { int64_t n, k, m; } cases[] = {
       {4096, 7, 1024}, {4095, 4, 2048}, {1024, 3, 4096}, {8192, 2, 512}};
@@ -156,6 +248,12 @@ static void timing(void) {
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "table") == 0) {
     table();
+    return 0;
+  }
+  if (argc > 1 && strcmp(argv[1], "grid") == 0) {
+    int verify = argc > 3 && strcmp(argv[3], "verify") == 0, k = argc > 3 ? atoi(argv[3]) : 0;
+    if (k < 1 || k > 6) k = 0;
+    grid(argc > 2 ? atoll(argv[2]) : 10000, verify, k ? k : 1, k ? k : 6);
     return 0;
   }
   if (argc > 1 && strcmp(argv[1], "time") == 0) {

@@ -91,6 +91,10 @@
   X(kport_verify_rules)                                                        \
   X(kport_k1_postal)                                                           \
   X(kport_ktree_all)                                                           \
+  X(kport_direct)                                                              \
+  X(kport_direct_mutants)                                                      \
+  X(kport_tail)                                                                \
+  X(kport_tail_mutants)                                                        \
   X(mutants_campaign)                                                          \
   X(mutants_combining)                                                         \
   X(cli_plan_json_fig1)                                                        \

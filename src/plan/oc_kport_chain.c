@@ -60,6 +60,9 @@
  * e.g. n = 15, k = 3) are listed in docs/ALGORITHMS.md, with the k-tree
  * taking over there.
  *
+ * oc_kport_chain_find_slack allows a delay of d + 1 + slack (tl grows by
+ * slack): `best` uses slack 1 where no chain of delay d + 1 exists.
+ *
  * oc_kport_chain_find searches chains box by box (largest first, failures
  * memoised, a capacity cut), in three passes of at most KPC_STEPS_MAX
  * steps: SPECIAL boxes, then SPECIAL FRONT children too, then no SPECIAL
@@ -76,7 +79,7 @@
 #define KPC_STEPS_MAX 2000000 /* search effort before giving up (~0.1 s) */
 
 typedef struct kpc_search {
-  int64_t n, k, d;
+  int64_t n, k, d, slack; /* target delay d + 1 + slack */
   kp_chain *out;
   long steps;
   int special;    /* pass: 0 none, 1 SPECIAL boxes, 2 also as FRONT children */
@@ -178,7 +181,7 @@ static int kpc_front_sp(kpc_search *s, int64_t i, int64_t rem, int last, int f,
 
 /* Position i (1-based) with rem processors left to place. */
 static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single) {
-  int64_t tl = s->d + 2 - i; /* box i must finish within tl rounds */
+  int64_t tl = s->d + 2 + s->slack - i; /* box i must finish within tl rounds */
   kp_elem *el;
   uint64_t key;
   if (rem == 0) {
@@ -265,13 +268,20 @@ static void kpc_delay(kp_chain *c) {
 }
 
 int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out) {
+  return oc_kport_chain_find_slack(n, k, 0, out);
+}
+
+/* slack > 0: a chain of delay up to d + 1 + slack (`best` uses slack 1
+ * where no chain of delay d + 1 exists, oc_kport.c). */
+int oc_kport_chain_find_slack(int64_t n, int64_t k, int64_t slack, kp_chain *out) {
   kpc_search s;
   int ok;
   memset(out, 0, sizeof *out);
-  if (n < 2 || k < 1 || n > KP_CHAIN_PROCS_MAX) return OC_EUNSUP;
+  if (n < 2 || k < 1 || n > KP_CHAIN_PROCS_MAX || slack < 0 || slack > 8) return OC_EUNSUP;
   memset(&s, 0, sizeof s);
   s.n = n;
   s.k = k;
+  s.slack = slack;
   s.out = out;
   kpc_powers(k, s.pw);
   for (s.d = 0; s.pw[s.d] < n; s.d++) {}

@@ -53,6 +53,8 @@ typedef struct kp_chain {
 } kp_chain;
 /* OC_EUNSUP when no chain of delay d + 1 was found. */
 int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out);
+/* The same with a delay up to d + 1 + slack (0 <= slack <= 8). */
+int oc_kport_chain_find_slack(int64_t n, int64_t k, int64_t slack, kp_chain *out);
 /* m messages from root (relabelled x -> (x + root) mod n); out may be
  * NULL; *time = the last arrival round. */
 int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
