@@ -82,6 +82,7 @@
   X(cbcast_tl)                                                                 \
   X(cbcast_nested)                                                             \
   X(cli_cbcast)                                                                \
+  X(kport_one_port)                                                           \
   X(kport_bounds_exhaustive)                                                   \
   X(kport_bounds_values)                                                       \
   X(kport_rotation_cube)                                                       \

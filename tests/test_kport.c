@@ -622,3 +622,44 @@ void test_kport_tail_mutants(void) {
   CHECK(tried > 100);
   printf("  k-port last-message mutants: %d, all rejected\n", tried);
 }
+
+/* k = 1: the circulant (the postal lambda = 1 schedule a round later) at
+ * the lower bound m - 1 + ceil(log2 n) for every n and m tried, verified
+ * by the k-port verifier; before it, best was a round above on most */
+void test_kport_one_port(void) {
+  int vg = test_valgrind();
+  for (int i = 0; i < (vg ? 30 : 400); i++) {
+    int64_t n = i < 150 ? i + 2 : test_range(2, vg ? 300 : 3000), m = test_range(1, 24),
+            root = test_range(0, n - 1);
+    oc_kport_bounds b;
+    oc_kport_result r;
+    oc_sched s;
+    oc_verdict v;
+    CHECK_OK(oc_kport_bound(n, 1, m, &b));
+    oc_sched_init(&s);
+    CHECK_OK(oc_kport_plan(n, 1, m, root, OC_KP_BEST, &s, &r));
+    CHECK_OK(oc_verify_kport(n, 1, m, root, &s, &v));
+    if (!v.ok || v.time != b.lb || r.time != b.lb || r.alg != OC_KP_CIRCULANT)
+      test_failf(__FILE__, __LINE__, "n=%lld m=%lld root %lld: %s, time %lld, bound %lld",
+                 (long long)n, (long long)m, (long long)root, v.ok ? "valid" : v.detail,
+                 (long long)v.time, (long long)b.lb);
+    if (s.n > 1 && m > 1) { /* another item in one message: its receiver lacks one */
+      size_t j = (size_t)test_range(0, (int64_t)s.n - 1);
+      int64_t keep = s.msg[j].item;
+      s.msg[j].item = (keep + 1) % m;
+      CHECK_OK(oc_verify_kport(n, 1, m, root, &s, &v));
+      CHECK(!v.ok);
+      s.msg[j].item = keep;
+    }
+    if (s.n > 1) { /* a message dropped */
+      s.n--;
+      CHECK_OK(oc_verify_kport(n, 1, m, root, &s, &v));
+      CHECK(!v.ok);
+    }
+    oc_sched_free(&s);
+  }
+  {
+    oc_kport_result r;
+    CHECK_EQ(oc_kport_plan(10, 2, 3, 0, OC_KP_CIRCULANT, NULL, &r), OC_EUNSUP);
+  }
+}

@@ -424,7 +424,10 @@ int oc_cbcast_schedule_rt(const oc_cbcast *c, int64_t root, int64_t k, oc_sched 
 typedef enum oc_kport_alg {
   OC_KP_KTREE = 0,
   OC_KP_ROTATION = 1,
-  OC_KP_BEST = 2
+  OC_KP_BEST = 2,
+  OC_KP_CIRCULANT = 3 /* k = 1 only: the postal lambda = 1 circulant
+                         (OC_KB_CIRCULANT) a round later, m - 1 + ceil(log2 n)
+                         rounds, optimal; BEST takes it at k = 1 */
 } oc_kport_alg;
 
 #define OC_KPORT_PLAN_MAX ((int64_t)1 << 23) /* m * (n - 1) messages; n * m */

@@ -63,7 +63,7 @@ const char CLI_MODEL_NOTES[] =
     "         cbcast (postal, integer L): --latency L --procs P [--items k] [--root r]\n"
     "         cbcast, kbcast: --buffered (Karp et al. 3.5)\n"
     "         allreduce: --ordered (rank order, for non-commutative operators)\n"
-    "         kport:  --ports k, bcast|kbcast --items m --algorithm ktree|rotation|best\n"
+    "         kport:  --ports k, bcast|kbcast --items m --algorithm ktree|rotation|circulant|best\n"
     "         rrp:    --lines L, bcast|reduce|scan [--segments 0,s1,s2,...]\n"
     "                 --algorithm sweep|tuned|binomial|best\n"
     "         verify sum: --counts c0,c1,...; verify reduce: --ordered\n"

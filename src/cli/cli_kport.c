@@ -33,7 +33,9 @@ static void kp_build(cli *c) {
   if (c->a.set[O_ALGORITHM] &&
       oc_kport_alg_parse(c->a.val[O_ALGORITHM], &c->kpalg) != OC_OK)
     die("--algorithm: unknown algorithm '%s' for --model kport (expected "
-        "ktree, rotation or best)", c->a.val[O_ALGORITHM]);
+        "ktree, rotation, circulant or best)", c->a.val[O_ALGORITHM]);
+  if (c->kpalg == OC_KP_CIRCULANT && c->kports != 1)
+    die("--algorithm: circulant is for --ports 1, got %lld", (long long)c->kports);
 }
 
 static const char *kp_bound_text(void) {

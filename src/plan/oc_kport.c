@@ -112,14 +112,14 @@
 
 __extension__ typedef unsigned __int128 kp_u128;
 
-static const char *const KP_NAMES[] = {"ktree", "rotation", "best"};
+static const char *const KP_NAMES[] = {"ktree", "rotation", "best", "circulant"};
 
 const char *oc_kport_alg_name(oc_kport_alg a) {
-  return (a >= OC_KP_KTREE && a <= OC_KP_BEST) ? KP_NAMES[a] : "?";
+  return (a >= OC_KP_KTREE && a <= OC_KP_CIRCULANT) ? KP_NAMES[a] : "?";
 }
 
 int oc_kport_alg_parse(const char *name, oc_kport_alg *out) {
-  for (int i = 0; i <= (int)OC_KP_BEST; i++)
+  for (int i = 0; i <= (int)OC_KP_CIRCULANT; i++)
     if (strcmp(name, KP_NAMES[i]) == 0) {
       *out = (oc_kport_alg)i;
       return OC_OK;
@@ -734,15 +734,36 @@ out:
   return e;
 }
 
+/* k = 1 is the postal model with lambda = 1 (a send in round r is the
+ * postal send at r - 1, usable from r): Traff's circulant there
+ * (oc_kbcast.c) is m - 1 + ceil(log2 n) rounds, the bound. */
+static int kp_circulant(int64_t n, int64_t m, int64_t root, oc_sched *out, oc_kport_result *res) {
+  oc_params p;
+  oc_kbcast_result kr;
+  size_t n0 = out != NULL ? out->n : 0;
+  int e;
+  if ((e = oc_params_postal(&p, n, 1, 1)) != OC_OK) return e;
+  if ((e = oc_kbcast_plan(&p, root, m, OC_KB_CIRCULANT, 0, out, &kr)) != OC_OK) return e;
+  for (size_t i = n0; out != NULL && i < out->n; i++) out->msg[i].t += 1;
+  if (res != NULL) {
+    res->alg = OC_KP_CIRCULANT;
+    res->time = kr.time;
+    res->height = 0;
+  }
+  return OC_OK;
+}
+
 int oc_kport_plan(int64_t n, int64_t k, int64_t m, int64_t root,
                   oc_kport_alg alg, oc_sched *out, oc_kport_result *res) {
   oc_kport_result a, b;
   kp_trees t;
   int e, tail = 0;
   if (!kp_args_ok(n, k, m) || root < 0 || root >= n ||
-      (alg != OC_KP_KTREE && alg != OC_KP_ROTATION && alg != OC_KP_BEST))
+      (alg != OC_KP_KTREE && alg != OC_KP_ROTATION && alg != OC_KP_BEST &&
+       alg != OC_KP_CIRCULANT))
     return OC_EINVAL;
   if (n > OC_KPORT_PLAN_MAX / m) return OC_ERANGE;
+  if (alg == OC_KP_CIRCULANT && k != 1) return OC_EUNSUP;
   if (n == 1) {
     if (res) {
       res->alg = alg == OC_KP_BEST ? OC_KP_KTREE : alg;
@@ -751,6 +772,8 @@ int oc_kport_plan(int64_t n, int64_t k, int64_t m, int64_t root,
     }
     return OC_OK;
   }
+  if (alg == OC_KP_CIRCULANT || (alg == OC_KP_BEST && k == 1))
+    return kp_circulant(n, m, root, out, res);
   if (alg == OC_KP_ROTATION) return kp_rotation(n, k, m, root, out, res);
   /* KTREE, and BEST: the k-tree's time comes with its trees; the rotation
    * (when it has a chain) is written straight into out and kept if it is
