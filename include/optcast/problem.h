@@ -148,6 +148,8 @@ void oc_rank_plan_free(oc_rank_plan *rp);
  * OC_EUNSUP for the problems planned only as a global schedule (sum among
  * them: its operand split is global). */
 int oc_problem_rank(const oc_problem *pr, int64_t rank, oc_rank_plan *out);
+/* kbcast's per-rank view lists O(m) steps: m at most this (OC_ERANGE) */
+#define OC_KB_RANK_ITEMS_MAX ((int64_t)1 << 24)
 
 #ifdef __cplusplus
 }

@@ -169,6 +169,9 @@ static int rank_kbcast(cli *c) {
   if (c->p.L != c->p.g)
     die("--lambda: rank kbcast has a per-rank view at lambda 1 only (the circulant), got "
         "%lld/%lld", (long long)c->p.lam_num, (long long)c->p.lam_den);
+  if (c->items > OC_KB_RANK_ITEMS_MAX)
+    die("--items: rank kbcast lists a rank's steps for at most %lld items, got %lld",
+        (long long)OC_KB_RANK_ITEMS_MAX, (long long)c->items);
   if (c->kalg != OC_KB_BEST && c->kalg != OC_KB_CIRCULANT)
     die("--algorithm: rank kbcast shows the circulant (best or circulant), got '%s'",
         oc_kbcast_alg_name(c->kalg));

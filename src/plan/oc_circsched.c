@@ -62,7 +62,7 @@ static void circ_unlink(circ_walk *w, int e) {
 
 static int circ_blocks(circ_walk *w, int64_t v, int64_t lim, int e, int k, int depth) {
   while (e != -1 && k < w->q) {
-    int64_t u = v + w->s[e];
+    int64_t u = oc_add_sat(v, w->s[e]); /* past 2^63 at P = 2^62: too large either way */
     if (u <= w->x - w->s[k] && u < lim) {
       if (u <= w->x - w->s[k + 1]) {
         if (depth >= CIRC_DEPTH) {
@@ -99,7 +99,7 @@ int oc_circ_recv(int64_t P, int q, const int64_t *s, int64_t r, int *R) {
   w.nx[0] = q;
   w.pv[0] = 0;
   circ_unlink(&w, b);
-  k = circ_blocks(&w, 0, 2 * P, q, 0, 0);
+  k = circ_blocks(&w, 0, oc_mul_sat(2, P), q, 0, 0); /* every sum stays below 2P: saturating at P = 2^62 changes nothing */
   if (k != q || w.deep) return OC_EINVALID;
   for (int i = 0; i < q; i++) R[i] = R[i] == q ? b : R[i] - q;
   return OC_OK;

@@ -634,9 +634,9 @@ int oc_kbcast_circulant_rank(const oc_params *p, int64_t root, int64_t m, int64_
   kb_circ_out o;
   if (e != OC_OK) return e;
   if (p->model != OC_MODEL_POSTAL || p->L != p->g) return OC_EUNSUP;
-  if (m < 1 || m > OC_PARAM_MAX / p->g || root < 0 || root >= p->P || rank < 0 ||
+  if (m < 1 || m > OC_KB_RANK_ITEMS_MAX || root < 0 || root >= p->P || rank < 0 ||
       rank >= p->P || step == NULL)
-    return OC_ERANGE;
+    return OC_ERANGE; /* a rank's steps are O(m): listed, so bounded */
   if (p->P < 2) return OC_OK;
   q = oc_lp_circ_skips(p->P, 0, s);
   memset(&o, 0, sizeof o);
