@@ -836,6 +836,7 @@ void test_kbcast_circulant_rank(void) {
       CHECK_OK(oc_problem_rank(&pr, k, &rp));
       CHECK_EQ((int64_t)rp.n, (int64_t)n);
       if (rp.n != n) break;
+      if (n < 2) continue; /* nothing to order (and no array at P = 1) */
       qsort(want, n, sizeof *want, step_order);
       qsort(rp.step, n, sizeof *rp.step, step_order);
       for (size_t i = 0; i < n; i++)

@@ -1114,9 +1114,9 @@ int oc_mallreduce_bound(const oc_params *p, int64_t m, int64_t *lb, const char *
     if ((e = oc_bcast_time(p, &B)) != OC_OK) return e;
     l = oc_add_sat(B, oc_mul_sat(m - 1, G)); /* the last packet to leave a processor */
     w = oc_mul_sat(n, 4 * p->o + p->unit);
-    w = w >= OC_SAT ? OC_SAT : (w + p->P - 1) / p->P;
+    w = w >= OC_SAT ? OC_SAT : w / p->P + (w % p->P != 0); /* ceilings that cannot wrap */
     k = oc_mul_sat(n, 2);
-    k = k >= OC_SAT ? OC_SAT : (k + p->P - 1) / p->P;
+    k = k >= OC_SAT ? OC_SAT : k / p->P + (k % p->P != 0);
     q = oc_add_sat(p->L + 2 * p->o, oc_mul_sat(k - 1, G));
     if (l >= OC_SAT / 4 || w >= OC_SAT / 4 || q >= OC_SAT / 4) return OC_ERANGE;
   }
