@@ -70,6 +70,7 @@
 #include "plan/oc_plan.h"
 
 #define KB_MAX_MSGS ((int64_t)1 << 26)
+#define KB_RECV_WINDOWS ((int64_t)1 << 14) /* the reception count's unsaturated windows at most */
 
 const char *oc_kbcast_alg_name(oc_kbcast_alg a) {
   switch (a) {
@@ -773,8 +774,9 @@ int oc_kbcast_bound_single(const oc_params *p, int64_t m, int64_t *single,
  *   C(T) = sum over i >= 0, x >= 0 of min(f(x), P - 1)
  * and m (P - 1) are needed: the least T with C(T) >= m (P - 1) is a lower
  * bound.  For integer lambda it is the count oc_kbcast_bound uses (test
- * kbcast_recv_bound compares them).  C(T) in O(B(P-1)/q) reach counts: the
- * windows with x >= B(P-1) are all at P - 1. */
+ * kbcast_bounds compares them).  C(T) in O(B(P-1)/q) reach counts: the
+ * windows with x >= B(P-1) are all at P - 1; past 2^14 such windows (a
+ * latency in the thousands) the count is not taken (-1: Lemma 8 alone). */
 static int64_t recv_count(const oc_params *p, int64_t T, int64_t xs, int64_t need) {
   int64_t q = p->g, top = T - p->L, c = 0, i0 = 0;
   if (top < 0) return 0;
@@ -793,6 +795,7 @@ int64_t oc_kbcast_recv_bound(const oc_params *p, int64_t m) {
   if (p->P < 2) return 0;
   q1.P = p->P - 1;
   if (oc_bcast_time(&q1, &xs) != OC_OK) return -1; /* f(x) >= P - 1 from x = B(P-1) */
+  if (xs / p->g > KB_RECV_WINDOWS) return -1; /* a huge latency: the count is not taken */
   lo = 0;
   hi = oc_add_sat(p->L, oc_add_sat(xs, oc_mul_sat(m, p->g)));
   while (recv_count(p, hi, xs, need) < need) { /* (cannot happen: hi is a send a window) */
