@@ -4,9 +4,13 @@
  *                               m <= 64): time minus lower bound for k-tree,
  *                               rotation and best, every schedule verified,
  *                               and the (n, k) where best is above Lemma 2+1
- *   ./build/bench_kport grid [N [verify|K]]  k <= 6 (or k = K), n <= N (10^4), m = 1..13
- *                               and 59..64: best minus the lower bound,
- *                               times only (all verified with `verify`)
+ *   ./build/bench_kport grid [N [verify [S]|K]]  k <= 6 (or k = K), n <= N (10^4),
+ *                               m = 1..13 and 59..64: best minus the lower
+ *                               bound, times only (all verified with
+ *                               `verify`; every S-th n with `verify S`)
+ *   ./build/bench_kport open [N [K]]  the n <= N without a chain of delay
+ *                               d + 1 (k = 2..6, or K), m = 1..64: best
+ *                               planned and verified, minus the lower bound
  *   ./build/bench_kport time    plan and verify large instances: medians of
  *                               7 runs, nanoseconds per message
  * Markdown on stdout (docs/ALGORITHMS.md, docs/BENCHMARKS.md).
@@ -154,7 +158,7 @@ static int64_t best_time2(int64_t n, int64_t k, int64_t m, int cov, int64_t dep)
  * eleven, for k <= 6): best's time minus the lower bound (times only;
  * `table` verifies n <= 200, `verify` here every schedule: slow); the n
  * where it is above lb + 1 for some m are listed. */
-static void grid(int64_t nmax, int verify, int kmin, int kmax) {
+static void grid(int64_t nmax, int verify, int kmin, int kmax, int64_t stride) {
   static const int64_t ms[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
                                59, 60, 61, 62, 63, 64};
   const size_t nm = sizeof ms / sizeof ms[0];
@@ -167,7 +171,7 @@ static void grid(int64_t nmax, int verify, int kmin, int kmax) {
     FILE *f = open_memstream(&list[k], &len[k]);
     int first = 1;
     if (f == NULL) exit(1);
-    for (int64_t n = 2; n <= nmax; n++) {
+    for (int64_t n = 2; n <= nmax; n += stride) {
       int64_t dep = 0, worst = 0, wm = 0;
       int cov = n > k + 1 && oc_kport_rotation_covers(n, k, &dep);
       for (size_t i = 0; i < nm; i++) {
@@ -203,6 +207,36 @@ static void grid(int64_t nmax, int verify, int kmin, int kmax) {
   for (int k = kmin; k <= kmax; k++) {
     printf("- k = %d:%s\n", k, len[k] ? list[k] : " none");
     free(list[k]);
+  }
+}
+
+/* The n without a chain of delay d + 1 (k >= 2, n = k + 2..nmax), where
+ * best is not the chain's formula: every m = 1..64 planned and checked
+ * by the verifier (run()), best minus the lower bound counted. */
+static void open_n(int64_t nmax, int kmin, int kmax) {
+  printf("| k | n without a chain | instances (verified) | +0 | +1 | +2 or more | seconds |\n");
+  printf("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  for (int64_t k = kmin < 2 ? 2 : kmin; k <= kmax; k++) {
+    long cnt[4] = {0}, nn = 0;
+    double t0 = now();
+    for (int64_t n = k + 2; n <= nmax; n++) {
+      if (oc_kport_rotation_covers(n, k, NULL)) continue;
+      nn++;
+      for (int64_t m = 1; m <= 64; m++) {
+        oc_kport_bounds b;
+        int64_t g;
+        oc_kport_bound(n, k, m, &b);
+        g = run(n, k, m, OC_KP_BEST) - b.lb;
+        cnt[g > 2 ? 2 : g]++;
+        cnt[3]++;
+        if (g > 1)
+          fprintf(stderr, "bench_kport: k=%lld n=%lld m=%lld at lb + %lld\n", (long long)k,
+                  (long long)n, (long long)m, (long long)g);
+      }
+    }
+    printf("| %lld | %ld | %ld | %ld | %ld | %ld | %.0f |\n", (long long)k, nn, cnt[3], cnt[0],
+           cnt[1], cnt[2], now() - t0);
+    fflush(stdout);
   }
 }
 
@@ -257,14 +291,22 @@ int main(int argc, char **argv) {
   }
   if (argc > 1 && strcmp(argv[1], "grid") == 0) {
     int verify = argc > 3 && strcmp(argv[3], "verify") == 0, k = argc > 3 ? atoi(argv[3]) : 0;
+    int64_t stride = verify && argc > 4 ? atoll(argv[4]) : 1; /* verify S: every S-th n */
     if (k < 1 || k > 6) k = 0;
-    grid(argc > 2 ? atoll(argv[2]) : 10000, verify, k ? k : 1, k ? k : 6);
+    grid(argc > 2 ? atoll(argv[2]) : 10000, verify, k ? k : 1, k ? k : 6,
+         stride >= 1 ? stride : 1);
+    return 0;
+  }
+  if (argc > 1 && strcmp(argv[1], "open") == 0) { /* open [NMAX [K]] */
+    int k = argc > 3 ? atoi(argv[3]) : 0;
+    if (k < 2 || k > 6) k = 0;
+    open_n(argc > 2 ? atoll(argv[2]) : 10000, k ? k : 2, k ? k : 6);
     return 0;
   }
   if (argc > 1 && strcmp(argv[1], "time") == 0) {
     timing();
     return 0;
   }
-  fprintf(stderr, "usage: bench_kport table [K] | grid [NMAX [K|verify]] | time\n");
+  fprintf(stderr, "usage: bench_kport table [K] | grid [NMAX [K|verify [S]]] | open [NMAX [K]] | time\n");
   return 2;
 }

@@ -96,6 +96,7 @@
   X(kport_direct_mutants)                                                      \
   X(kport_tail)                                                                \
   X(kport_tail_mutants)                                                        \
+  X(kport_tail_replace)                                                        \
   X(mutants_campaign)                                                          \
   X(mutants_combining)                                                         \
   X(cli_plan_json_fig1)                                                        \

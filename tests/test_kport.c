@@ -562,8 +562,8 @@ void test_kport_tail(void) {
   CHECK(improved > 0);
   /* k = 3, n just below 4^6 without a chain: the k-tree is Lemma 2 + 3
    * (height d + 3); best takes a chain of delay d + 2 (lb + 1 when Lemma 3
-   * adds its round) and, for beta = 1, spreads the last message over the
-   * ports that chain leaves free - within lb + 1 at two or three batches */
+   * adds its round) and, for beta = 1, sends the last message by
+   * replacement (kport_tail_replace) - within lb + 1 */
   for (int64_t n = 3762; n <= 4095; n += 333)
     for (int64_t m = 2; m <= 8; m++) {
       oc_kport_result r;
@@ -621,6 +621,115 @@ void test_kport_tail_mutants(void) {
   }
   CHECK(tried > 100);
   printf("  k-port last-message mutants: %d, all rejected\n", tried);
+}
+
+/* The last message by replacement (a last batch of one message where no
+ * chain of delay d + 1 exists): a chain of delay d + 2 without a SINGLE at
+ * position d + 2 exists for every n without a chain (k = 3..6, n <= 10^4
+ * in the sweep); best is within lb + 1 at the instances that stayed at
+ * lb + 2 under the greedy spread (k = 3, n = 3762..4095, many batches);
+ * with more batches than the chain's delay, every processor gets x in the
+ * first round from B = ceil(m/k) on in which the base (the other m - 1
+ * messages) leaves it a free receive port, so no spread over that base is
+ * faster; and mutants of x's sends are rejected. */
+void test_kport_tail_replace(void) {
+  static const int64_t open_n[] = {3762, 3765, 3777, 3780, 3825, 3840,
+                                   4017, 4020, 4032, 4080, 4095};
+  int vg = test_valgrind(), nochain = 0, cases = 0, full = 0, tried = 0;
+  int64_t nmax = test_sweep() ? 10000 : vg ? 800 : 4100;
+  for (int64_t k = 3; k <= 6; k++)
+    for (int64_t n = k + 2; n <= nmax; n++) {
+      kp_chain ch, *c = &ch;
+      if (oc_kport_chain_find(n, k, c) != OC_OK) {
+        nochain++;
+        if (oc_kport_chain_find_tail(n, k, c) != OC_OK)
+          test_failf(__FILE__, __LINE__, "k=%lld n=%lld: no chain for the replacement",
+                     (long long)k, (long long)n);
+        CHECK(c->delay <= c->d + 2);
+        for (int64_t i = 0; i < c->len; i++)
+          if (c->el[i].type == KP_EL_SINGLE) CHECK(i + 1 <= c->d + 1);
+      }
+    }
+  CHECK(nochain > 20);
+  for (size_t c = 0; c < sizeof open_n / sizeof open_n[0]; c++) {
+    static const int64_t ms[] = {61, 64, 31, 100};
+    for (size_t j = 0; j < (vg ? 1 : sizeof ms / sizeof ms[0]); j++) {
+      int64_t n = open_n[c], m = vg ? 7 : ms[j], B = ceil_div(m, 3), root = (int64_t)c * 977 % n;
+      oc_kport_bounds b;
+      oc_kport_result r;
+      oc_sched s;
+      oc_verdict v;
+      unsigned char *fr;
+      int64_t *got;
+      if (vg && c % 4 != 0) continue;
+      CHECK_OK(oc_kport_bound(n, 3, m, &b));
+      oc_sched_init(&s);
+      CHECK_OK(oc_kport_plan(n, 3, m, root, OC_KP_BEST, &s, &r));
+      CHECK_OK(oc_verify_kport(n, 3, m, root, &s, &v));
+      if (!v.ok) test_failf(__FILE__, __LINE__, "n=%lld m=%lld: %s", (long long)n, (long long)m,
+                            v.detail);
+      CHECK_EQ(v.time, r.time);
+      CHECK_EQ(r.time, b.lb + 1); /* lb + 2 under the greedy spread at m = 61, 64 */
+      CHECK_EQ(r.alg, OC_KP_ROTATION);
+      /* receive counts of the base in rounds B..time, and x's arrivals */
+      fr = (unsigned char *)calloc((size_t)(n * (r.time + 1)), 1);
+      got = (int64_t *)calloc((size_t)n, sizeof *got);
+      CHECK(fr != NULL && got != NULL);
+      for (size_t i = 0; i < s.n; i++) {
+        const oc_msg *a = &s.msg[i];
+        if (a->item == m - 1)
+          got[a->dst] = a->t;
+        else
+          fr[a->dst * (r.time + 1) + a->t]++;
+      }
+      for (int64_t p = 0; p < n && B > r.height; p++) { /* once the chain is full */
+        int64_t first = B;
+        if (p == root) continue;
+        while (first <= r.time && fr[p * (r.time + 1) + first] >= 3) first++;
+        if (got[p] != first)
+          test_failf(__FILE__, __LINE__, "n=%lld m=%lld: processor %lld gets x in round %lld, "
+                     "its first free receive port is in round %lld", (long long)n, (long long)m,
+                     (long long)p, (long long)got[p], (long long)first);
+      }
+      free(fr);
+      free(got);
+      cases++;
+      full += B > r.height;
+      /* mutants: one of x's sends dropped, retargeted, relabelled or a round earlier */
+      for (int q = 0; q < (vg ? 4 : 12) && j == 0 && c % 3 == 0; q++) {
+        size_t i;
+        do
+          i = (size_t)test_range(0, (int64_t)s.n - 1);
+        while (s.msg[i].item != m - 1);
+        for (int kind = 0; kind < 4; kind++) {
+          oc_sched x;
+          oc_sched_init(&x);
+          for (size_t h = 0; h < s.n; h++) {
+            oc_msg a = s.msg[h];
+            if (h == i) {
+              if (kind == 0) continue;
+              if (kind == 1) a.dst = (a.dst + 1) % n == a.src ? (a.dst + 2) % n : (a.dst + 1) % n;
+              if (kind == 2) a.item = 0;
+              if (kind == 3) a.t -= 1;
+            }
+            CHECK_OK(oc_sched_push(&x, a.t, a.src, a.dst, a.item));
+          }
+          CHECK_OK(oc_verify_kport(n, 3, m, root, &x, &v));
+          if (v.ok)
+            test_failf(__FILE__, __LINE__, "n=%lld m=%lld: mutant %d of send %zu accepted",
+                       (long long)n, (long long)m, kind, i);
+          tried++;
+          oc_sched_free(&x);
+        }
+      }
+      oc_sched_free(&s);
+    }
+  }
+  CHECK(tried > 0);
+  CHECK(vg || full > 0);
+  printf("  k-port replacement: %d n without a chain all have one for it; %d instances at "
+         "lb + 1 (%d with arrivals at the first free port); %d mutants rejected\n",
+         nochain, cases, full, tried);
 }
 
 /* k = 1: the circulant (the postal lambda = 1 schedule a round later) at

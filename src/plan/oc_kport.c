@@ -66,14 +66,19 @@
  *
  * BEST where no chain of delay d + 1 exists and the k-tree is above the
  * bound (ours): a chain of delay d + 2 (oc_kport_chain_find_slack), which
- * is lb + 1 when Lemma 3 adds its round, and for a last batch of one
- * message the chain for m - 1 messages with the last spread as above over
- * the ports that chain's schedule leaves free.  It matters where the
- * k-tree's height is d + 3 (k = 3, n = 3762..4095 without a chain: a
- * fan-out-3 tree of depth d + 2 holds too few); there the spread works at
- * a few batches but not at many (the chain keeps every port busy until it
- * drains), so lb + 2 remains at beta = 1 for larger m (docs/algorithms/
- * kport.md lists the instances).
+ * is lb + 1 when Lemma 3 adds its round; for a last batch of one message
+ * x, the chain for m - 1 messages (it ends at Lemma 2 + 1) and x sent by
+ * replacement (kp_rotation_tail: the sends the chain would make for the
+ * batches after the last, every one of them x, the first arrival at each
+ * processor kept), which reaches everybody by Lemma 2 + 1 = lb + 1 when no
+ * SINGLE box sits at position d + 2 (oc_kport_chain_find_tail; such a
+ * chain exists for every n without a chain of delay d + 1, k <= 6,
+ * n <= 10^4).  It matters where the k-tree's height is d + 3 (k = 3,
+ * n = 3762..4095 without a chain: a fan-out-3 tree of depth d + 2 holds
+ * too few); there the greedy spread above works at a few batches but not
+ * at many (the chain keeps every port busy until it drains, and the chain
+ * it had ended with a SINGLE that is busy receiving until round lb + 1).
+ * The greedy spread over the plain slack chain stays as the fallback.
  *
  * DIRECT, n <= k + 1 (ours; `rotation` and `best` use it there): with
  * N = n - 1 <= k partners nobody can exceed k, so only the distinct-partner
@@ -659,6 +664,72 @@ static int kp_rotation(int64_t n, int64_t k, int64_t m, int64_t root,
   return e;
 }
 
+/* BEST where no chain of delay d + 1 exists, for a last batch of one
+ * message x (ours): the chain of delay d + 2 for the other m - 1 messages,
+ * and x sent by *replacement*.  Let the chain run on with batches
+ * B, B + 1, ..., B + d (B = ceil(m/k), virtual batches), every message of
+ * them replaced by x; a processor that forwards a virtual message got it
+ * earlier, so it has x, and the virtual sends use only ports and pairs the
+ * real batches leave free (the chain's schedule for all the batches obeys
+ * the rules).  Of them keep, for every processor, the send that reaches it
+ * first: n - 1 sends of x, each from a processor that has it.  That first
+ * arrival is the first round in which the processor has a free receive
+ * port after the base, so no spread over this base can be faster; with a
+ * chain of oc_kport_chain_find_tail it is within d + 1 rounds of round B,
+ * i.e. by B + d = Lemma 2 + 1, which is lb + 1 (Lemma 3 never adds its
+ * round at beta = 1).  The chain for m - 1 messages ends at the same round.
+ * OC_EUNSUP when there is no such chain or it is not below `worse`. */
+static int kp_rotation_tail(int64_t n, int64_t k, int64_t m, int64_t root, int64_t worse,
+                            oc_sched *out, oc_kport_result *res) {
+  kp_chain *c = (kp_chain *)malloc(sizeof *c);
+  oc_sched tmp;
+  int64_t *ft = NULL, base = 0, last = 0, m1 = m - 1;
+  size_t *fi = NULL;
+  int e;
+  if (c == NULL) return OC_ENOMEM;
+  oc_sched_init(&tmp);
+  e = m < 2 || (m1 % k) != 0 ? OC_EUNSUP : oc_kport_chain_find_tail(n, k, c);
+  if (e != OC_OK) goto out; /* OC_EUNSUP: no such chain */
+  base = m1 / k - 1 + c->delay;
+  ft = (int64_t *)malloc((size_t)n * sizeof *ft);
+  fi = (size_t *)malloc((size_t)n * sizeof *fi);
+  if (ft == NULL || fi == NULL) {
+    e = OC_ENOMEM;
+    goto out;
+  }
+  /* the virtual batches B..B+d: a later one cannot arrive by B + d */
+  if ((e = oc_kport_chain_emit_range(c, m1, m1 + k * (c->d + 1), 0, &tmp, NULL)) != OC_OK)
+    goto out;
+  for (int64_t v = 0; v < n; v++) ft[v] = INT64_MAX;
+  for (size_t i = 0; i < tmp.n; i++) {
+    int64_t v = tmp.msg[i].dst;
+    if (tmp.msg[i].t < ft[v]) {
+      ft[v] = tmp.msg[i].t;
+      fi[v] = i;
+    }
+  }
+  for (int64_t v = 1; v < n; v++) last = oc_max64(last, ft[v]);
+  e = last == INT64_MAX || oc_max64(base, last) >= worse ? OC_EUNSUP : OC_OK;
+  if (e == OC_OK && out != NULL) {
+    e = oc_kport_chain_emit(c, m1, root, out, NULL);
+    for (int64_t v = 1; v < n && e == OC_OK; v++) {
+      const oc_msg *a = &tmp.msg[fi[v]];
+      e = oc_sched_push(out, a->t, kp_phys(a->src, root, n), kp_phys(v, root, n), m1);
+    }
+  }
+  if (e == OC_OK && res != NULL) {
+    res->alg = OC_KP_ROTATION;
+    res->time = oc_max64(base, last);
+    res->height = c->delay;
+  }
+out:
+  free(c);
+  free(ft);
+  free(fi);
+  oc_sched_free(&tmp);
+  return e;
+}
+
 /* BEST where no chain of delay d + 1 exists (n > k + 1): a chain of delay
  * d + 2, which is lb + 1 when Lemma 3 adds its round, and for the others
  * the chain for m - 1 messages with the last one spread greedily over the
@@ -675,6 +746,13 @@ static int kp_rotation_slack(int64_t n, int64_t k, int64_t m, int64_t root, int6
   if (c == NULL) return OC_ENOMEM;
   oc_sched_init(&tmp);
   memset(&z, 0, sizeof z);
+  if (m >= 2 && (m - 1) % k == 0 && kp_ceil(m - 1, k) < kp_ceil(m, k)) {
+    /* beta = 1: the replacement spread over a chain that allows it */
+    size_t n0 = out != NULL ? out->n : 0;
+    e = kp_rotation_tail(n, k, m, root, worse, out, res);
+    if (e != OC_EUNSUP) goto out;
+    if (out != NULL) out->n = n0;
+  }
   if ((e = oc_kport_chain_find_slack(n, k, 1, c)) != OC_OK) goto out;
   plain = kp_ceil(m, k) - 1 + c->delay;
   base = m >= 2 ? kp_ceil(m - 1, k) - 1 + c->delay : plain; /* the chain's time for m - 1 */

@@ -62,6 +62,8 @@
  *
  * oc_kport_chain_find_slack allows a delay of d + 1 + slack (tl grows by
  * slack): `best` uses slack 1 where no chain of delay d + 1 exists.
+ * oc_kport_chain_find_tail is slack 1 with SINGLE boxes held to positions
+ * <= d + 1, what the last message's replacement needs (oc_kport.c).
  *
  * oc_kport_chain_find searches chains box by box (largest first, failures
  * memoised, a capacity cut), in three passes of at most KPC_STEPS_MAX
@@ -80,6 +82,7 @@
 
 typedef struct kpc_search {
   int64_t n, k, d, slack; /* target delay d + 1 + slack */
+  int64_t single_max;     /* the last position a SINGLE box may take */
   kp_chain *out;
   long steps;
   int special;    /* pass: 0 none, 1 SPECIAL boxes, 2 also as FRONT children */
@@ -223,7 +226,7 @@ static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single) {
     memset(el, 0, sizeof *el);
   }
   /* a SINGLE closing the chain */
-  if (rem == 1 && i > 1 && !prev_single) {
+  if (rem == 1 && i > 1 && !prev_single && i <= s->single_max) {
     el->type = KP_EL_SINGLE;
     s->out->len = i;
     return 1;
@@ -239,7 +242,7 @@ static int kpc_rec(kpc_search *s, int64_t i, int64_t rem, int prev_single) {
     if (kpc_front_sp(s, i, rem - s->k, 0, fmax, s->k - 1, tl, emax)) return 1;
   }
   /* a SINGLE in the middle (not first, not after a SINGLE) */
-  if (i > 1 && !prev_single && s->k >= 2) {
+  if (i > 1 && !prev_single && s->k >= 2 && i <= s->single_max) {
     memset(el, 0, sizeof *el);
     el->type = KP_EL_SINGLE;
     if (kpc_rec(s, i + 1, rem - 1, 1)) return 1;
@@ -267,13 +270,36 @@ static void kpc_delay(kp_chain *c) {
   }
 }
 
+static int kpc_find(int64_t n, int64_t k, int64_t slack, int tail, kp_chain *out);
+
 int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out) {
-  return oc_kport_chain_find_slack(n, k, 0, out);
+  return kpc_find(n, k, 0, 0, out);
 }
 
 /* slack > 0: a chain of delay up to d + 1 + slack (`best` uses slack 1
  * where no chain of delay d + 1 exists, oc_kport.c). */
 int oc_kport_chain_find_slack(int64_t n, int64_t k, int64_t slack, kp_chain *out) {
+  return kpc_find(n, k, slack, 0, out);
+}
+
+/* A chain of delay d + 2 whose every processor gets some message of a
+ * batch within d + 1 rounds of the batch's send round once the batches
+ * after it are counted (its "first arrival"): what the last message's
+ * spread by replacement needs (oc_kport.c, kp_rotation_slack).  Box i
+ * enters i - 1 rounds after the send round; under replacement batch j + 1
+ * enters one round after batch j with the next dimension, so a CUBE(e)'s
+ * processors have a message e rounds after entry (the entry round
+ * counting; batches 0..s cover the vectors with support in the s + 1
+ * dimensions used since), a SPECIAL(e)'s after e + 1, a FRONT's after
+ * its t - 1 (its fronts at entry, its children a round later): t - 1
+ * for every box, so a delay of d + 2 leaves every first arrival within
+ * d + 1, except for a SINGLE (its first arrival is its t = 1).  So the
+ * only extra rule is SINGLE boxes at positions <= d + 1. */
+int oc_kport_chain_find_tail(int64_t n, int64_t k, kp_chain *out) {
+  return kpc_find(n, k, 1, 1, out);
+}
+
+static int kpc_find(int64_t n, int64_t k, int64_t slack, int tail, kp_chain *out) {
   kpc_search s;
   int ok;
   memset(out, 0, sizeof *out);
@@ -285,6 +311,7 @@ int oc_kport_chain_find_slack(int64_t n, int64_t k, int64_t slack, kp_chain *out
   s.out = out;
   kpc_powers(k, s.pw);
   for (s.d = 0; s.pw[s.d] < n; s.d++) {}
+  s.single_max = s.d + 1 + (tail ? 0 : slack);
   out->k = k;
   out->n = n;
   out->d = s.d;
@@ -416,6 +443,13 @@ static int kpc_special(kpc_emit *x, int64_t base, int e, int64_t rho, int64_t b,
 
 int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
                         oc_sched *out, int64_t *time) {
+  return oc_kport_chain_emit_range(c, 0, m, root, out, time);
+}
+
+/* Items i0..m-1 only, each sent where the chain for m messages sends it
+ * (the chain is periodic: an item's sends do not depend on m). */
+int oc_kport_chain_emit_range(const kp_chain *c, int64_t i0, int64_t m, int64_t root,
+                              oc_sched *out, int64_t *time) {
   kpc_emit x;
   int64_t bases[KP_CHAIN_MAX], nb = 1, maxcube = 1;
   int err = OC_OK;
@@ -455,7 +489,7 @@ int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
     free(x.sbuf);
     return OC_ENOMEM;
   }
-  for (int64_t item = 0; item < m && err == OC_OK; item++) {
+  for (int64_t item = i0 < 0 ? 0 : i0; item < m && err == OC_OK; item++) {
     int64_t beta = item / c->k, b = item % c->k + 1; /* lane b = 1..k */
     int64_t feeder = -1, rho = beta + 1;            /* source: processor 0 */
     for (int64_t i = 0; i < c->len && err == OC_OK; i++, rho++) {

@@ -55,10 +55,17 @@ typedef struct kp_chain {
 int oc_kport_chain_find(int64_t n, int64_t k, kp_chain *out);
 /* The same with a delay up to d + 1 + slack (0 <= slack <= 8). */
 int oc_kport_chain_find_slack(int64_t n, int64_t k, int64_t slack, kp_chain *out);
+/* Delay d + 2 and no SINGLE box at position d + 2: every processor then
+ * gets a message of the batch after the last within d + 1 rounds (the
+ * last message's spread by replacement, oc_kport.c). */
+int oc_kport_chain_find_tail(int64_t n, int64_t k, kp_chain *out);
 /* m messages from root (relabelled x -> (x + root) mod n); out may be
  * NULL; *time = the last arrival round. */
 int oc_kport_chain_emit(const kp_chain *c, int64_t m, int64_t root,
                         oc_sched *out, int64_t *time);
+/* Items i0..m-1 of it (*time: their last arrival). */
+int oc_kport_chain_emit_range(const kp_chain *c, int64_t i0, int64_t m, int64_t root,
+                              oc_sched *out, int64_t *time);
 
 /* The ring (oc_rrp.c): OC_OK, or OC_EINVAL / OC_ERANGE for a spec that no
  * schedule can answer (problem, N, L, root, segments). */
