@@ -692,16 +692,22 @@ void test_kport_tail_replace(void) {
                      (long long)p, (long long)got[p], (long long)first);
       }
       free(fr);
-      free(got);
       cases++;
       full += B > r.height;
-      /* mutants: one of x's sends dropped, retargeted, relabelled or a round earlier */
+      /* mutants: one of x's sends dropped, retargeted, relabelled, a round
+       * earlier, or made by a processor that gets x only in that round or
+       * later (the holding rule) */
       for (int q = 0; q < (vg ? 4 : 12) && j == 0 && c % 3 == 0; q++) {
         size_t i;
+        int64_t late, tmax = 0;
+        for (int64_t p = 0; p < n; p++) tmax = got[p] > tmax ? got[p] : tmax;
         do
           i = (size_t)test_range(0, (int64_t)s.n - 1);
-        while (s.msg[i].item != m - 1);
-        for (int kind = 0; kind < 4; kind++) {
+        while (s.msg[i].item != m - 1 || s.msg[i].t < 2 || s.msg[i].t >= tmax);
+        do
+          late = test_range(0, n - 1);
+        while (late == root || late == s.msg[i].dst || got[late] < s.msg[i].t);
+        for (int kind = 0; kind < 5; kind++) {
           oc_sched x;
           oc_sched_init(&x);
           for (size_t h = 0; h < s.n; h++) {
@@ -711,6 +717,7 @@ void test_kport_tail_replace(void) {
               if (kind == 1) a.dst = (a.dst + 1) % n == a.src ? (a.dst + 2) % n : (a.dst + 1) % n;
               if (kind == 2) a.item = 0;
               if (kind == 3) a.t -= 1;
+              if (kind == 4) a.src = late;
             }
             CHECK_OK(oc_sched_push(&x, a.t, a.src, a.dst, a.item));
           }
@@ -722,13 +729,32 @@ void test_kport_tail_replace(void) {
           oc_sched_free(&x);
         }
       }
+      free(got);
       oc_sched_free(&s);
     }
   }
+  /* random chainless n (k = 3..6), random root, a last batch of one
+   * message: best within lb + 1, verified */
+  for (int i = 0; i < (vg ? 3 : 24); i++) {
+    int64_t k = test_range(3, 6), n, m, root;
+    oc_kport_bounds b;
+    oc_kport_result r;
+    do
+      n = test_range(k + 2, vg ? 1200 : 10000);
+    while (oc_kport_rotation_covers(n, k, NULL));
+    m = k * test_range(1, vg ? 4 : 40) + 1;
+    root = test_range(0, n - 1);
+    CHECK_OK(oc_kport_bound(n, k, m, &b));
+    if (plan_checked(n, k, m, root, OC_KP_BEST, &r) > b.lb + 1)
+      test_failf(__FILE__, __LINE__, "k=%lld n=%lld m=%lld root %lld: %lld rounds, bound %lld",
+                 (long long)k, (long long)n, (long long)m, (long long)root,
+                 (long long)r.time, (long long)b.lb);
+    cases++;
+  }
   CHECK(tried > 0);
   CHECK(vg || full > 0);
-  printf("  k-port replacement: %d n without a chain all have one for it; %d instances at "
-         "lb + 1 (%d with arrivals at the first free port); %d mutants rejected\n",
+  printf("  k-port replacement: %d n without a chain all have one for it; %d instances "
+         "within lb + 1 (%d with arrivals at the first free port); %d mutants rejected\n",
          nochain, cases, full, tried);
 }
 

@@ -672,50 +672,58 @@ static int kp_rotation(int64_t n, int64_t k, int64_t m, int64_t root,
  * earlier, so it has x, and the virtual sends use only ports and pairs the
  * real batches leave free (the chain's schedule for all the batches obeys
  * the rules).  Of them keep, for every processor, the send that reaches it
- * first: n - 1 sends of x, each from a processor that has it.  That first
- * arrival is the first round in which the processor has a free receive
- * port after the base, so no spread over this base can be faster; with a
+ * first: n - 1 sends of x, each from a processor that has it.  Once the
+ * chain runs full (more batches than its delay) that first arrival is the
+ * first round from B on in which the processor has a free receive port
+ * after the base, so no spread over this base can be faster; with a
  * chain of oc_kport_chain_find_tail it is within d + 1 rounds of round B,
  * i.e. by B + d = Lemma 2 + 1, which is lb + 1 (Lemma 3 never adds its
  * round at beta = 1).  The chain for m - 1 messages ends at the same round.
+ * The virtual sends are written one item at a time into a scratch
+ * schedule: O(n) memory beyond the output, O(n k d) time beyond the base.
  * OC_EUNSUP when there is no such chain or it is not below `worse`. */
 static int kp_rotation_tail(int64_t n, int64_t k, int64_t m, int64_t root, int64_t worse,
                             oc_sched *out, oc_kport_result *res) {
   kp_chain *c = (kp_chain *)malloc(sizeof *c);
   oc_sched tmp;
-  int64_t *ft = NULL, base = 0, last = 0, m1 = m - 1;
-  size_t *fi = NULL;
+  int64_t *ft = NULL, *fs = NULL, base = 0, last = 0, m1 = m - 1;
   int e;
   if (c == NULL) return OC_ENOMEM;
   oc_sched_init(&tmp);
   e = m < 2 || (m1 % k) != 0 ? OC_EUNSUP : oc_kport_chain_find_tail(n, k, c);
   if (e != OC_OK) goto out; /* OC_EUNSUP: no such chain */
   base = m1 / k - 1 + c->delay;
+  if (base >= worse) { /* the base alone is no faster */
+    e = OC_EUNSUP;
+    goto out;
+  }
   ft = (int64_t *)malloc((size_t)n * sizeof *ft);
-  fi = (size_t *)malloc((size_t)n * sizeof *fi);
-  if (ft == NULL || fi == NULL) {
+  fs = (int64_t *)malloc((size_t)n * sizeof *fs);
+  if (ft == NULL || fs == NULL) {
     e = OC_ENOMEM;
     goto out;
   }
-  /* the virtual batches B..B+d: a later one cannot arrive by B + d */
-  if ((e = oc_kport_chain_emit_range(c, m1, m1 + k * (c->d + 1), 0, &tmp, NULL)) != OC_OK)
-    goto out;
   for (int64_t v = 0; v < n; v++) ft[v] = INT64_MAX;
-  for (size_t i = 0; i < tmp.n; i++) {
-    int64_t v = tmp.msg[i].dst;
-    if (tmp.msg[i].t < ft[v]) {
-      ft[v] = tmp.msg[i].t;
-      fi[v] = i;
+  /* the virtual batches B..B+d (a later one cannot arrive by B + d), one
+   * item at a time: each processor's first arrival (round, sender) */
+  for (int64_t item = m1; item < m1 + k * (c->d + 1) && e == OC_OK; item++) {
+    tmp.n = 0;
+    e = oc_kport_chain_emit_range(c, item, item + 1, 0, &tmp, NULL);
+    for (size_t i = 0; i < tmp.n && e == OC_OK; i++) {
+      int64_t v = tmp.msg[i].dst;
+      if (tmp.msg[i].t < ft[v]) {
+        ft[v] = tmp.msg[i].t;
+        fs[v] = tmp.msg[i].src;
+      }
     }
   }
+  if (e != OC_OK) goto out;
   for (int64_t v = 1; v < n; v++) last = oc_max64(last, ft[v]);
   e = last == INT64_MAX || oc_max64(base, last) >= worse ? OC_EUNSUP : OC_OK;
   if (e == OC_OK && out != NULL) {
     e = oc_kport_chain_emit(c, m1, root, out, NULL);
-    for (int64_t v = 1; v < n && e == OC_OK; v++) {
-      const oc_msg *a = &tmp.msg[fi[v]];
-      e = oc_sched_push(out, a->t, kp_phys(a->src, root, n), kp_phys(v, root, n), m1);
-    }
+    for (int64_t v = 1; v < n && e == OC_OK; v++)
+      e = oc_sched_push(out, ft[v], kp_phys(fs[v], root, n), kp_phys(v, root, n), m1);
   }
   if (e == OC_OK && res != NULL) {
     res->alg = OC_KP_ROTATION;
@@ -725,7 +733,7 @@ static int kp_rotation_tail(int64_t n, int64_t k, int64_t m, int64_t root, int64
 out:
   free(c);
   free(ft);
-  free(fi);
+  free(fs);
   oc_sched_free(&tmp);
   return e;
 }
