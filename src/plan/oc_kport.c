@@ -684,14 +684,14 @@ static int kp_rotation(int64_t n, int64_t k, int64_t m, int64_t root,
  * OC_EUNSUP when there is no such chain or it is not below `worse`. */
 static int kp_rotation_tail(int64_t n, int64_t k, int64_t m, int64_t root, int64_t worse,
                             oc_sched *out, oc_kport_result *res) {
-  kp_chain *c = (kp_chain *)malloc(sizeof *c);
+  kp_chain *c;
   oc_sched tmp;
   int64_t *ft = NULL, *fs = NULL, base = 0, last = 0, m1 = m - 1;
   int e;
-  if (c == NULL) return OC_ENOMEM;
+  if (m < 2 || m1 % k != 0) return OC_EUNSUP; /* not a last batch of one */
+  if ((c = (kp_chain *)malloc(sizeof *c)) == NULL) return OC_ENOMEM;
   oc_sched_init(&tmp);
-  e = m < 2 || (m1 % k) != 0 ? OC_EUNSUP : oc_kport_chain_find_tail(n, k, c);
-  if (e != OC_OK) goto out; /* OC_EUNSUP: no such chain */
+  if ((e = oc_kport_chain_find_tail(n, k, c)) != OC_OK) goto out; /* OC_EUNSUP: none */
   base = m1 / k - 1 + c->delay;
   if (base >= worse) { /* the base alone is no faster */
     e = OC_EUNSUP;
@@ -754,13 +754,9 @@ static int kp_rotation_slack(int64_t n, int64_t k, int64_t m, int64_t root, int6
   if (c == NULL) return OC_ENOMEM;
   oc_sched_init(&tmp);
   memset(&z, 0, sizeof z);
-  if (m >= 2 && (m - 1) % k == 0 && kp_ceil(m - 1, k) < kp_ceil(m, k)) {
-    /* beta = 1: the replacement spread over a chain that allows it */
-    size_t n0 = out != NULL ? out->n : 0;
-    e = kp_rotation_tail(n, k, m, root, worse, out, res);
-    if (e != OC_EUNSUP) goto out;
-    if (out != NULL) out->n = n0;
-  }
+  /* beta = 1: the replacement spread over a chain that allows it (it
+   * writes nothing when it answers OC_EUNSUP) */
+  if ((e = kp_rotation_tail(n, k, m, root, worse, out, res)) != OC_EUNSUP) goto out;
   if ((e = oc_kport_chain_find_slack(n, k, 1, c)) != OC_OK) goto out;
   plain = kp_ceil(m, k) - 1 + c->delay;
   base = m >= 2 ? kp_ceil(m - 1, k) - 1 + c->delay : plain; /* the chain's time for m - 1 */
